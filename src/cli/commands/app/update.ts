@@ -1,0 +1,38 @@
+import { Option, type Command } from 'commander';
+import type { UpdateAppRequest } from '../../../contract/apps.js';
+import { controlClient, globalOptions, resolveAppId } from '../../context.js';
+import { UserError } from '../../errors.js';
+import { printResult } from '../../output.js';
+import { renderApp } from './view.js';
+
+export function register(group: Command): void {
+  group
+    .command('update')
+    .description('change webhook_url, results delivery or the daily quota (logs in to the portal, then PATCH /v1/apps/{app_id})')
+    .option('--webhook-url <url>', 'where deliveries go; "none" clears it')
+    .addOption(new Option('--results-delivery <state>', 'store results and send scan.results_available').choices(['on', 'off']))
+    .option('--quota <n>', 'daily session quota (emulator control plane)')
+    .action(async (flags: { webhookUrl?: string; resultsDelivery?: 'on' | 'off'; quota?: string }, command: Command) => {
+      const options = globalOptions(command);
+      if (flags.webhookUrl === undefined && flags.resultsDelivery === undefined && flags.quota === undefined) {
+        throw new UserError('nothing to update: pass --webhook-url, --results-delivery or --quota');
+      }
+      const control = controlClient(options);
+      const appId = await resolveAppId(control, options);
+      let app = await control.app(appId);
+      const patch: UpdateAppRequest = {};
+      if (flags.webhookUrl !== undefined) patch.webhook_url = flags.webhookUrl === 'none' ? null : flags.webhookUrl;
+      if (flags.resultsDelivery !== undefined) patch.results_delivery_enabled = flags.resultsDelivery === 'on';
+      if (Object.keys(patch).length > 0) {
+        const cookie = await control.portalLogin(app.account_id);
+        app = await control.updateApp(appId, patch, cookie);
+      }
+      if (flags.quota !== undefined) {
+        if (!/^\d+$/.test(flags.quota)) throw new UserError(`--quota must be a whole number, not "${flags.quota}"`);
+        const secret = app.webhook_secret;
+        app = await control.setQuota(appId, Number(flags.quota));
+        if (secret) app = { ...app, webhook_secret: secret };
+      }
+      printResult(Boolean(options.json), app, renderApp);
+    });
+}

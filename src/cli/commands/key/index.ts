@@ -1,0 +1,70 @@
+import { Option, type Command } from 'commander';
+import type { KeyView } from '../../../contract/control.js';
+import { controlClient, globalOptions, resolveAppId } from '../../context.js';
+import { columns, printResult } from '../../output.js';
+
+const envOption = () => new Option('--env <env>', 'test or live').choices(['test', 'live']).default('test');
+
+function renderKeys(keys: KeyView[]): string {
+  const rows = keys.map((k) => [
+    k.id,
+    k.env,
+    k.kind,
+    k.secret ?? k.display,
+    k.state + (k.state === 'rotating' && k.grace_until ? ` until ${k.grace_until}` : ''),
+  ]);
+  const out = columns(['ID', 'ENV', 'KIND', 'KEY', 'STATE'], rows);
+  return keys.some((k) => k.secret && k.kind === 'secret') ? `${out}\n\nThe secret key is shown once: store it now.` : out;
+}
+
+/** `scanctl key list|create|rotate|revoke|suspend|reinstate` (CHOICE-8). */
+export function register(group: Command): void {
+  group
+    .command('list')
+    .description("list the app's keys (secret keys only in their redacted form)")
+    .action(async (_flags: object, command: Command) => {
+      const options = globalOptions(command);
+      const control = controlClient(options);
+      const keys = await control.keys(await resolveAppId(control, options));
+      printResult(Boolean(options.json), keys, (k) => renderKeys(k.data));
+    });
+
+  group
+    .command('create')
+    .description('issue a key pair (live needs the billing profile and accepted terms); the secret is shown once')
+    .addOption(envOption())
+    .action(async (flags: { env: 'test' | 'live' }, command: Command) => {
+      const options = globalOptions(command);
+      const control = controlClient(options);
+      const keys = await control.issueKeys(await resolveAppId(control, options), flags.env);
+      printResult(Boolean(options.json), keys, (k) => renderKeys(k.data));
+    });
+
+  group
+    .command('rotate')
+    .description('replace the secret key; the old one keeps working for 24 hours')
+    .addOption(envOption())
+    .action(async (flags: { env: 'test' | 'live' }, command: Command) => {
+      const options = globalOptions(command);
+      const control = controlClient(options);
+      const keys = await control.rotateKey(await resolveAppId(control, options), flags.env);
+      printResult(Boolean(options.json), keys, (k) => renderKeys(k.data));
+    });
+
+  for (const [action, description] of [
+    ['revoke', 'revoke a key at once (final)'],
+    ['suspend', 'suspend a key (403 key_suspended until reinstated)'],
+    ['reinstate', 'lift a key suspension'],
+  ] as const) {
+    group
+      .command(`${action} [key_id]`)
+      .description(`${description}; without key_id, the current secret key of --env`)
+      .addOption(envOption())
+      .action(async (keyId: string | undefined, flags: { env: 'test' | 'live' }, command: Command) => {
+        const options = globalOptions(command);
+        const control = controlClient(options);
+        const key = await control.keyAction(await resolveAppId(control, options), action, keyId ? { key_id: keyId } : { env: flags.env });
+        printResult(Boolean(options.json), key, (k) => renderKeys([k]));
+      });
+  }
+}

@@ -1,0 +1,147 @@
+import { Command, Option } from 'commander';
+import { readFileSync } from 'node:fs';
+import { DEFAULT_DB, DEFAULT_HOST, DEFAULT_PORT, readServeState, STATE_FILE } from '../../emulator/serve-state.js';
+import { CHOICES } from '../../contract/choices.js';
+import { UserError } from '../errors.js';
+import { globalOptions } from '../context.js';
+import { bold, dim } from '../style.js';
+import { table } from '../output.js';
+
+interface ServeFlags {
+  port: string;
+  host: string;
+  db: string;
+  fixtures?: string;
+  reset?: boolean;
+  rateLimit: string;
+}
+
+export function register(program: Command): void {
+  program
+    .command('serve')
+    .description('run the local emulator of every route (backend, portal, device) on SQLite with a virtual clock')
+    .addOption(new Option('--port <port>', 'port to listen on; 0 picks a free one').env('SCANCTL_PORT').default(String(DEFAULT_PORT)))
+    .addOption(new Option('--host <host>', 'address to bind').env('SCANCTL_HOST').default(DEFAULT_HOST))
+    .addOption(new Option('--db <path>', 'SQLite file, or :memory:').env('SCANCTL_DB').default(DEFAULT_DB))
+    .addOption(
+      new Option('--fixtures <file>', 'fixture file to load (upserted on every start); default: the bundled fixtures/default.json seeds a fresh database').env(
+        'SCANCTL_FIXTURES',
+      ),
+    )
+    .addOption(new Option('--reset', 'start from an empty database').env('SCANCTL_RESET'))
+    .addOption(
+      new Option('--rate-limit <n>', 'requests per second per secret key before 429 rate_limited; 0 turns it off')
+        .env('SCANCTL_RATE_LIMIT')
+        .default(String(CHOICES.defaultRateLimitPerSecond)),
+    )
+    .action(async (flags: ServeFlags, command: Command) => {
+      const json = Boolean(globalOptions(command).json);
+      const port = parseInteger(flags.port, '--port', 0, 65535);
+      const rateLimit = parseInteger(flags.rateLimit, '--rate-limit', 0, 1_000_000_000);
+      const { startEmulatorServer, PortInUseError } = await import('../../emulator/server.js');
+      const { DatabaseLockedError, DatabaseTooNewError } = await import('../../store/db.js');
+      const { FixtureError } = await import('../../emulator/fixtures.js');
+      const { packageVersion } = await import('../main.js');
+      let server;
+      try {
+        server = await startEmulatorServer({
+          port,
+          host: flags.host,
+          dbPath: flags.db,
+          fixturesPath: flags.fixtures ?? null,
+          reset: Boolean(flags.reset),
+          rateLimitPerSecond: rateLimit,
+          version: packageVersion(),
+          stateFile: STATE_FILE,
+        });
+      } catch (error) {
+        if (error instanceof DatabaseLockedError) {
+          const other = readServeState();
+          throw new UserError(`${error.message}${other ? ` (pid ${other.pid}, ${other.base_url})` : ''}`, {
+            hint: 'stop that server, or pick another file with --db (or --db :memory:)',
+          });
+        }
+        if (error instanceof PortInUseError) throw new UserError(error.message, { hint: 'pass --port 0 to pick a free port' });
+        if (error instanceof FixtureError) throw new UserError(`invalid fixtures: ${error.message}`);
+        if (error instanceof DatabaseTooNewError) throw new UserError(error.message);
+        throw error;
+      }
+      printReady(server, flags, json);
+      await waitForSignal();
+      await server.close();
+      if (!json) process.stderr.write('scanctl: emulator stopped\n');
+    });
+}
+
+function parseInteger(value: string, flag: string, min: number, max: number): number {
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || n < min || n > max) throw new UserError(`${flag} must be a whole number from ${min} to ${max}, not "${value}"`);
+  return n;
+}
+
+function printReady(
+  server: Awaited<ReturnType<typeof import('../../emulator/server.js').startEmulatorServer>>,
+  flags: ServeFlags,
+  json: boolean,
+): void {
+  const { emulator } = server;
+  const appId = emulator.config.defaultAppId;
+  const app = appId ? emulator.store.apps.get(appId) : undefined;
+  const keys = appId && emulator.config.fixturesPath ? fixtureKeys(emulator.config.fixturesPath, appId) : null;
+  const now = new Date(emulator.clock.now()).toISOString();
+  if (json) {
+    process.stdout.write(
+      `${JSON.stringify({
+        event: 'ready',
+        base_url: server.url,
+        port: server.port,
+        pid: process.pid,
+        db: flags.db,
+        fixtures: emulator.config.fixturesPath,
+        app_id: appId,
+        test_secret_key: keys?.secret ?? null,
+        test_publishable_key: keys?.publishable ?? null,
+        clock: now,
+        version: emulator.config.version,
+      })}\n`,
+    );
+    return;
+  }
+  const lines = [
+    `${bold(`scanctl emulator ${emulator.config.version}`)} listening on ${bold(server.url)}`,
+    '',
+    table([
+      ['database', `${flags.db}${flags.db === ':memory:' ? ' (in memory)' : ''}`],
+      ['fixtures', server.fixturesLoaded ? `${server.fixturesLoaded} (loaded)` : `${emulator.config.fixturesPath ?? 'none'} (kept from the database)`],
+      ['clock', `${now} (virtual: scanctl clock advance 15m)`],
+      ['default app', app ? `${app.id} (${app.name})` : 'none'],
+      ['test secret key', keys?.secret ?? 'not in the fixtures'],
+      ['test publishable', keys?.publishable ?? 'not in the fixtures'],
+    ]),
+    '',
+    dim(`Try: scanctl session mint --user member_123${server.port === 7226 ? '' : ` --base-url ${server.url}`}`),
+    dim('Press Ctrl+C to stop.'),
+  ];
+  process.stdout.write(`${lines.join('\n')}\n`);
+}
+
+function fixtureKeys(file: string, appId: string): { secret: string; publishable: string } | null {
+  try {
+    const fixtures = JSON.parse(readFileSync(file, 'utf8')) as { apps?: Array<{ id: string; keys?: { test?: { secret: string; publishable: string } } }> };
+    return fixtures.apps?.find((a) => a.id === appId)?.keys?.test ?? null;
+  } catch {
+    return null;
+  }
+}
+
+function waitForSignal(): Promise<void> {
+  return new Promise((resolve) => {
+    const stop = () => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      resolve();
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
+}

@@ -1,0 +1,17 @@
+/** The CLI's exit codes; the README's table mirrors this file. */
+export const EXIT = {
+  ok: 0,
+  /** Something unexpected: a bug in scanctl. */
+  internal: 1,
+  /** Bad flags, arguments, files or fixtures. */
+  usage: 2,
+  /** The service (or emulator) answered with an error body. */
+  api: 3,
+  /** The base URL could not be reached. */
+  connection: 4,
+  /** A wait ended without success: a delivery exhausted its attempts, or the timeout passed. */
+  waitFailed: 5,
+  /** A check failed: a signature did not match, a receiver failed conformance. */
+  checkFailed: 6,
+} as const;
+export type ExitCode = (typeof EXIT)[keyof typeof EXIT];

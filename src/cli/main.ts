@@ -1,0 +1,54 @@
+import { CommanderError } from 'commander';
+import { readFileSync } from 'node:fs';
+import { ApiCallError, ConnectionError } from '../client/http.js';
+import { UserError } from './errors.js';
+import { EXIT } from './exit-codes.js';
+import { buildProgram } from './program.js';
+
+export function packageVersion(): string {
+  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+  return pkg.version;
+}
+
+/** Runs the CLI. One handler turns every error into one line on stderr and an exit code. */
+export async function main(argv: string[]): Promise<void> {
+  const program = buildProgram(packageVersion());
+  try {
+    await program.parseAsync(argv);
+  } catch (error) {
+    process.exitCode = reportError(error);
+  }
+}
+
+export function reportError(error: unknown): number {
+  const write = (line: string) => process.stderr.write(`${line}\n`);
+  if (error instanceof CommanderError) {
+    // Commander already printed its message (usage errors) or the help/version text.
+    return error.exitCode === 0 ? EXIT.ok : EXIT.usage;
+  }
+  if (error instanceof UserError) {
+    write(`scanctl: ${error.message}`);
+    if (error.options.hint) write(`  hint: ${error.options.hint}`);
+    return error.exitCode;
+  }
+  if (error instanceof ApiCallError) {
+    const e = error.error;
+    if (e) {
+      write(`scanctl: ${error.method} ${error.path} failed: ${error.status} ${e.type} ${e.code}: ${e.message}${e.param ? ` (param: ${e.param})` : ''}`);
+      const retryAfter = error.headers.get('retry-after');
+      if (retryAfter) write(`  hint: retry after ${retryAfter} s`);
+    } else {
+      write(`scanctl: ${error.method} ${error.path} failed: HTTP ${error.status} without the service's error body`);
+    }
+    return EXIT.api;
+  }
+  if (error instanceof ConnectionError) {
+    write(`scanctl: could not reach ${error.url} (${error.reason})`);
+    write('  hint: start the emulator with `scanctl serve` (or `npx scanctl serve`), or pass --base-url / set SCANCTL_BASE_URL');
+    return EXIT.connection;
+  }
+  write(`scanctl: unexpected error: ${(error as Error)?.message ?? String(error)}`);
+  if (process.env.SCANCTL_DEBUG) write(String((error as Error)?.stack));
+  else write('  this is a bug in scanctl; rerun with SCANCTL_DEBUG=1 for the stack trace');
+  return EXIT.internal;
+}

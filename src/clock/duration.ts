@@ -1,0 +1,31 @@
+const UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };
+
+/**
+ * Parses durations such as `90s`, `15m`, `24h`, `3d`, `1h30m` or `250ms`.
+ * Returns milliseconds, or null for anything else (including negatives and bare numbers).
+ */
+export function parseDuration(text: string): number | null {
+  const trimmed = text.trim();
+  if (!/^(\d+(\.\d+)?(ms|s|m|h|d|w))+$/.test(trimmed)) return null;
+  let total = 0;
+  for (const [, amount, , unit] of trimmed.matchAll(/(\d+(\.\d+)?)(ms|s|m|h|d|w)/g)) {
+    total += Number(amount) * UNITS[unit!]!;
+  }
+  return Math.round(total);
+}
+
+/** Formats milliseconds as the largest units that fit, e.g. 5400000 -> "1h30m". */
+export function formatDuration(ms: number): string {
+  if (ms === 0) return '0s';
+  const sign = ms < 0 ? '-' : '';
+  let rest = Math.abs(ms);
+  const parts: string[] = [];
+  for (const [unit, size] of [['d', 86_400_000], ['h', 3_600_000], ['m', 60_000], ['s', 1000]] as const) {
+    if (rest >= size) {
+      parts.push(`${Math.floor(rest / size)}${unit}`);
+      rest %= size;
+    }
+  }
+  if (rest > 0 || parts.length === 0) parts.push(`${rest}ms`);
+  return sign + parts.join('');
+}

@@ -1,0 +1,41 @@
+/**
+ * The emulator's numeric choices where the spec is silent or gives only a rule of thumb.
+ * Every CHOICE-* number lives here; the README's "Emulator choices" section mirrors this file.
+ */
+export const MINUTE = 60_000;
+export const HOUR = 60 * MINUTE;
+
+export const CHOICES = {
+  /** Spec: 15 minutes (SES-2, SES-5). */
+  sessionTokenLifetimeMs: 15 * MINUTE,
+  /** Spec: 24 hours (AUTH-5, AUTH-8). */
+  rotationGraceMs: 24 * HOUR,
+  /** Spec: at most 255 characters (SES-1). */
+  hostUserRefMaxLength: 255,
+  /** Spec: 10 characters (APP-5). */
+  teamIdLength: 10,
+  /** CHOICE-5: default daily session quota of an app; the quota's day is the UTC day on the emulator clock. */
+  defaultDailySessionQuota: 10_000,
+  /** CHOICE-2: requests per second per secret key on the backend routes; 0 turns the limit off. */
+  defaultRateLimitPerSecond: 100,
+  /** CHOICE-3: request bodies larger than this get 413 body_too_large. */
+  maxBodyBytes: 1024 * 1024,
+  /** A portal login lasts this long. */
+  portalSessionLifetimeMs: 12 * HOUR,
+  /** Device challenges are single-use and short-lived. */
+  challengeLifetimeMs: 5 * MINUTE,
+  /** How long a POST /v1/scan-events Idempotency-Key is remembered. */
+  idempotencyKeyLifetimeMs: 24 * HOUR,
+  /** CHOICE-9 and the per-attempt limit of a webhook delivery (real time, not virtual). */
+  webhookAttemptTimeoutMs: 10_000,
+  webhookMaxAttempts: 17,
+} as const;
+
+/**
+ * CHOICE-9: the gap before retry k (k = 1..16): 30 s doubling, capped at 6 h.
+ * 30s 1m 2m 4m 8m 16m 32m 1h04m 2h08m 4h16m, then 6h six times: 44h31m30s from first to last attempt.
+ */
+export const WEBHOOK_RETRY_GAPS_MS: readonly number[] = Array.from(
+  { length: CHOICES.webhookMaxAttempts - 1 },
+  (_, i) => Math.min(30_000 * 2 ** i, 6 * HOUR),
+);

@@ -1,0 +1,68 @@
+import { z } from 'zod';
+
+/** The emulator's control plane (CHOICE-8), under /_scanctl so it cannot be mistaken for the service's /v1. */
+export const CONTROL_PREFIX = '/_scanctl';
+
+export const Env = z.enum(['test', 'live']);
+
+export const InfoResponse = z
+  .object({
+    object: z.literal('emulator'),
+    version: z.string(),
+    interface_version: z.literal('1.0.0'),
+    now: z.iso.datetime(),
+    default_app_id: z.string().nullable(),
+    fixtures_path: z.string().nullable(),
+    rate_limit_per_second: z.number().int(),
+    apps: z.array(z.string()),
+  })
+  .meta({ id: 'EmulatorInfo' });
+export type InfoResponse = z.infer<typeof InfoResponse>;
+
+export const ClockResponse = z
+  .object({ object: z.literal('clock'), now: z.iso.datetime(), offset_ms: z.number(), played: z.number().int().optional() })
+  .meta({ id: 'Clock' });
+export type ClockResponse = z.infer<typeof ClockResponse>;
+
+export const ClockAdvanceRequest = z
+  .strictObject({ duration: z.string().min(1).max(40) })
+  .meta({ id: 'ClockAdvanceRequest', description: 'A duration such as 90s, 15m, 24h or 3d.' });
+export const ClockSetRequest = z.strictObject({ time: z.iso.datetime({ offset: true }) }).meta({ id: 'ClockSetRequest' });
+
+export const KeyView = z
+  .object({
+    id: z.string(),
+    object: z.literal('api_key'),
+    env: Env,
+    kind: z.enum(['secret', 'publishable']),
+    display: z.string(),
+    state: z.enum(['active', 'rotating', 'revoked', 'suspended']),
+    grace_until: z.iso.datetime().nullable(),
+    replaced_by: z.string().nullable(),
+    created_at: z.iso.datetime(),
+    /** The full secret, only in the answer that issued it (AUTH-11). */
+    secret: z.string().optional(),
+  })
+  .meta({ id: 'ApiKey' });
+export type KeyView = z.infer<typeof KeyView>;
+
+export const KeyListResponse = z.object({ object: z.literal('list'), data: z.array(KeyView) }).meta({ id: 'ApiKeyList' });
+export type KeyListResponse = z.infer<typeof KeyListResponse>;
+
+export const KeyIssueRequest = z.strictObject({ env: Env }).meta({ id: 'KeyIssueRequest' });
+export const KeyActionRequest = z
+  .strictObject({ env: Env.optional(), key_id: z.string().optional() })
+  .meta({ id: 'KeyActionRequest', description: 'Names a key by id, or the current secret key of env.' });
+
+export const AccountView = z
+  .object({ id: z.string(), object: z.literal('account'), suspended: z.boolean(), suspended_at: z.iso.datetime().nullable() })
+  .meta({ id: 'Account' });
+export type AccountView = z.infer<typeof AccountView>;
+
+export const QuotaRequest = z.strictObject({ daily_session_quota: z.number().int().min(0).max(1_000_000_000) }).meta({ id: 'QuotaRequest' });
+
+export const PortalLoginRequest = z.strictObject({ account_id: z.string().min(1) }).meta({ id: 'PortalLoginRequest' });
+
+export const WebhookSecretResponse = z
+  .object({ object: z.literal('webhook_secret'), app_id: z.string(), webhook_secret: z.string().nullable() })
+  .meta({ id: 'WebhookSecret' });

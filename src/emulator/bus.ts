@@ -1,0 +1,31 @@
+import { EventEmitter } from 'node:events';
+
+/**
+ * What the emulator's engines announce. Printers, the TUI and the control plane's live stream
+ * are consumers; engines never print.
+ */
+export interface BusEvents {
+  /** One line of the request log (issue 6: `scanctl logs tail`). */
+  request: [entry: RequestLogEntry];
+  /** A webhook delivery changed (attempt started, finished, exhausted, resent). */
+  delivery: [event: Record<string, unknown>];
+}
+
+export interface RequestLogEntry {
+  time: string;
+  method: string;
+  path: string;
+  status: number;
+  latency_ms: number;
+  key?: string;
+  env?: 'test' | 'live';
+  app_id?: string;
+  error_code?: string;
+}
+
+export class Bus extends EventEmitter<BusEvents> {
+  constructor() {
+    super();
+    this.setMaxListeners(0);
+  }
+}

@@ -1,0 +1,39 @@
+import type { VirtualClock } from '../clock/clock.js';
+import type { Store } from '../store/index.js';
+import type { SecretBox } from '../util/crypto.js';
+import type { Ids } from '../util/ids.js';
+import type { Bus } from './bus.js';
+import type { RateLimiter } from './domain/rate-limit.js';
+import type { Scheduler } from './scheduler.js';
+
+export interface EmulatorConfig {
+  /** CHOICE-2: requests per second per secret key; 0 is off. */
+  rateLimitPerSecond: number;
+  maxBodyBytes: number;
+  /** The fixture file last loaded, so the CLI can find the default app's test key. */
+  fixturesPath: string | null;
+  defaultAppId: string | null;
+  version: string;
+}
+
+/** Everything a route needs, built once by createEmulator and passed to each sub-app. */
+export interface EmulatorContext {
+  store: Store;
+  clock: VirtualClock;
+  ids: Ids;
+  box: SecretBox;
+  bus: Bus;
+  config: EmulatorConfig;
+  scheduler: Scheduler;
+  rateLimiter: RateLimiter;
+}
+
+/** Hono's per-request variables. */
+export interface AppEnv {
+  Variables: {
+    /** Filled by authentication so the request log can name the key and environment. */
+    logKey?: string;
+    logEnv?: 'test' | 'live';
+    logAppId?: string;
+  };
+}

@@ -1,0 +1,54 @@
+import type { AppResponse, UpdateAppRequest } from '../../contract/apps.js';
+import type { Store } from '../../store/index.js';
+import type { AppRow } from '../../store/tables/apps.js';
+import type { SecretBox } from '../../util/crypto.js';
+import type { Ids } from '../../util/ids.js';
+
+export function appView(app: AppRow, issuedSecret?: string): AppResponse {
+  const view: AppResponse = {
+    id: app.id,
+    object: 'app',
+    account_id: app.account_id,
+    name: app.name,
+    bundle_id: app.bundle_id,
+    team_id: app.team_id,
+    webhook_url: app.webhook_url,
+    webhook_secret_hint: app.webhook_secret_hint,
+    results_delivery_enabled: app.results_delivery_enabled === 1,
+    daily_session_quota: app.daily_session_quota,
+    billing_profile: app.billing_profile === 1,
+    terms_accepted: app.terms_accepted === 1,
+  };
+  if (issuedSecret) view.webhook_secret = issuedSecret;
+  return view;
+}
+
+export function webhookSecretHint(secret: string): string {
+  return `whsec_...${secret.slice(-4)}`;
+}
+
+/**
+ * APP-1, APP-2: sets webhook_url and results_delivery_enabled. The whsec_ signing secret is
+ * issued once, the first time a webhook_url is set, and appears only in that answer.
+ */
+export function updateAppSettings(store: Store, ids: Ids, box: SecretBox, now: number, app: AppRow, patch: UpdateAppRequest): AppResponse {
+  const webhookUrl = patch.webhook_url === undefined ? app.webhook_url : patch.webhook_url;
+  let sealed = app.webhook_secret_sealed;
+  let hint = app.webhook_secret_hint;
+  let issued: string | undefined;
+  if (webhookUrl && !sealed) {
+    issued = ids.secret('whsec_');
+    sealed = box.seal(issued);
+    hint = webhookSecretHint(issued);
+  }
+  store.apps.updateSettings({
+    id: app.id,
+    webhook_url: webhookUrl,
+    webhook_secret_sealed: sealed,
+    webhook_secret_hint: hint,
+    results_delivery_enabled:
+      patch.results_delivery_enabled === undefined ? app.results_delivery_enabled : patch.results_delivery_enabled ? 1 : 0,
+    now,
+  });
+  return appView(store.apps.get(app.id)!, issued);
+}

@@ -1,0 +1,87 @@
+import { readFileSync } from 'node:fs';
+import { z } from 'zod';
+import { CHOICES } from '../contract/choices.js';
+import { PUBLISHABLE_KEY_PATTERN, SECRET_KEY_PATTERN, WEBHOOK_SECRET_PATTERN } from '../contract/credentials.js';
+
+const KeyPair = (env: 'test' | 'live') =>
+  z.strictObject({
+    secret: z.string().regex(SECRET_KEY_PATTERN).startsWith(`sk_${env}_`, `must be an sk_${env}_ key`),
+    publishable: z.string().regex(PUBLISHABLE_KEY_PATTERN).startsWith(`pk_${env}_`, `must be a pk_${env}_ key`),
+  });
+
+export const FixtureApp = z
+  .strictObject({
+    id: z.string().regex(/^app_[A-Za-z0-9_]+$/, 'must look like app_...'),
+    account_id: z.string().min(1),
+    name: z.string().min(1),
+    bundle_id: z.string().min(1),
+    team_id: z.string().length(CHOICES.teamIdLength, `must be exactly ${CHOICES.teamIdLength} characters`),
+    billing_profile: z.boolean().default(false),
+    terms_accepted: z.boolean().default(false),
+    webhook_url: z.url({ protocol: /^https?$/ }).nullable().default(null),
+    webhook_secret: z.string().regex(WEBHOOK_SECRET_PATTERN, 'must look like whsec_...').nullable().default(null),
+    results_delivery_enabled: z.boolean().default(false),
+    daily_session_quota: z.number().int().min(0).default(CHOICES.defaultDailySessionQuota),
+    keys: z
+      .strictObject({ test: KeyPair('test').optional(), live: KeyPair('live').optional() })
+      .default({}),
+  })
+  // AUTH-10: live keys need the owner's billing profile and accepted terms.
+  .refine((app) => !app.keys.live || (app.billing_profile && app.terms_accepted), {
+    message: 'live keys need billing_profile and terms_accepted to be true (AUTH-10)',
+    path: ['keys', 'live'],
+  });
+
+export const Fixtures = z
+  .strictObject({
+    $schema: z.string().optional(),
+    accounts: z.array(z.strictObject({ id: z.string().min(1), suspended: z.boolean().default(false) })).default([]),
+    apps: z.array(FixtureApp).default([]),
+  })
+  .superRefine((fixtures, ctx) => {
+    const accounts = new Set(fixtures.accounts.map((a) => a.id));
+    fixtures.apps.forEach((app, i) => {
+      if (!accounts.has(app.account_id)) {
+        ctx.addIssue({ code: 'custom', path: ['apps', i, 'account_id'], message: `no account "${app.account_id}" in accounts` });
+      }
+    });
+  });
+export type Fixtures = z.infer<typeof Fixtures>;
+export type FixtureApp = z.infer<typeof FixtureApp>;
+
+export class FixtureError extends Error {
+  constructor(readonly file: string, readonly field: string, readonly reason: string) {
+    super(`${file}: ${field ? `${field}: ` : ''}${reason}`);
+    this.name = 'FixtureError';
+  }
+}
+
+export function parseFixtures(text: string, file: string): Fixtures {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    throw new FixtureError(file, '', `not valid JSON (${(error as Error).message})`);
+  }
+  const parsed = Fixtures.safeParse(json);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new FixtureError(file, formatPath(issue.path), issue.message);
+  }
+  return parsed.data;
+}
+
+export function readFixtures(file: string): Fixtures {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new FixtureError(file, '', `cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+  }
+  return parseFixtures(text, file);
+}
+
+/** apps[0].keys.live -> "apps[0].keys.live" */
+export function formatPath(path: ReadonlyArray<PropertyKey>): string {
+  return path.reduce<string>((out, part) => (typeof part === 'number' ? `${out}[${part}]` : out ? `${out}.${String(part)}` : String(part)), '');
+}

@@ -1,0 +1,35 @@
+import type { MiddlewareHandler } from 'hono';
+import { performance } from 'node:perf_hooks';
+import { toIso } from '../contract/time.js';
+import type { AppEnv, EmulatorContext } from './context.js';
+
+/**
+ * Announces every request on the bus (method, path, status, key display form, latency, error
+ * code). Never the key itself. Costs nothing when nobody listens.
+ */
+export function requestLog(ctx: EmulatorContext): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const started = performance.now();
+    await next();
+    if (ctx.bus.listenerCount('request') === 0) return;
+    let errorCode: string | undefined;
+    if (c.res.status >= 400 && c.res.headers.get('content-type')?.includes('json')) {
+      try {
+        errorCode = ((await c.res.clone().json()) as { error?: { code?: string } }).error?.code;
+      } catch {
+        errorCode = undefined;
+      }
+    }
+    ctx.bus.emit('request', {
+      time: toIso(ctx.clock.now()),
+      method: c.req.method,
+      path: c.req.path,
+      status: c.res.status,
+      latency_ms: Math.round((performance.now() - started) * 100) / 100,
+      key: c.get('logKey'),
+      env: c.get('logEnv'),
+      app_id: c.get('logAppId'),
+      error_code: errorCode,
+    });
+  };
+}

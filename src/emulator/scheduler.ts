@@ -1,0 +1,64 @@
+import type { VirtualClock } from '../clock/clock.js';
+
+/** Anything that has work due at a virtual time (webhook retries, for one). */
+export interface TimerSource {
+  /** The earliest virtual time at which work is due, or null when nothing is scheduled. */
+  nextDueAt(): number | null;
+  /** Performs everything due at the clock's current time. */
+  runDue(): Promise<void>;
+}
+
+/**
+ * Moves the emulator's clock. Advancing plays every due event in order, each at its own virtual
+ * time: the clock stops at each due moment, the sources run, and only then moves on.
+ */
+export class Scheduler {
+  private readonly sources: TimerSource[] = [];
+  private queue: Promise<unknown> = Promise.resolve();
+
+  constructor(
+    private readonly clock: VirtualClock,
+    private readonly persistOffset: (offsetMs: number) => void,
+  ) {}
+
+  register(source: TimerSource): void {
+    this.sources.push(source);
+  }
+
+  /** Advances to `target` (ms since the epoch), playing due events on the way. Calls are serialized. */
+  advanceTo(target: number): Promise<{ played: number }> {
+    const run = this.queue.then(() => this.play(target));
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  private async play(target: number): Promise<{ played: number }> {
+    let played = 0;
+    let stalls = 0;
+    for (;;) {
+      const due = this.earliestDue();
+      if (due === null || due > target) break;
+      this.clock.moveTo(due);
+      this.persistOffset(this.clock.offsetMs);
+      await Promise.all(this.sources.map((s) => s.runDue()));
+      played += 1;
+      // A source that makes no progress must not spin the loop forever.
+      const after = this.earliestDue();
+      if (after !== null && after <= due) {
+        if (++stalls >= 3) break;
+      } else stalls = 0;
+    }
+    this.clock.moveTo(target);
+    this.persistOffset(this.clock.offsetMs);
+    return { played };
+  }
+
+  private earliestDue(): number | null {
+    let earliest: number | null = null;
+    for (const source of this.sources) {
+      const due = source.nextDueAt();
+      if (due !== null && (earliest === null || due < earliest)) earliest = due;
+    }
+    return earliest;
+  }
+}

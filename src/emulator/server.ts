@@ -1,0 +1,124 @@
+import { createAdaptorServer } from '@hono/node-server';
+import type { Server } from 'node:http';
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { openDatabase, loadSecretBox, type Db } from '../store/db.js';
+import { MIGRATIONS } from '../store/migrations/index.js';
+import { readFixtures } from './fixtures.js';
+import { clearServeState, writeServeState } from './serve-state.js';
+import { applyFixtures } from './domain/fixtures.js';
+import { createEmulator, type Emulator } from './create-emulator.js';
+
+export const BUNDLED_FIXTURES = fileURLToPath(new URL('../../fixtures/default.json', import.meta.url));
+
+export interface ServeOptions {
+  port: number;
+  host: string;
+  dbPath: string;
+  /** An explicit fixture file is upserted on every start; without one, the bundled file seeds a fresh database. */
+  fixturesPath: string | null;
+  reset: boolean;
+  rateLimitPerSecond: number;
+  version: string;
+  /** Where to record the running server for other scanctl commands (null: nowhere). */
+  stateFile: string | null;
+}
+
+export interface RunningServer {
+  url: string;
+  port: number;
+  emulator: Emulator;
+  fixturesLoaded: string | null;
+  close(): Promise<void>;
+}
+
+export class PortInUseError extends Error {
+  constructor(readonly host: string, readonly port: number) {
+    super(`port ${port} on ${host} is already in use`);
+  }
+}
+
+/** Drops every table so the migrations build a fresh schema, under the lock already held. */
+function resetDatabase(db: Db): void {
+  const tables = db.prepare<[], { name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'").all();
+  db.pragma('foreign_keys = OFF');
+  db.transaction(() => {
+    for (const { name } of tables) db.exec(`DROP TABLE IF EXISTS "${name}"`);
+    db.pragma('user_version = 0');
+  })();
+  db.pragma('foreign_keys = ON');
+  db.transaction(() => {
+    for (const migration of MIGRATIONS) migration.up(db);
+    db.pragma(`user_version = ${MIGRATIONS.at(-1)!.version}`);
+  })();
+}
+
+export async function startEmulatorServer(options: ServeOptions): Promise<RunningServer> {
+  const dbPath = options.dbPath === ':memory:' ? ':memory:' : resolve(options.dbPath);
+  const db = openDatabase(dbPath, { exclusive: true });
+  try {
+    if (options.reset) resetDatabase(db);
+    const box = loadSecretBox(dbPath);
+    const emulator = createEmulator({ db, box, config: { version: options.version } });
+    const fixturesLoaded = seed(emulator, options);
+    const defaultApp = emulator.store.meta.get('default_app_id') ?? emulator.store.apps.all()[0]?.id ?? null;
+    emulator.config.defaultAppId = defaultApp;
+    emulator.config.fixturesPath = emulator.store.meta.get('fixtures_path') ?? null;
+    emulator.rateLimiter.limitPerSecond = options.rateLimitPerSecond;
+    emulator.config.rateLimitPerSecond = options.rateLimitPerSecond;
+
+    const server = createAdaptorServer({ fetch: emulator.app.fetch }) as Server;
+    server.keepAliveTimeout = 5_000;
+    const port = await listen(server, options.port, options.host);
+    const url = `http://${options.host.includes(':') ? `[${options.host}]` : options.host}:${port}`;
+    if (options.stateFile) writeServeState(options.stateFile, { pid: process.pid, base_url: url, db: dbPath });
+
+    let closed = false;
+    return {
+      url,
+      port,
+      emulator,
+      fixturesLoaded,
+      async close() {
+        if (closed) return;
+        closed = true;
+        await new Promise<void>((done) => {
+          server.close(() => done());
+          server.closeAllConnections();
+        });
+        if (options.stateFile) clearServeState(options.stateFile);
+        db.close();
+      },
+    };
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+}
+
+/** Seeds a fresh database from the bundled fixtures, or upserts an explicitly named fixture file. */
+function seed(emulator: Emulator, options: ServeOptions): string | null {
+  const fresh = emulator.store.apps.all().length === 0;
+  if (!fresh && options.fixturesPath === null) return null;
+  const file = resolve(options.fixturesPath ?? BUNDLED_FIXTURES);
+  const fixtures = readFixtures(file);
+  applyFixtures(emulator.store, emulator.ids, emulator.box, emulator.clock.now(), fixtures);
+  emulator.store.meta.set('fixtures_path', file);
+  if (fixtures.apps[0]) emulator.store.meta.set('default_app_id', fixtures.apps[0].id);
+  return file;
+}
+
+function listen(server: Server, port: number, host: string): Promise<number> {
+  return new Promise((resolvePort, reject) => {
+    const onError = (error: NodeJS.ErrnoException) => {
+      reject(error.code === 'EADDRINUSE' ? new PortInUseError(host, port) : error);
+    };
+    server.once('error', onError);
+    server.listen(port, host, () => {
+      server.off('error', onError);
+      const address = server.address();
+      resolvePort(typeof address === 'object' && address ? address.port : port);
+    });
+  });
+}
+

@@ -1,0 +1,77 @@
+import type { Context } from 'hono';
+import type { z } from 'zod';
+import { ApiError } from '../contract/errors.js';
+import { formatPath } from './fixtures.js';
+
+/**
+ * CHOICE-3: how an invalid request is answered. A missing field is parameter_missing, a field
+ * nobody asked for is parameter_unknown, anything else about a field is parameter_invalid;
+ * `param` names the field (nested ones as `scopes[0]`).
+ */
+export function zodIssueToApiError(issue: z.core.$ZodIssue): ApiError {
+  if (issue.code === 'unrecognized_keys') {
+    const key = issue.keys[0] ?? '';
+    const param = formatPath([...issue.path, key]);
+    return new ApiError('parameter_unknown', `Received unknown parameter: ${param}.`, param);
+  }
+  const param = formatPath(issue.path);
+  if (issue.code === 'invalid_type' && (issue as { input?: unknown }).input === undefined && param) {
+    return new ApiError('parameter_missing', `Missing required parameter: ${param}.`, param);
+  }
+  if (!param) return new ApiError('parameter_invalid', `Invalid request body: ${issue.message}.`);
+  return new ApiError('parameter_invalid', `Invalid ${param}: ${lowerFirst(issue.message)}.`, param);
+}
+
+function lowerFirst(text: string): string {
+  return text.charAt(0).toLowerCase() + text.slice(1);
+}
+
+const decoder = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * Reads a JSON body and validates it with its one schema. Refuses a wrong content type (415),
+ * an empty body, bad UTF-8 or malformed JSON (400 invalid_json). The size limit is enforced
+ * before this by the body-limit middleware (413).
+ */
+export async function readJson<S extends z.ZodType>(c: Context, schema: S): Promise<z.infer<S>> {
+  const contentType = c.req.header('content-type') ?? '';
+  if (!/^application\/json\s*(;\s*charset=("?)utf-8\2\s*)?$/i.test(contentType.trim())) {
+    throw new ApiError(
+      'unsupported_media_type',
+      `Content-Type must be application/json${contentType ? `, not ${contentType.slice(0, 100)}` : ''}.`,
+    );
+  }
+  const raw = new Uint8Array(await c.req.arrayBuffer());
+  if (raw.length === 0) throw new ApiError('invalid_json', 'The request body is empty; expected a JSON object.');
+  let text: string;
+  try {
+    text = decoder.decode(raw);
+  } catch {
+    throw new ApiError('invalid_json', 'The request body is not valid UTF-8.');
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    const reason = error instanceof RangeError ? 'nested too deeply' : (error as Error).message;
+    throw new ApiError('invalid_json', `The request body is not valid JSON: ${reason.slice(0, 200)}.`);
+  }
+  return parseWith(schema, json);
+}
+
+export function parseWith<S extends z.ZodType>(schema: S, value: unknown): z.infer<S> {
+  const parsed = schema.safeParse(value);
+  if (!parsed.success) throw zodIssueToApiError(parsed.error.issues[0]!);
+  return parsed.data;
+}
+
+/** Query strings: a repeated parameter is invalid; the rest goes through the schema. */
+export function readQuery<S extends z.ZodType>(c: Context, schema: S): z.infer<S> {
+  const all = c.req.queries();
+  const single: Record<string, string> = {};
+  for (const [name, values] of Object.entries(all)) {
+    if (values.length > 1) throw new ApiError('parameter_invalid', `Query parameter ${name} was given more than once.`, name);
+    single[name] = values[0] ?? '';
+  }
+  return parseWith(schema, single);
+}

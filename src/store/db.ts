@@ -1,0 +1,91 @@
+import Database from 'better-sqlite3';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { MIGRATIONS } from './migrations/index.js';
+import { SecretBox } from '../util/crypto.js';
+
+export type Db = Database.Database;
+
+/** Thrown when another process holds the database (a second `scanctl serve` on the same file). */
+export class DatabaseLockedError extends Error {
+  constructor(readonly path: string) {
+    super(`the database ${path} is in use by another scanctl serve`);
+    this.name = 'DatabaseLockedError';
+  }
+}
+
+export class DatabaseTooNewError extends Error {
+  constructor(readonly path: string, readonly found: number, readonly known: number) {
+    super(`the database ${path} is at schema version ${found}, newer than this scanctl knows (${known}): upgrade scanctl or use another --db`);
+    this.name = 'DatabaseTooNewError';
+  }
+}
+
+export interface OpenOptions {
+  /** Hold an exclusive lock for the life of the connection, so that a second server fails at once. */
+  exclusive?: boolean;
+}
+
+/**
+ * Opens (or creates) the emulator's SQLite database in WAL mode and applies pending migrations
+ * in one transaction. synchronous=NORMAL in WAL mode keeps every committed transaction across a
+ * process crash (kill -9); only a power loss could drop the last commits.
+ */
+export function openDatabase(path: string, options: OpenOptions = {}): Db {
+  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  const db = new Database(path, { timeout: 0 });
+  try {
+    if (options.exclusive && path !== ':memory:') {
+      db.pragma('locking_mode = EXCLUSIVE');
+    }
+    db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = NORMAL');
+    db.pragma('foreign_keys = ON');
+    if (options.exclusive && path !== ':memory:') {
+      // Take the lock now rather than at the first write.
+      db.exec('BEGIN EXCLUSIVE; COMMIT');
+    }
+    migrate(db, path);
+    return db;
+  } catch (error) {
+    db.close();
+    if (isBusy(error)) throw new DatabaseLockedError(path);
+    throw error;
+  }
+}
+
+function isBusy(error: unknown): boolean {
+  const code = (error as { code?: string } | null)?.code;
+  return code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED';
+}
+
+export function schemaVersion(db: Db): number {
+  return db.pragma('user_version', { simple: true }) as number;
+}
+
+function migrate(db: Db, path: string): void {
+  const current = schemaVersion(db);
+  const latest = MIGRATIONS.at(-1)?.version ?? 0;
+  if (current > latest) throw new DatabaseTooNewError(path, current, latest);
+  const pending = MIGRATIONS.filter((m) => m.version > current);
+  if (pending.length === 0) return;
+  db.transaction(() => {
+    for (const migration of pending) migration.up(db);
+    db.pragma(`user_version = ${latest}`);
+  })();
+}
+
+/**
+ * The key that seals webhook signing secrets, kept in a file beside the database (mode 0600)
+ * so that the database file alone holds no secret in plain text. In-memory databases get a fresh key.
+ */
+export function loadSecretBox(dbPath: string): SecretBox {
+  if (dbPath === ':memory:') return SecretBox.random();
+  const keyPath = `${dbPath}.key`;
+  if (existsSync(keyPath)) return new SecretBox(Buffer.from(readFileSync(keyPath, 'utf8').trim(), 'base64'));
+  const key = randomBytes(32);
+  writeFileSync(keyPath, `${key.toString('base64')}\n`, { mode: 0o600 });
+  chmodSync(keyPath, 0o600);
+  return new SecretBox(key);
+}

@@ -1,0 +1,24 @@
+import type BetterSqlite3 from 'better-sqlite3';
+import type { Db } from './db.js';
+import { metaStatements } from './tables/meta.js';
+import { accountStatements } from './tables/accounts.js';
+import { appStatements } from './tables/apps.js';
+import { apiKeyStatements } from './tables/api-keys.js';
+import { sessionStatements } from './tables/sessions.js';
+import { quotaStatements } from './tables/quota.js';
+import { portalSessionStatements } from './tables/portal-sessions.js';
+
+/** Every table's prepared statements, built once per database. */
+export function createStore(db: Db) {
+  return {
+    db: db as BetterSqlite3.Database,
+    meta: metaStatements(db),
+    accounts: accountStatements(db),
+    apps: appStatements(db),
+    keys: apiKeyStatements(db),
+    sessions: sessionStatements(db),
+    quota: quotaStatements(db),
+    portalSessions: portalSessionStatements(db),
+  };
+}
+export type Store = ReturnType<typeof createStore>;

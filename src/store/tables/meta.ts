@@ -1,0 +1,12 @@
+import type { Db } from '../db.js';
+
+export function metaStatements(db: Db) {
+  const get = db.prepare<[string], { value: string }>('SELECT value FROM meta WHERE key = ?');
+  const set = db.prepare<[string, string]>(
+    'INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value',
+  );
+  return {
+    get: (key: string): string | undefined => get.get(key)?.value,
+    set: (key: string, value: string): void => void set.run(key, value),
+  };
+}
