@@ -7,6 +7,17 @@ import { register as registerAppUpdate } from './commands/app/update.js';
 import { register as registerKeyCommands } from './commands/key/index.js';
 import { register as registerAccountCommands } from './commands/account/index.js';
 import { register as registerClockCommands } from './commands/clock/index.js';
+import { register as registerScanSimulate } from './commands/scan/simulate.js';
+import { register as registerUsage } from './commands/usage.js';
+import { register as registerScansList } from './commands/scans/list.js';
+import { register as registerDeviceCommands } from './commands/device/index.js';
+import { register as registerWebhookCommands } from './commands/webhook/index.js';
+import { register as registerWebhookCheck } from './commands/webhook/check.js';
+import { register as registerWebhookChaos } from './commands/webhook/chaos.js';
+import { register as registerStateCommands } from './commands/state/index.js';
+import { register as registerLogsTail } from './commands/logs/tail.js';
+import { register as registerFaultCommands } from './commands/faults/index.js';
+import { register as registerOpenapi } from './commands/openapi.js';
 
 /**
  * Registers every command. Command files are thin and import their heavy parts (the emulator,
@@ -35,6 +46,21 @@ export function buildProgram(version: string): Command {
   registerKeyCommands(program.command('key').description('secret and publishable keys (the portal side)'));
   registerAccountCommands(program.command('account').description('suspend or reinstate an account (the portal side)'));
   registerClockCommands(program.command('clock').description("the emulator's virtual clock"));
+
+  registerScanSimulate(program.command('scan').description("play the SDK's device side: enrollment, model key, scan events, result upload"));
+  registerScansList(program.command('scans').description('recorded scans'));
+  registerUsage(program);
+  registerDeviceCommands(program.command('device').description('device installations (block, unblock)'));
+
+  const webhook = program.command('webhook').description('signed deliveries: listen, inspect, resend, verify, check, chaos');
+  registerWebhookCommands(webhook);
+  registerWebhookCheck(webhook);
+  registerWebhookChaos(webhook);
+
+  registerStateCommands(program.command('state').description("the emulator's whole state: export, import, reset"));
+  registerLogsTail(program.command('logs').description("the emulator's request log"));
+  registerFaultCommands(program.command('faults').description('make chosen routes fail on purpose'));
+  registerOpenapi(program);
 
   // Every group and command inherits exitOverride, so usage errors exit 2 through one handler.
   for (const command of allCommands(program)) command.exitOverride();

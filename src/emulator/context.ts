@@ -5,6 +5,7 @@ import type { Ids } from '../util/ids.js';
 import type { Bus } from './bus.js';
 import type { RateLimiter } from './domain/rate-limit.js';
 import type { Scheduler } from './scheduler.js';
+import type { WebhookEngine } from '../webhooks/engine.js';
 
 export interface EmulatorConfig {
   /** CHOICE-2: requests per second per secret key; 0 is off. */
@@ -26,6 +27,8 @@ export interface EmulatorContext {
   config: EmulatorConfig;
   scheduler: Scheduler;
   rateLimiter: RateLimiter;
+  /** The webhook dispatcher; registered with the scheduler so clock moves play its retries. */
+  webhooks: WebhookEngine;
 }
 
 /** Hono's per-request variables. */

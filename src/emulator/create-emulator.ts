@@ -17,6 +17,14 @@ import { controlRoutes } from './routes/control.js';
 import { resultRoutes } from './routes/results.js';
 import { sessionRoutes } from './routes/sessions.js';
 import { Scheduler } from './scheduler.js';
+import { deleteMemberData } from './domain/member-data.js';
+import { faults } from './middleware/faults.js';
+import { deviceRoutes } from './routes/device.js';
+import { controlDeviceRoutes } from './routes/control-device.js';
+import { controlWebhookRoutes } from './routes/control-webhooks.js';
+import { controlExtraRoutes } from './routes/control-extras.js';
+import { openapiRoutes } from './routes/openapi.js';
+import { createWebhookEngine } from '../webhooks/engine.js';
 
 export interface EmulatorDeps {
   db: Db;
@@ -47,7 +55,7 @@ export function createEmulator(deps: EmulatorDeps): Emulator {
     version: '0.0.0',
     ...deps.config,
   };
-  const ctx: EmulatorContext = {
+  const ctx = {
     store,
     clock,
     ids: deps.ids ?? randomIds,
@@ -56,15 +64,9 @@ export function createEmulator(deps: EmulatorDeps): Emulator {
     config,
     scheduler: new Scheduler(clock, (offset) => store.meta.set(CLOCK_OFFSET_META, String(offset))),
     rateLimiter: new RateLimiter(config.rateLimitPerSecond),
-  };
-
-  // DEL-2: one transaction removes the member's stored results (counted) and queued deliveries.
-  const deleteMemberData = (appId: string, hostUserRef: string): number =>
-    store.db.transaction(() => {
-      void appId;
-      void hostUserRef;
-      return 0;
-    })();
+  } as EmulatorContext;
+  ctx.webhooks = createWebhookEngine(ctx);
+  ctx.scheduler.register(ctx.webhooks);
 
   const app = new Hono<AppEnv>();
   app.use('*', requestLog(ctx));
@@ -77,10 +79,16 @@ export function createEmulator(deps: EmulatorDeps): Emulator {
       },
     }),
   );
+  app.use('*', faults(ctx));
   app.route('/', sessionRoutes(ctx));
-  app.route('/', resultRoutes(ctx, deleteMemberData));
+  app.route('/', resultRoutes(ctx, (appId, ref) => deleteMemberData(ctx, appId, ref)));
   app.route('/', appRoutes(ctx));
+  app.route('/', deviceRoutes(ctx));
   app.route('/', controlRoutes(ctx));
+  app.route('/', controlDeviceRoutes(ctx));
+  app.route('/', controlWebhookRoutes(ctx));
+  app.route('/', controlExtraRoutes(ctx));
+  app.route('/', openapiRoutes(ctx));
   installFallbacks(app);
   return { ...ctx, app };
 }

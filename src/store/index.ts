@@ -7,6 +7,9 @@ import { apiKeyStatements } from './tables/api-keys.js';
 import { sessionStatements } from './tables/sessions.js';
 import { quotaStatements } from './tables/quota.js';
 import { portalSessionStatements } from './tables/portal-sessions.js';
+import { deviceStatements } from './tables/device.js';
+import { webhookStatements } from './tables/webhooks.js';
+import { extraStatements } from './tables/extras.js';
 
 /** Every table's prepared statements, built once per database. */
 export function createStore(db: Db) {
@@ -19,6 +22,9 @@ export function createStore(db: Db) {
     sessions: sessionStatements(db),
     quota: quotaStatements(db),
     portalSessions: portalSessionStatements(db),
+    device: deviceStatements(db),
+    webhooks: webhookStatements(db),
+    extras: extraStatements(db),
   };
 }
 export type Store = ReturnType<typeof createStore>;

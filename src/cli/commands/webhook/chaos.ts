@@ -1,0 +1,6 @@
+import type { Command } from 'commander';
+
+/** scanctl webhook chaos (issue 6): seeded delivery chaos. */
+export function register(group: Command): void {
+  void group;
+}

@@ -1,0 +1,91 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createInterface } from 'node:readline';
+
+export const BIN = fileURLToPath(new URL('../../bin/scanctl.js', import.meta.url));
+
+export interface CliResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the built CLI as a child process (npm test builds first). */
+export function runCli(args: string[], options: { cwd?: string; env?: Record<string, string>; input?: string } = {}): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], {
+      cwd: options.cwd,
+      env: { ...process.env, NO_COLOR: '1', SCANCTL_BASE_URL: '', SCANCTL_SECRET_KEY: '', ...options.env },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => (stdout += chunk));
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+    child.stdin.end(options.input ?? '');
+  });
+}
+
+export interface ServeProcess {
+  child: ChildProcess;
+  baseUrl: string;
+  ready: Record<string, unknown>;
+  dir: string;
+  db: string;
+  stderr: () => string;
+  /** SIGTERM and wait for exit. */
+  stop(): Promise<number | null>;
+  /** SIGKILL and wait for exit. */
+  kill(): Promise<void>;
+}
+
+/** Starts `scanctl serve --port 0 --json` in a fresh folder and waits for its ready line. */
+export async function startServe(extraArgs: string[] = [], options: { dir?: string; db?: string; env?: Record<string, string> } = {}): Promise<ServeProcess> {
+  const dir = options.dir ?? mkdtempSync(join(tmpdir(), 'scanctl-e2e-'));
+  const db = options.db ?? join(dir, 'emulator.db');
+  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--json', '--db', db, ...extraArgs], {
+    cwd: dir,
+    env: { ...process.env, NO_COLOR: '1', SCANCTL_BASE_URL: '', ...options.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr!.on('data', (chunk) => (stderr += chunk));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const lines = createInterface({ input: child.stdout! });
+  const ready = await new Promise<Record<string, unknown>>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`serve did not become ready: ${stderr}`)), 20_000);
+    lines.once('line', (line) => {
+      clearTimeout(timer);
+      try {
+        resolve(JSON.parse(line));
+      } catch {
+        reject(new Error(`first stdout line is not JSON: ${line}`));
+      }
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`serve exited with ${code}: ${stderr}`));
+    });
+  });
+  return {
+    child,
+    baseUrl: String(ready.base_url),
+    ready,
+    dir,
+    db,
+    stderr: () => stderr,
+    async stop() {
+      child.kill('SIGTERM');
+      return exited;
+    },
+    async kill() {
+      child.kill('SIGKILL');
+      await exited;
+    },
+  };
+}
