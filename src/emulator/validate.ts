@@ -8,18 +8,28 @@ import { formatPath } from './fixtures.js';
  * nobody asked for is parameter_unknown, anything else about a field is parameter_invalid;
  * `param` names the field (nested ones as `scopes[0]`).
  */
-export function zodIssueToApiError(issue: z.core.$ZodIssue): ApiError {
+export function zodIssueToApiError(issue: z.core.$ZodIssue, input?: unknown): ApiError {
   if (issue.code === 'unrecognized_keys') {
     const key = issue.keys[0] ?? '';
     const param = formatPath([...issue.path, key]);
     return new ApiError('parameter_unknown', `Received unknown parameter: ${param}.`, param);
   }
   const param = formatPath(issue.path);
-  if (issue.code === 'invalid_type' && (issue as { input?: unknown }).input === undefined && param) {
+  if (issue.code === 'invalid_type' && param && isMissing(input, issue.path)) {
     return new ApiError('parameter_missing', `Missing required parameter: ${param}.`, param);
   }
   if (!param) return new ApiError('parameter_invalid', `Invalid request body: ${issue.message}.`);
   return new ApiError('parameter_invalid', `Invalid ${param}: ${lowerFirst(issue.message)}.`, param);
+}
+
+/** True when the value at `path` is absent from `input` (zod 4 issues do not carry the input). */
+function isMissing(input: unknown, path: ReadonlyArray<PropertyKey>): boolean {
+  let value: unknown = input;
+  for (const part of path) {
+    if (value === null || typeof value !== 'object' || !Object.hasOwn(value, part)) return true;
+    value = (value as Record<PropertyKey, unknown>)[part];
+  }
+  return value === undefined;
 }
 
 function lowerFirst(text: string): string {
@@ -61,7 +71,7 @@ export async function readJson<S extends z.ZodType>(c: Context, schema: S): Prom
 
 export function parseWith<S extends z.ZodType>(schema: S, value: unknown): z.infer<S> {
   const parsed = schema.safeParse(value);
-  if (!parsed.success) throw zodIssueToApiError(parsed.error.issues[0]!);
+  if (!parsed.success) throw zodIssueToApiError(parsed.error.issues[0]!, value);
   return parsed.data;
 }
 
