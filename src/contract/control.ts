@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { AppResponse } from './apps.js';
 
 /** The emulator's control plane (CHOICE-8), under /_scanctl so it cannot be mistaken for the service's /v1. */
 export const CONTROL_PREFIX = '/_scanctl';
@@ -66,3 +67,9 @@ export const PortalLoginRequest = z.strictObject({ account_id: z.string().min(1)
 export const WebhookSecretResponse = z
   .object({ object: z.literal('webhook_secret'), app_id: z.string(), webhook_secret: z.string().nullable() })
   .meta({ id: 'WebhookSecret' });
+
+export const AppListResponse = z.object({ object: z.literal('list'), data: z.array(AppResponse) }).meta({ id: 'AppList' });
+export const AccountListResponse = z.object({ object: z.literal('list'), data: z.array(AccountView) }).meta({ id: 'AccountList' });
+export const PortalSessionResponse = z
+  .object({ object: z.literal('portal_session'), account_id: z.string(), expires_at: z.iso.datetime() })
+  .meta({ id: 'PortalSession', description: 'The portal cookie itself comes in Set-Cookie (scanctl_portal, HttpOnly).' });

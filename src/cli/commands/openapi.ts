@@ -1,6 +1,29 @@
 import type { Command } from 'commander';
+import { writeFileSync } from 'node:fs';
+import { UserError } from '../errors.js';
 
-/** scanctl openapi (issue 5): prints the OpenAPI 3.1 document. */
-export function register(group: Command): void {
-  void group;
+/**
+ * scanctl openapi [--output FILE]: the OpenAPI 3.1 document, built from the contract modules
+ * alone (no emulator, no database), the same one `GET /_scanctl/openapi.json` serves.
+ */
+export function register(program: Command): void {
+  program
+    .command('openapi')
+    .description('print the OpenAPI 3.1 document of every route, generated from the zod schemas (also served at /_scanctl/openapi.json)')
+    .option('-o, --output <file>', 'write it to a file instead of stdout')
+    .option('--server-url <url>', 'the server the document points at', 'http://127.0.0.1:7226')
+    .action(async (flags: { output?: string; serverUrl: string }) => {
+      const { buildOpenApiDocument } = await import('../../contract/openapi.js');
+      const text = `${JSON.stringify(buildOpenApiDocument({ serverUrl: flags.serverUrl }), null, 2)}\n`;
+      if (!flags.output) {
+        process.stdout.write(text);
+        return;
+      }
+      try {
+        writeFileSync(flags.output, text);
+      } catch (error) {
+        throw new UserError(`cannot write ${flags.output} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+      }
+      process.stderr.write(`scanctl: wrote ${flags.output}\n`);
+    });
 }
