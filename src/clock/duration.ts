@@ -2,7 +2,7 @@ const UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000,
 
 /**
  * Parses durations such as `90s`, `15m`, `24h`, `3d`, `1h30m` or `250ms`.
- * Returns milliseconds, or null for anything else (including negatives and bare numbers).
+ * Returns milliseconds, or null for anything else (including negatives, bare numbers and more than 100 years).
  */
 export function parseDuration(text: string): number | null {
   const trimmed = text.trim();
@@ -11,8 +11,13 @@ export function parseDuration(text: string): number | null {
   for (const [, amount, , unit] of trimmed.matchAll(/(\d+(\.\d+)?)(ms|s|m|h|d|w)/g)) {
     total += Number(amount) * UNITS[unit!]!;
   }
+  // Anything beyond a century is a typo, and would push the clock past what a date can hold.
+  if (!Number.isFinite(total) || total > MAX_DURATION_MS) return null;
   return Math.round(total);
 }
+
+/** The longest duration accepted: 100 years of 365.25 days. */
+export const MAX_DURATION_MS = 100 * 365.25 * 86_400_000;
 
 /** Formats milliseconds as the largest units that fit, e.g. 5400000 -> "1h30m". */
 export function formatDuration(ms: number): string {

@@ -26,6 +26,9 @@ import { changeKeyState, currentSecretKey, issueKeyPair, keyState, rotateSecretK
 import { readJson } from '../validate.js';
 import { PORTAL_COOKIE } from './apps.js';
 
+/** The latest time the clock may show: every wire timestamp stays a four-digit-year ISO date. */
+const LATEST_CLOCK_MS = Date.parse('9999-12-31T23:59:59.999Z');
+
 export function keyView(row: ApiKeyRow, now: number, secret?: string): KeyView {
   const view: KeyView = {
     id: row.id,
@@ -80,13 +83,15 @@ export function controlRoutes(ctx: EmulatorContext) {
     .post('/clock/advance', async (c) => {
       const { duration } = await readJson(c, ClockAdvanceRequest);
       const ms = parseDuration(duration);
-      if (ms === null) throw new ApiError('parameter_invalid', `Invalid duration "${duration}": use forms like 90s, 15m, 24h, 3d.`, 'duration');
+      if (ms === null) throw new ApiError('parameter_invalid', `Invalid duration "${duration}": use forms like 90s, 15m, 24h, 3d (at most 100 years).`, 'duration');
+      if (ctx.clock.now() + ms > LATEST_CLOCK_MS) throw new ApiError('parameter_invalid', 'The clock cannot move past the year 9999.', 'duration');
       const { played } = await ctx.scheduler.advanceTo(ctx.clock.now() + ms);
       return c.json(clockView(played));
     })
     .post('/clock/set', async (c) => {
       const { time } = await readJson(c, ClockSetRequest);
       const target = Date.parse(time);
+      if (!(target <= LATEST_CLOCK_MS)) throw new ApiError('parameter_invalid', 'The clock cannot move past the year 9999.', 'time');
       if (target < ctx.clock.now()) {
         throw new ApiError('clock_backwards', `The clock only moves forward: it is already ${toIso(ctx.clock.now())}.`, 'time');
       }
