@@ -1,5 +1,13 @@
 import type { EmulatorContext } from '../emulator/context.js';
 import type { TimerSource } from '../emulator/scheduler.js';
+import { CHOICES, WEBHOOK_RETRY_GAPS_MS } from '../contract/choices.js';
+import { toIso } from '../contract/time.js';
+import { WEBHOOK_HEADERS, type DeliveryStreamEvent } from '../contract/webhooks.js';
+import type { DeliveryWithEvent } from '../store/tables/webhooks.js';
+import { chaosOrder, chaosVerdict, type ChaosVerdict } from './chaos.js';
+import { effectiveWebhookUrl, onOutboxChange } from './outbox.js';
+import { sendOnce, type SendOutcome } from './sender.js';
+import { signPayload } from './signature.js';
 
 /** The webhook dispatcher: claims due deliveries on the emulator clock and sends them (issue 4). */
 export interface WebhookEngine extends TimerSource {
@@ -8,15 +16,261 @@ export interface WebhookEngine extends TimerSource {
   stop(): Promise<void>;
   /** Wakes the dispatcher when new work was queued. */
   kick(): void;
+  /** The per-attempt limit, real ms (CHOICES.webhookAttemptTimeoutMs; tests shorten it). */
+  attemptTimeoutMs: number;
 }
 
+/** Sends in flight at once. */
+export const DISPATCH_CONCURRENCY = 32;
+/** The real-time loop looks at the outbox at least this often (the virtual clock can jump). */
+const MAX_IDLE_MS = 1_000;
+const CLAIM_BATCH = 256;
+
 export function createWebhookEngine(ctx: EmulatorContext): WebhookEngine {
-  void ctx;
-  return {
-    nextDueAt: () => null,
-    runDue: async () => undefined,
-    start: () => undefined,
-    stop: async () => undefined,
-    kick: () => undefined,
+  const { store, clock } = ctx;
+  const inFlight = new Set<Promise<void>>();
+  const aborts = new Set<AbortController>();
+  let started = false;
+  let stopping = false;
+  let timer: NodeJS.Timeout | null = null;
+  let loop: Promise<void> | null = null;
+
+  // A bounded number of sends at once; waiters get the slot handed over in order.
+  let active = 0;
+  const waiters: Array<() => void> = [];
+  const acquire = () => (active < DISPATCH_CONCURRENCY ? (active++, Promise.resolve()) : new Promise<void>((r) => waiters.push(r)));
+  const release = () => {
+    const next = waiters.shift();
+    if (next) next();
+    else active--;
   };
+
+  const emit = (row: DeliveryWithEvent, fields: Partial<DeliveryStreamEvent> & Pick<DeliveryStreamEvent, 'kind' | 'outcome'>) => {
+    if (ctx.bus.listenerCount('delivery') === 0) return;
+    const event: DeliveryStreamEvent = {
+      time: toIso(clock.now()),
+      delivery_id: row.id,
+      event_id: row.event_id,
+      event_type: row.event_type,
+      app_id: row.app_id,
+      scan_id: row.scan_id,
+      origin: row.origin,
+      attempt: row.attempts,
+      max_attempts: CHOICES.webhookMaxAttempts,
+      url: null,
+      status: null,
+      latency_ms: null,
+      error: null,
+      next_attempt_at: row.next_attempt_at === null ? null : toIso(row.next_attempt_at),
+      ...fields,
+    };
+    ctx.bus.emit('delivery', event);
+  };
+
+  onOutboxChange(store, (change) => {
+    const ids = change.kind === 'queued' ? [change.deliveryId] : change.deliveryIds;
+    for (const id of ids) {
+      const row = store.webhooks.deliveryById(id);
+      if (!row) continue; // rolled back
+      if (change.kind === 'queued') emit(row, { kind: 'queued', outcome: 'pending' });
+      else emit(row, { kind: 'cancelled', outcome: 'cancelled', error: row.last_error });
+    }
+    if (change.kind === 'queued') kick();
+  });
+
+  /** WH-4, WH-5, WH-6: the same headers on every attempt and resend of an event. */
+  const headersFor = (row: DeliveryWithEvent, secret: string): Record<string, string> => ({
+    'content-type': 'application/json',
+    'user-agent': `scanctl-emulator/${ctx.config.version}`,
+    [WEBHOOK_HEADERS.signature]: signPayload(secret, row.payload),
+    [WEBHOOK_HEADERS.eventId]: row.event_id,
+    [WEBHOOK_HEADERS.eventType]: row.event_type,
+  });
+
+  const signingSecret = (appId: string): string | null => {
+    const sealed = store.apps.get(appId)?.webhook_secret_sealed;
+    return sealed ? ctx.box.open(sealed) : null;
+  };
+
+  async function attempt(row: DeliveryWithEvent): Promise<void> {
+    const number = row.attempts + 1;
+    let verdict: ChaosVerdict | null = null;
+    if (row.chaos_hold) {
+      const held = JSON.parse(row.chaos_hold) as { attempt: number; verdict: ChaosVerdict };
+      if (held.attempt === number) verdict = { ...held.verdict, delayMs: 0 };
+    }
+    verdict ??= chaosVerdict(ctx, row.app_id, row.id, number);
+    if (verdict.delayMs > 0) {
+      // Chaos delay: the same attempt, later on the virtual clock, with the verdict kept.
+      store.webhooks.hold(row.id, clock.now() + verdict.delayMs, JSON.stringify({ attempt: number, verdict }), clock.now());
+      return;
+    }
+    // DEL-2: a delivery cancelled since it was claimed is never sent.
+    if (store.webhooks.status(row.id) !== 'in_flight') return;
+
+    const url = effectiveWebhookUrl(store, row.app_id);
+    const secret = signingSecret(row.app_id);
+    const headers = secret ? headersFor(row, secret) : {};
+    const startedAt = clock.now();
+    emit(row, { kind: 'attempt_started', outcome: 'in_flight', attempt: number, url });
+
+    let outcome: SendOutcome;
+    if (!url) outcome = { status: null, latencyMs: 0, error: 'nowhere to send: the app has no webhook_url and no listener attached', excerpt: null };
+    else if (!secret) outcome = { status: null, latencyMs: 0, error: 'the app has no whsec_ signing secret', excerpt: null };
+    else if (verdict.action === 'drop') outcome = { status: null, latencyMs: 0, error: 'dropped by chaos', excerpt: null };
+    else if (verdict.action === 'fail') {
+      outcome = { status: verdict.failStatus ?? 500, latencyMs: 0, error: 'failed by chaos', excerpt: null };
+    } else {
+      const abort = new AbortController();
+      aborts.add(abort);
+      const body = Buffer.from(row.payload, 'utf8');
+      try {
+        outcome = await sendOnce({ url, headers, body, timeoutMs: engine.attemptTimeoutMs, signal: abort.signal });
+        if (verdict.duplicate && !abort.signal.aborted) {
+          await sendOnce({ url, headers, body, timeoutMs: engine.attemptTimeoutMs, signal: abort.signal });
+        }
+      } finally {
+        aborts.delete(abort);
+      }
+      // The process is shutting down: leave the row in flight; the next start sends it again.
+      if (abort.signal.aborted) return;
+    }
+    if (stopping) return;
+    record(row, number, url, startedAt, headers, outcome);
+  }
+
+  function record(row: DeliveryWithEvent, number: number, url: string | null, startedAt: number, headers: Record<string, string>, outcome: SendOutcome): void {
+    const now = clock.now();
+    const ok = outcome.status !== null && outcome.status >= 200 && outcome.status < 300;
+    const error = ok ? null : (outcome.error ?? `HTTP ${outcome.status}`);
+    const exhausted = number >= CHOICES.webhookMaxAttempts;
+    // CHOICE-9: the gap before retry `number` follows failed attempt `number`.
+    const next = ok || exhausted ? null : now + WEBHOOK_RETRY_GAPS_MS[number - 1]!;
+    const status = ok ? 'succeeded' : exhausted ? 'failed' : 'pending';
+    const stillOurs = store.db.transaction(() => {
+      store.webhooks.insertAttempt({
+        delivery_id: row.id,
+        event_id: row.event_id,
+        number,
+        url: url ?? '',
+        started_at: startedAt,
+        status: outcome.status,
+        latency_ms: outcome.latencyMs,
+        error,
+        response_excerpt: outcome.excerpt,
+        request_headers: JSON.stringify(headers),
+      });
+      // Never resurrects a delivery cancelled while this attempt was on the wire.
+      return store.webhooks.finish(
+        { id: row.id, status, attempts: number, next_attempt_at: next, last_status: outcome.status, last_error: error },
+        now,
+      );
+    })();
+    emit(row, {
+      kind: 'attempt_finished',
+      attempt: number,
+      url,
+      status: outcome.status,
+      latency_ms: outcome.latencyMs,
+      error,
+      outcome: !stillOurs ? 'cancelled' : ok ? 'succeeded' : exhausted ? 'failed' : 'retrying',
+      next_attempt_at: stillOurs && next !== null ? toIso(next) : null,
+    });
+  }
+
+  /** Claims everything due now and starts sending it (bounded); resolves once all claimed rows have started. */
+  async function dispatchDue(): Promise<void> {
+    for (;;) {
+      if (stopping) return;
+      const claimed = store.webhooks.claimDue(clock.now(), CLAIM_BATCH);
+      if (claimed.length === 0) return;
+      const byApp = new Map<string, DeliveryWithEvent[]>();
+      for (const row of claimed) {
+        const list = byApp.get(row.app_id) ?? [];
+        list.push(row);
+        byApp.set(row.app_id, list);
+      }
+      for (const [appId, batch] of byApp) {
+        for (const row of chaosOrder(ctx, appId, batch)) {
+          await acquire();
+          if (stopping) {
+            release();
+            return;
+          }
+          const run: Promise<void> = attempt(row)
+            .catch((error: unknown) => {
+              if (!stopping) process.emitWarning(`webhook delivery ${row.id}: ${(error as Error).message}`);
+            })
+            .finally(() => {
+              release();
+              inFlight.delete(run);
+            });
+          inFlight.add(run);
+        }
+      }
+      if (claimed.length < CLAIM_BATCH) return;
+    }
+  }
+
+  async function drain(): Promise<void> {
+    while (inFlight.size > 0) await Promise.all([...inFlight]);
+  }
+
+  function schedule(delayMs?: number): void {
+    if (!started) return;
+    if (timer) clearTimeout(timer);
+    let delay = delayMs;
+    if (delay === undefined) {
+      const due = store.webhooks.nextDueAt();
+      delay = due === null ? MAX_IDLE_MS : Math.max(0, Math.min(MAX_IDLE_MS, due - clock.now()));
+    }
+    timer = setTimeout(tick, delay);
+    timer.unref?.();
+  }
+
+  function tick(): void {
+    timer = null;
+    if (!started || loop) return;
+    loop = dispatchDue()
+      .catch((error: unknown) => process.emitWarning(`webhook dispatcher: ${(error as Error).message}`))
+      .finally(() => {
+        loop = null;
+        schedule();
+      });
+  }
+
+  function kick(): void {
+    if (started && !loop) schedule(0);
+  }
+
+  const engine: WebhookEngine = {
+    attemptTimeoutMs: CHOICES.webhookAttemptTimeoutMs,
+    nextDueAt: () => store.webhooks.nextDueAt(),
+    /** For the Scheduler: everything due now is sent and its outcome recorded before this resolves. */
+    async runDue() {
+      await dispatchDue();
+      await drain();
+    },
+    start() {
+      if (started) return;
+      started = true;
+      stopping = false;
+      // Crash safety: what was in flight when the process died is sent again, due now, same event id.
+      store.webhooks.resetInFlight(clock.now());
+      // Listeners are tied to live connections, and none survives a restart.
+      store.webhooks.clearListeners();
+      schedule(0);
+    },
+    async stop() {
+      started = false;
+      stopping = true;
+      if (timer) clearTimeout(timer);
+      timer = null;
+      for (const abort of aborts) abort.abort();
+      await loop;
+      await drain();
+    },
+    kick,
+  };
+  return engine;
 }

@@ -1,7 +1,9 @@
+import { WebhookEvent, type WebhookEventType } from '../contract/webhooks.js';
+import { toIso } from '../contract/time.js';
 import type { Store } from '../store/index.js';
 import type { Ids } from '../util/ids.js';
 
-export type ScanEventType = 'scan.completed' | 'scan.failed' | 'scan.results_available';
+export type ScanEventType = WebhookEventType;
 
 export interface ScanEventInput {
   type: ScanEventType;
@@ -15,26 +17,145 @@ export interface ScanEventInput {
   result?: unknown;
 }
 
+/** What the outbox announces to the engine of the same store (it kicks the dispatcher, emits on the bus). */
+export type OutboxChange = { kind: 'queued'; deliveryId: string } | { kind: 'cancelled'; deliveryIds: string[] };
+type OutboxListener = (change: OutboxChange) => void;
+const listeners = new WeakMap<object, Set<OutboxListener>>();
+
+/** Subscribes to changes of a store's outbox; returns the unsubscribe function. */
+export function onOutboxChange(store: Store, listener: OutboxListener): () => void {
+  let set = listeners.get(store);
+  if (!set) listeners.set(store, (set = new Set()));
+  set.add(listener);
+  return () => set.delete(listener);
+}
+
+function announce(store: Store, change: OutboxChange): void {
+  const set = listeners.get(store);
+  if (!set || set.size === 0) return;
+  // The caller is inside its transaction: let it commit (or roll back) before anyone looks.
+  setImmediate(() => {
+    for (const listener of set) listener(change);
+  });
+}
+
+/**
+ * Where the app's deliveries go right now: the forward URL of an attached `scanctl webhook listen`
+ * (the most recent one), else the app's webhook_url, else nowhere (APP-3).
+ */
+export function effectiveWebhookUrl(store: Store, appId: string): string | null {
+  return store.webhooks.listenerFor(appId)?.forward_url ?? store.apps.get(appId)?.webhook_url ?? null;
+}
+
+/** WH-1, WH-2, WH-3: the body, built field by field so no measurement reaches scan.completed/failed. */
+export function buildEvent(id: string, now: number, input: ScanEventInput): WebhookEvent {
+  const common = { scan_id: input.scanId, app_id: input.appId };
+  const created_at = toIso(now);
+  const occurred_at = toIso(input.occurredAt);
+  if (input.type === 'scan.results_available') {
+    return WebhookEvent.parse({
+      id,
+      type: input.type,
+      created_at,
+      data: {
+        ...common,
+        host_user_ref: input.hostUserRef,
+        occurred_at,
+        model_version: input.modelVersion,
+        result: input.result,
+      },
+    });
+  }
+  return WebhookEvent.parse({
+    id,
+    type: input.type,
+    created_at,
+    data: {
+      ...common,
+      status: input.type === 'scan.completed' ? 'completed' : 'failed',
+      occurred_at,
+      host_user_ref: input.hostUserRef,
+      model_version: input.modelVersion,
+    },
+  });
+}
+
 /**
  * Writes an event and (when the app has somewhere to deliver) its delivery into the outbox.
- * Call it inside the same transaction as the scan or result that caused it (issue 4 implements it).
- * Returns the event id.
+ * Call it inside the same transaction as the scan or result that caused it. The payload is
+ * serialized once, here: those exact bytes are signed and sent on every attempt and resend.
+ * One event per (app, scan, type): a duplicate report returns the first event's id and queues
+ * nothing (WH-10, DEV-8). Returns the event id.
  */
 export function recordScanEvent(store: Store, ids: Ids, now: number, input: ScanEventInput): string {
-  void store;
-  void now;
-  void input;
-  return ids.id('evt');
+  const app = store.apps.get(input.appId);
+  if (!app) throw new Error(`recordScanEvent: no app ${input.appId}`);
+  if (input.type === 'scan.results_available' && app.results_delivery_enabled !== 1) {
+    // DEV-9: without results delivery, no measurement is stored, not even in the outbox.
+    throw new Error('recordScanEvent: scan.results_available for an app without results delivery');
+  }
+  const id = ids.id('evt');
+  const payload = JSON.stringify(buildEvent(id, now, input));
+  const write = () => {
+    const { row, created } = store.webhooks.insertEvent({
+      id,
+      app_id: input.appId,
+      type: input.type,
+      scan_id: input.scanId,
+      host_user_ref: input.hostUserRef,
+      payload,
+      created_at: now,
+    });
+    if (!created) return { eventId: row.id, deliveryId: null };
+    // APP-3: with nowhere to deliver, the event is recorded and nothing is queued.
+    if (effectiveWebhookUrl(store, input.appId) === null) return { eventId: row.id, deliveryId: null };
+    const deliveryId = ids.id('del');
+    store.webhooks.insertDelivery({ id: deliveryId, event_id: row.id, app_id: input.appId, host_user_ref: input.hostUserRef, origin: 'event' }, now);
+    return { eventId: row.id, deliveryId };
+  };
+  const { eventId, deliveryId } = store.db.inTransaction ? write() : store.db.transaction(write)();
+  if (deliveryId) announce(store, { kind: 'queued', deliveryId });
+  return eventId;
 }
 
 /**
  * DEL-2: drops every queued delivery of the member under the app, so nothing deleted is sent
- * afterwards, not even by a retry already scheduled (issue 4 implements it). Returns how many.
+ * afterwards, not even by a retry already scheduled (an attempt already on the wire is let finish
+ * but never brings the delivery back). The member's scan.results_available payloads are scrubbed:
+ * they hold results. Returns how many deliveries were cancelled.
  */
 export function cancelQueuedDeliveries(store: Store, appId: string, hostUserRef: string, now: number): number {
-  void store;
-  void appId;
-  void hostUserRef;
-  void now;
-  return 0;
+  const run = () => {
+    const cancelled = store.webhooks.cancelForMember(appId, hostUserRef, now);
+    store.webhooks.redactResults(appId, hostUserRef, now);
+    return cancelled;
+  };
+  const cancelled = store.db.inTransaction ? run() : store.db.transaction(run)();
+  if (cancelled.length > 0) announce(store, { kind: 'cancelled', deliveryIds: cancelled });
+  return cancelled.length;
+}
+
+export class ResendError extends Error {
+  constructor(readonly reason: 'no_event' | 'redacted' | 'no_url', message: string) {
+    super(message);
+  }
+}
+
+/**
+ * `scanctl webhook resend`: a new delivery of the SAME event (same id, same bytes), due now.
+ * Only ever by request: never because a scan was reported twice (WH-10).
+ */
+export function resendEvent(store: Store, ids: Ids, now: number, eventId: string): string {
+  const event = store.webhooks.eventById(eventId);
+  if (!event) throw new ResendError('no_event', `No event ${eventId.slice(0, 100)}.`);
+  if (event.redacted_at !== null) {
+    throw new ResendError('redacted', `Event ${event.id} was deleted with its member's results (DELETE /v1/results); it is never sent again.`);
+  }
+  if (effectiveWebhookUrl(store, event.app_id) === null) {
+    throw new ResendError('no_url', `${event.app_id} has no webhook_url and no listener attached: nowhere to send ${event.id}.`);
+  }
+  const deliveryId = ids.id('del');
+  store.webhooks.insertDelivery({ id: deliveryId, event_id: event.id, app_id: event.app_id, host_user_ref: event.host_user_ref, origin: 'resend' }, now);
+  announce(store, { kind: 'queued', deliveryId });
+  return deliveryId;
 }

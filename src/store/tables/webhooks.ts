@@ -1,7 +1,194 @@
+import type BetterSqlite3 from 'better-sqlite3';
 import type { Db } from '../db.js';
 
-/** Events, deliveries and attempts: the outbox (issue 4 fills this in). */
+export interface EventRow {
+  id: string;
+  app_id: string;
+  type: 'scan.completed' | 'scan.failed' | 'scan.results_available';
+  scan_id: string;
+  host_user_ref: string;
+  /** The exact bytes signed and sent on every attempt and resend ('' once redacted). */
+  payload: string;
+  created_at: number;
+  redacted_at: number | null;
+}
+
+export type DeliveryStatusValue = 'pending' | 'in_flight' | 'succeeded' | 'failed' | 'cancelled';
+
+export interface DeliveryRow {
+  id: string;
+  event_id: string;
+  app_id: string;
+  host_user_ref: string;
+  status: DeliveryStatusValue;
+  attempts: number;
+  next_attempt_at: number | null;
+  last_status: number | null;
+  last_error: string | null;
+  created_at: number;
+  updated_at: number;
+  origin: 'event' | 'resend';
+  chaos_hold: string | null;
+}
+
+/** A delivery joined with its event: what the dispatcher sends and the control plane shows. */
+export interface DeliveryWithEvent extends DeliveryRow {
+  event_type: EventRow['type'];
+  scan_id: string;
+  payload: string;
+  event_created_at: number;
+}
+
+export interface AttemptRow {
+  id: number;
+  delivery_id: string;
+  event_id: string;
+  number: number;
+  url: string;
+  started_at: number;
+  status: number | null;
+  latency_ms: number | null;
+  error: string | null;
+  response_excerpt: string | null;
+  request_headers: string | null;
+}
+
+export interface ListenerRow {
+  id: string;
+  app_id: string;
+  forward_url: string;
+  created_at: number;
+}
+
+export interface DeliveryFilter {
+  app_id?: string | undefined;
+  status?: DeliveryStatusValue | undefined;
+  scan_id?: string | undefined;
+  event_id?: string | undefined;
+  limit?: number | undefined;
+}
+
+const JOINED = `SELECT d.*, e.type AS event_type, e.scan_id AS scan_id, e.payload AS payload, e.created_at AS event_created_at
+  FROM deliveries d JOIN events e ON e.id = d.event_id`;
+
+/** Events, deliveries and attempts: the outbox. Times are ms on the emulator clock. */
 export function webhookStatements(db: Db) {
-  void db;
-  return {};
+  const insertEvent = db.prepare<Omit<EventRow, 'redacted_at'>>(`
+    INSERT INTO events (id, app_id, type, scan_id, host_user_ref, payload, created_at)
+    VALUES (@id, @app_id, @type, @scan_id, @host_user_ref, @payload, @created_at)
+    ON CONFLICT(app_id, scan_id, type) DO NOTHING`);
+  const eventById = db.prepare<[string], EventRow>('SELECT * FROM events WHERE id = ?');
+  const eventByScan = db.prepare<[string, string, string], EventRow>('SELECT * FROM events WHERE app_id = ? AND scan_id = ? AND type = ?');
+  const redactResults = db.prepare<{ app_id: string; host_user_ref: string; now: number }>(`
+    UPDATE events SET payload = '', redacted_at = @now
+    WHERE app_id = @app_id AND host_user_ref = @host_user_ref AND type = 'scan.results_available' AND redacted_at IS NULL`);
+
+  const insertDelivery = db.prepare<{ id: string; event_id: string; app_id: string; host_user_ref: string; origin: string; now: number }>(`
+    INSERT INTO deliveries (id, event_id, app_id, host_user_ref, status, attempts, next_attempt_at, created_at, updated_at, origin)
+    VALUES (@id, @event_id, @app_id, @host_user_ref, 'pending', 0, @now, @now, @now, @origin)`);
+  const deliveryById = db.prepare<[string], DeliveryWithEvent>(`${JOINED} WHERE d.id = ?`);
+  const nextDue = db.prepare<[], { due: number | null }>("SELECT min(next_attempt_at) AS due FROM deliveries WHERE status = 'pending'");
+  const due = db.prepare<{ now: number; limit: number }, DeliveryWithEvent>(
+    `${JOINED} WHERE d.status = 'pending' AND d.next_attempt_at <= @now ORDER BY d.next_attempt_at, d.created_at, d.id LIMIT @limit`,
+  );
+  const claim = db.prepare<{ id: string; now: number }>(
+    "UPDATE deliveries SET status = 'in_flight', updated_at = @now WHERE id = @id AND status = 'pending'",
+  );
+  const status = db.prepare<[string], { status: DeliveryStatusValue }>('SELECT status FROM deliveries WHERE id = ?');
+  const finish = db.prepare<{
+    id: string;
+    status: DeliveryStatusValue;
+    attempts: number;
+    next_attempt_at: number | null;
+    last_status: number | null;
+    last_error: string | null;
+    now: number;
+  }>(`UPDATE deliveries SET status = @status, attempts = @attempts, next_attempt_at = @next_attempt_at,
+        last_status = @last_status, last_error = @last_error, chaos_hold = NULL, updated_at = @now
+      WHERE id = @id AND status = 'in_flight'`);
+  const hold = db.prepare<{ id: string; next_attempt_at: number; chaos_hold: string; now: number }>(
+    `UPDATE deliveries SET status = 'pending', next_attempt_at = @next_attempt_at, chaos_hold = @chaos_hold, updated_at = @now
+     WHERE id = @id AND status = 'in_flight'`,
+  );
+  const cancelForMember = db.prepare<{ app_id: string; host_user_ref: string; now: number }>(`
+    UPDATE deliveries SET status = 'cancelled', next_attempt_at = NULL, last_error = 'cancelled by DELETE /v1/results', updated_at = @now
+    WHERE app_id = @app_id AND host_user_ref = @host_user_ref AND status IN ('pending', 'in_flight')`);
+  const cancelledIds = db.prepare<{ app_id: string; host_user_ref: string }, { id: string }>(
+    "SELECT id FROM deliveries WHERE app_id = @app_id AND host_user_ref = @host_user_ref AND status IN ('pending', 'in_flight')",
+  );
+  const resetInFlight = db.prepare<{ now: number }>(
+    "UPDATE deliveries SET status = 'pending', next_attempt_at = @now, updated_at = @now WHERE status = 'in_flight'",
+  );
+
+  const insertAttempt = db.prepare<Omit<AttemptRow, 'id'>>(`
+    INSERT INTO attempts (delivery_id, event_id, number, url, started_at, status, latency_ms, error, response_excerpt, request_headers)
+    VALUES (@delivery_id, @event_id, @number, @url, @started_at, @status, @latency_ms, @error, @response_excerpt, @request_headers)`);
+  const attemptsOf = db.prepare<[string], AttemptRow>('SELECT * FROM attempts WHERE delivery_id = ? ORDER BY number, id');
+
+  const insertListener = db.prepare<ListenerRow>(
+    'INSERT INTO webhook_listeners (id, app_id, forward_url, created_at) VALUES (@id, @app_id, @forward_url, @created_at)',
+  );
+  const deleteListener = db.prepare<[string]>('DELETE FROM webhook_listeners WHERE id = ?');
+  const clearListeners = db.prepare('DELETE FROM webhook_listeners');
+  const listenerFor = db.prepare<[string], ListenerRow>(
+    'SELECT * FROM webhook_listeners WHERE app_id = ? ORDER BY created_at DESC, rowid DESC LIMIT 1',
+  );
+  const listeners = db.prepare<[], ListenerRow>('SELECT * FROM webhook_listeners ORDER BY created_at, rowid');
+  const listStatements = new Map<string, BetterSqlite3.Statement<Record<string, string | number>, DeliveryWithEvent>>();
+
+  return {
+    /** Inserts the event unless one exists for (app, scan, type); returns the stored row either way. */
+    insertEvent(row: Omit<EventRow, 'redacted_at'>): { row: EventRow; created: boolean } {
+      const created = insertEvent.run(row).changes > 0;
+      return { row: eventByScan.get(row.app_id, row.scan_id, row.type)!, created };
+    },
+    eventById: (id: string) => eventById.get(id),
+    redactResults: (appId: string, hostUserRef: string, now: number) =>
+      redactResults.run({ app_id: appId, host_user_ref: hostUserRef, now }).changes,
+
+    insertDelivery: (row: { id: string; event_id: string; app_id: string; host_user_ref: string; origin: 'event' | 'resend' }, now: number) =>
+      void insertDelivery.run({ ...row, now }),
+    deliveryById: (id: string) => deliveryById.get(id),
+    deliveries(filter: DeliveryFilter): DeliveryWithEvent[] {
+      const where: string[] = [];
+      const params: Record<string, string | number> = { limit: filter.limit ?? 100 };
+      if (filter.app_id) (where.push('d.app_id = @app_id'), (params.app_id = filter.app_id));
+      if (filter.status) (where.push('d.status = @status'), (params.status = filter.status));
+      if (filter.scan_id) (where.push('e.scan_id = @scan_id'), (params.scan_id = filter.scan_id));
+      if (filter.event_id) (where.push('d.event_id = @event_id'), (params.event_id = filter.event_id));
+      const sql = `${JOINED} ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY d.created_at DESC, d.rowid DESC LIMIT @limit`;
+      // At most 16 shapes of filter: each prepared once.
+      let statement = listStatements.get(sql);
+      if (!statement) listStatements.set(sql, (statement = db.prepare<Record<string, string | number>, DeliveryWithEvent>(sql)));
+      return statement.all(params);
+    },
+    nextDueAt: () => nextDue.get()?.due ?? null,
+    /** Claims up to `limit` due deliveries (pending -> in_flight) in one transaction. */
+    claimDue: db.transaction((now: number, limit: number): DeliveryWithEvent[] => {
+      const rows = due.all({ now, limit });
+      return rows.filter((row) => claim.run({ id: row.id, now }).changes > 0).map((row) => ({ ...row, status: 'in_flight' as const }));
+    }),
+    status: (id: string) => status.get(id)?.status,
+    /** Records the outcome of an in-flight delivery; false when it was cancelled meanwhile (never resurrected). */
+    finish: (row: Omit<Parameters<typeof finish.run>[0], 'now'>, now: number) => finish.run({ ...row, now }).changes > 0,
+    hold: (id: string, nextAttemptAt: number, chaosHold: string, now: number) =>
+      hold.run({ id, next_attempt_at: nextAttemptAt, chaos_hold: chaosHold, now }).changes > 0,
+    /** DEL-2: cancels the member's pending and in-flight deliveries; returns their ids. */
+    cancelForMember(appId: string, hostUserRef: string, now: number): string[] {
+      const ids = cancelledIds.all({ app_id: appId, host_user_ref: hostUserRef }).map((r) => r.id);
+      cancelForMember.run({ app_id: appId, host_user_ref: hostUserRef, now });
+      return ids;
+    },
+    /** At start-up: deliveries in flight when the process died go back to pending, due now. */
+    resetInFlight: (now: number) => resetInFlight.run({ now }).changes,
+
+    insertAttempt: (row: Omit<AttemptRow, 'id'>) => void insertAttempt.run(row),
+    attemptsOf: (deliveryId: string) => attemptsOf.all(deliveryId),
+
+    insertListener: (row: ListenerRow) => void insertListener.run(row),
+    deleteListener: (id: string) => deleteListener.run(id).changes > 0,
+    clearListeners: () => void clearListeners.run(),
+    listenerFor: (appId: string) => listenerFor.get(appId),
+    listeners: () => listeners.all(),
+  };
 }

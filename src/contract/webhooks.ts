@@ -1,0 +1,165 @@
+import { z } from 'zod';
+import { CHOICES } from './choices.js';
+
+/** The three event types; signing, headers, event id and retry schedule are the same for all (WH-11). */
+export const WEBHOOK_EVENT_TYPES = ['scan.completed', 'scan.failed', 'scan.results_available'] as const;
+export const WebhookEventType = z.enum(WEBHOOK_EVENT_TYPES).meta({ id: 'WebhookEventType' });
+export type WebhookEventType = z.infer<typeof WebhookEventType>;
+
+/** The delivery headers (WH-4, WH-5, WH-6). */
+export const WEBHOOK_HEADERS = {
+  signature: 'Service-Signature',
+  eventId: 'Service-Event-Id',
+  eventType: 'Service-Event-Type',
+} as const;
+
+const DateTime = z.iso.datetime({ offset: true });
+
+/** WH-2: the measurement-free billing record. strictObject: a measurement can never slip in. */
+export const ScanOutcomeData = z
+  .strictObject({
+    scan_id: z.string().describe('Join key with scan.results_available (WH-12).'),
+    app_id: z.string(),
+    status: z.enum(['completed', 'failed']).describe('Matches type.'),
+    occurred_at: DateTime.describe('When the scan finished on the device, not when delivered.'),
+    host_user_ref: z.string(),
+    model_version: z.string(),
+  })
+  .meta({ id: 'ScanOutcomeData' });
+
+/** WH-3: the result exactly as the member's app received it. */
+export const ResultsAvailableData = z
+  .strictObject({
+    scan_id: z.string(),
+    app_id: z.string(),
+    host_user_ref: z.string(),
+    occurred_at: DateTime,
+    model_version: z.string(),
+    result: z.record(z.string(), z.unknown()).describe('The scan result exactly as the member app received it.'),
+  })
+  .meta({ id: 'ResultsAvailableData' });
+
+const envelope = { id: z.string().describe('Event identifier; equals the Service-Event-Id header.'), created_at: DateTime };
+
+export const ScanCompletedEvent = z
+  .strictObject({ ...envelope, type: z.literal('scan.completed'), data: ScanOutcomeData.extend({ status: z.literal('completed') }) })
+  .meta({ id: 'ScanCompletedEvent' });
+export const ScanFailedEvent = z
+  .strictObject({ ...envelope, type: z.literal('scan.failed'), data: ScanOutcomeData.extend({ status: z.literal('failed') }) })
+  .meta({ id: 'ScanFailedEvent' });
+export const ResultsAvailableEvent = z
+  .strictObject({ ...envelope, type: z.literal('scan.results_available'), data: ResultsAvailableData })
+  .meta({ id: 'ResultsAvailableEvent' });
+
+/** WH-1: the delivery body `{id, type, created_at, data}`. */
+export const WebhookEvent = z
+  .discriminatedUnion('type', [ScanCompletedEvent, ScanFailedEvent, ResultsAvailableEvent])
+  .meta({ id: 'WebhookEvent', description: 'The JSON body of a webhook delivery.' });
+export type WebhookEvent = z.infer<typeof WebhookEvent>;
+
+// ---- The emulator's control plane for deliveries (CHOICE-8) ----
+
+export const DELIVERY_STATUSES = ['pending', 'in_flight', 'succeeded', 'failed', 'cancelled'] as const;
+export const DeliveryStatus = z.enum(DELIVERY_STATUSES);
+export type DeliveryStatus = z.infer<typeof DeliveryStatus>;
+
+export const DeliveryView = z
+  .object({
+    id: z.string(),
+    object: z.literal('webhook_delivery'),
+    event_id: z.string(),
+    event_type: WebhookEventType,
+    app_id: z.string(),
+    scan_id: z.string(),
+    host_user_ref: z.string(),
+    origin: z.enum(['event', 'resend']),
+    status: DeliveryStatus,
+    attempts: z.number().int(),
+    max_attempts: z.number().int(),
+    next_attempt_at: DateTime.nullable(),
+    last_status: z.number().int().nullable(),
+    last_error: z.string().nullable(),
+    created_at: DateTime,
+    updated_at: DateTime,
+  })
+  .meta({ id: 'WebhookDelivery' });
+export type DeliveryView = z.infer<typeof DeliveryView>;
+
+export const AttemptView = z
+  .object({
+    number: z.number().int(),
+    url: z.string(),
+    started_at: DateTime,
+    status: z.number().int().nullable(),
+    latency_ms: z.number().int().nullable(),
+    error: z.string().nullable(),
+    response_excerpt: z.string().nullable(),
+  })
+  .meta({ id: 'WebhookAttempt' });
+export type AttemptView = z.infer<typeof AttemptView>;
+
+export const DeliveryDetail = DeliveryView.extend({
+  request: z.object({
+    method: z.literal('POST'),
+    url: z.string().nullable(),
+    headers: z.record(z.string(), z.string()),
+    body: z.string().describe('The exact bytes that were signed and sent.'),
+  }),
+  attempt_log: z.array(AttemptView),
+}).meta({ id: 'WebhookDeliveryDetail' });
+export type DeliveryDetail = z.infer<typeof DeliveryDetail>;
+
+export const DeliveryListResponse = z.object({ object: z.literal('list'), data: z.array(DeliveryView) }).meta({ id: 'WebhookDeliveryList' });
+export type DeliveryListResponse = z.infer<typeof DeliveryListResponse>;
+
+export const DeliveryListQuery = z
+  .strictObject({
+    app_id: z.string().optional(),
+    status: DeliveryStatus.optional(),
+    scan_id: z.string().optional(),
+    event_id: z.string().optional(),
+    limit: z.coerce.number().int().min(1).max(1000).optional(),
+  })
+  .meta({ id: 'WebhookDeliveryListQuery' });
+
+export const ListenerView = z
+  .object({ id: z.string(), object: z.literal('webhook_listener'), app_id: z.string(), forward_url: z.string(), created_at: DateTime })
+  .meta({ id: 'WebhookListener' });
+export type ListenerView = z.infer<typeof ListenerView>;
+
+export const StreamQuery = z
+  .strictObject({
+    app_id: z.string().min(1),
+    forward: z.url({ protocol: /^https?$/, error: 'forward must be an http or https URL' }).max(2048).optional(),
+  })
+  .meta({ id: 'WebhookStreamQuery' });
+
+export const SigningSecretRequest = z.strictObject({ app_id: z.string().min(1) }).meta({ id: 'WebhookSigningSecretRequest' });
+
+/**
+ * One item of the live delivery stream (the bus's 'delivery' event, and the SSE `delivery` event):
+ * an attempt started or finished, a delivery queued, resent or cancelled.
+ */
+export const DeliveryStreamEvent = z
+  .object({
+    kind: z.enum(['queued', 'attempt_started', 'attempt_finished', 'cancelled']),
+    time: DateTime.describe("On the emulator's clock."),
+    delivery_id: z.string(),
+    event_id: z.string(),
+    event_type: WebhookEventType,
+    app_id: z.string(),
+    scan_id: z.string(),
+    origin: z.enum(['event', 'resend']),
+    attempt: z.number().int().describe('1-based; 0 before the first attempt.'),
+    max_attempts: z.number().int(),
+    url: z.string().nullable(),
+    status: z.number().int().nullable(),
+    latency_ms: z.number().int().nullable(),
+    error: z.string().nullable(),
+    outcome: z.enum(['pending', 'in_flight', 'succeeded', 'retrying', 'failed', 'cancelled']),
+    next_attempt_at: DateTime.nullable(),
+  })
+  .meta({ id: 'WebhookStreamEvent' });
+export type DeliveryStreamEvent = z.infer<typeof DeliveryStreamEvent>;
+
+export const MAX_ATTEMPTS = CHOICES.webhookMaxAttempts;
