@@ -26,9 +26,19 @@ export const CHOICES = {
   challengeLifetimeMs: 5 * MINUTE,
   /** How long a POST /v1/scan-events Idempotency-Key is remembered. */
   idempotencyKeyLifetimeMs: 24 * HOUR,
+  /** CHOICE-7: a scan event's occurred_at may be at most this far ahead of the emulator clock (device clock skew). */
+  occurredAtSkewMs: 5 * MINUTE,
+  /** CHOICE-7: the size of each generated model file served by GET /v1/models/{model_version}. */
+  modelSizeBytes: 64 * 1024,
   /** CHOICE-9 and the per-attempt limit of a webhook delivery (real time, not virtual). */
   webhookAttemptTimeoutMs: 10_000,
   webhookMaxAttempts: 17,
+  /** Delivery chaos (issue 6): a delayed attempt without a fixed delay waits a seeded 1 s to this long (virtual). */
+  chaosMaxRandomDelayMs: 5 * MINUTE,
+  /** Delivery chaos --reorder: each delivery's first attempt waits a seeded 0 to this long (virtual), so arrivals shuffle. */
+  chaosReorderWindowMs: 10_000,
+  /** `scanctl logs tail`: the emulator keeps this many recent request log lines for --since and -n. */
+  requestLogBufferSize: 1000,
 } as const;
 
 /**

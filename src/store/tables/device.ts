@@ -1,7 +1,182 @@
 import type { Db } from '../db.js';
 
-/** Installations, challenges, scans, stored results, idempotency keys (issue 3 fills this in). */
+export interface ChallengeRow {
+  hash: string;
+  app_id: string;
+  expires_at: number;
+  used_at: number | null;
+}
+
+export interface InstallationRow {
+  id: string;
+  app_id: string;
+  status: 'enrolled' | 'blocked';
+  bundle_id: string;
+  team_id: string;
+  app_version: string | null;
+  enrolled_at: number;
+  enrollments: number;
+  blocked_at: number | null;
+  last_seen_at: number;
+}
+
+export interface ScanRow {
+  app_id: string;
+  id: string;
+  installation_id: string;
+  session_id: string;
+  env: 'test' | 'live';
+  host_user_ref: string;
+  status: 'started' | 'completed' | 'failed' | 'abandoned';
+  model_version: string;
+  occurred_at: number | null;
+  started_at: number | null;
+  recorded_at: number;
+  billable: number;
+  reports: number;
+}
+
+export type ScanListRow = ScanRow & { result_stored: number };
+
+export interface ResultRow {
+  app_id: string;
+  scan_id: string;
+  host_user_ref: string;
+  env: 'test' | 'live';
+  body: string;
+  stored_at: number;
+  uploads: number;
+}
+
+export interface IdempotencyRow {
+  app_id: string;
+  key: string;
+  request_hash: string;
+  status: number;
+  response: string;
+  created_at: number;
+}
+
+export interface UsageSqlRow {
+  app_id: string;
+  month: string;
+  monthly_active_users: number;
+  billable_scans: number;
+  test_scans: number;
+  test_active_users: number;
+  completed_scans: number;
+  failed_scans: number;
+  abandoned_scans: number;
+}
+
+/** Installations, challenges, scans, stored results, idempotency keys. */
 export function deviceStatements(db: Db) {
-  void db;
-  return {};
+  const insertChallenge = db.prepare<ChallengeRow>(
+    'INSERT INTO challenges (hash, app_id, expires_at, used_at) VALUES (@hash, @app_id, @expires_at, @used_at)',
+  );
+  const challenge = db.prepare<[string], ChallengeRow>('SELECT * FROM challenges WHERE hash = ?');
+  const useChallenge = db.prepare<{ hash: string; now: number }>(
+    'UPDATE challenges SET used_at = @now WHERE hash = @hash AND used_at IS NULL AND expires_at > @now',
+  );
+  const purgeChallenges = db.prepare<[number]>('DELETE FROM challenges WHERE expires_at <= ?');
+
+  const installation = db.prepare<[string], InstallationRow>('SELECT * FROM installations WHERE id = ?');
+  const installationsForApp = db.prepare<[string], InstallationRow>(
+    'SELECT * FROM installations WHERE app_id = ? ORDER BY enrolled_at, id',
+  );
+  const insertInstallation = db.prepare<InstallationRow>(`
+    INSERT INTO installations (id, app_id, status, bundle_id, team_id, app_version, enrolled_at, enrollments, blocked_at, last_seen_at)
+    VALUES (@id, @app_id, @status, @bundle_id, @team_id, @app_version, @enrolled_at, @enrollments, @blocked_at, @last_seen_at)`);
+  const reenroll = db.prepare<{ id: string; app_version: string | null; now: number }>(`
+    UPDATE installations SET enrollments = enrollments + 1, enrolled_at = @now, last_seen_at = @now,
+      app_version = coalesce(@app_version, app_version) WHERE id = @id`);
+  const touchInstallation = db.prepare<{ id: string; app_version: string | null; now: number }>(
+    'UPDATE installations SET last_seen_at = @now, app_version = coalesce(@app_version, app_version) WHERE id = @id',
+  );
+  const setBlocked = db.prepare<{ id: string; blocked: number; now: number }>(`
+    UPDATE installations SET status = CASE WHEN @blocked = 1 THEN 'blocked' ELSE 'enrolled' END,
+      blocked_at = CASE WHEN @blocked = 1 THEN @now END WHERE id = @id`);
+
+  const scan = db.prepare<[string, string], ScanRow>('SELECT * FROM scans WHERE app_id = ? AND id = ?');
+  const insertScan = db.prepare<ScanRow>(`
+    INSERT INTO scans (app_id, id, installation_id, session_id, env, host_user_ref, status, model_version, occurred_at,
+      started_at, recorded_at, billable, reports)
+    VALUES (@app_id, @id, @installation_id, @session_id, @env, @host_user_ref, @status, @model_version, @occurred_at,
+      @started_at, @recorded_at, @billable, @reports)`);
+  const finishScan = db.prepare<{ app_id: string; id: string; status: string; occurred_at: number; billable: number }>(`
+    UPDATE scans SET status = @status, occurred_at = @occurred_at, billable = @billable, reports = reports + 1
+    WHERE app_id = @app_id AND id = @id AND status = 'started'`);
+  const countReport = db.prepare<[string, string]>('UPDATE scans SET reports = reports + 1 WHERE app_id = ? AND id = ?');
+  const listScans = db.prepare<{ app_id: string; host_user_ref: string | null; limit: number }, ScanListRow>(`
+    SELECT s.*, (r.scan_id IS NOT NULL) AS result_stored FROM scans s
+    LEFT JOIN results r ON r.app_id = s.app_id AND r.scan_id = s.id
+    WHERE s.app_id = @app_id AND (@host_user_ref IS NULL OR s.host_user_ref = @host_user_ref)
+    ORDER BY s.recorded_at DESC, s.rowid DESC LIMIT @limit`);
+  const resultStored = db.prepare<[string, string], { n: number }>('SELECT count(*) AS n FROM results WHERE app_id = ? AND scan_id = ?');
+
+  const result = db.prepare<[string, string], ResultRow>('SELECT * FROM results WHERE app_id = ? AND scan_id = ?');
+  const insertResult = db.prepare<ResultRow>(`
+    INSERT INTO results (app_id, scan_id, host_user_ref, env, body, stored_at, uploads)
+    VALUES (@app_id, @scan_id, @host_user_ref, @env, @body, @stored_at, @uploads)`);
+  const countUpload = db.prepare<[string, string]>('UPDATE results SET uploads = uploads + 1 WHERE app_id = ? AND scan_id = ?');
+  const deleteResults = db.prepare<[string, string]>('DELETE FROM results WHERE app_id = ? AND host_user_ref = ?');
+
+  const idempotency = db.prepare<[string, string], IdempotencyRow>('SELECT * FROM idempotency_keys WHERE app_id = ? AND key = ?');
+  const saveIdempotency = db.prepare<IdempotencyRow>(`
+    INSERT INTO idempotency_keys (app_id, key, request_hash, status, response, created_at)
+    VALUES (@app_id, @key, @request_hash, @status, @response, @created_at)
+    ON CONFLICT(app_id, key) DO UPDATE SET request_hash = excluded.request_hash, status = excluded.status,
+      response = excluded.response, created_at = excluded.created_at`);
+  const purgeIdempotency = db.prepare<[number]>('DELETE FROM idempotency_keys WHERE created_at <= ?');
+
+  // BILL-4: counted in the UTC month of occurred_at; scans still "started" have no outcome yet.
+  const usage = db.prepare<{ app_id: string | null; month: string | null }, UsageSqlRow>(`
+    SELECT app_id, month,
+      count(DISTINCT CASE WHEN billable = 1 THEN host_user_ref END) AS monthly_active_users,
+      sum(billable = 1) AS billable_scans,
+      sum(env = 'test') AS test_scans,
+      count(DISTINCT CASE WHEN env = 'test' AND status = 'completed' THEN host_user_ref END) AS test_active_users,
+      sum(status = 'completed') AS completed_scans,
+      sum(status = 'failed') AS failed_scans,
+      sum(status = 'abandoned') AS abandoned_scans
+    FROM (SELECT *, strftime('%Y-%m', occurred_at / 1000, 'unixepoch') AS month FROM scans WHERE status != 'started')
+    WHERE (@app_id IS NULL OR app_id = @app_id) AND (@month IS NULL OR month = @month)
+    GROUP BY app_id, month ORDER BY month, app_id`);
+
+  return {
+    insertChallenge: (row: ChallengeRow) => void insertChallenge.run(row),
+    challenge: (hash: string) => challenge.get(hash),
+    /** Marks a challenge used; false when it was unknown, used or expired (single use). */
+    useChallenge: (hash: string, now: number) => useChallenge.run({ hash, now }).changes > 0,
+    purgeChallenges: (now: number) => void purgeChallenges.run(now),
+
+    installation: (id: string) => installation.get(id),
+    installationsForApp: (appId: string) => installationsForApp.all(appId),
+    insertInstallation: (row: InstallationRow) => void insertInstallation.run(row),
+    reenroll: (id: string, appVersion: string | null, now: number) => void reenroll.run({ id, app_version: appVersion, now }),
+    touchInstallation: (id: string, appVersion: string | null, now: number) =>
+      void touchInstallation.run({ id, app_version: appVersion, now }),
+    setBlocked: (id: string, blocked: boolean, now: number) => setBlocked.run({ id, blocked: blocked ? 1 : 0, now }).changes > 0,
+
+    scan: (appId: string, id: string) => scan.get(appId, id),
+    insertScan: (row: ScanRow) => void insertScan.run(row),
+    /** Moves a started scan to its outcome; false when it was not "started". */
+    finishScan: (row: { app_id: string; id: string; status: string; occurred_at: number; billable: number }) =>
+      finishScan.run(row).changes > 0,
+    countReport: (appId: string, id: string) => void countReport.run(appId, id),
+    listScans: (appId: string, hostUserRef: string | null, limit: number) =>
+      listScans.all({ app_id: appId, host_user_ref: hostUserRef, limit }),
+    resultStored: (appId: string, scanId: string) => (resultStored.get(appId, scanId)?.n ?? 0) > 0,
+
+    result: (appId: string, scanId: string) => result.get(appId, scanId),
+    insertResult: (row: ResultRow) => void insertResult.run(row),
+    countUpload: (appId: string, scanId: string) => void countUpload.run(appId, scanId),
+    deleteResults: (appId: string, hostUserRef: string) => deleteResults.run(appId, hostUserRef).changes,
+
+    idempotency: (appId: string, key: string) => idempotency.get(appId, key),
+    saveIdempotency: (row: IdempotencyRow) => void saveIdempotency.run(row),
+    purgeIdempotency: (before: number) => void purgeIdempotency.run(before),
+
+    usage: (appId: string | null, month: string | null) => usage.all({ app_id: appId, month }),
+  };
 }
