@@ -39,16 +39,17 @@ export const ResultsAvailableData = z
   })
   .meta({ id: 'ResultsAvailableData' });
 
-const envelope = { id: z.string().describe('Event identifier; equals the Service-Event-Id header.'), created_at: DateTime };
+const EventId = z.string().describe('Event identifier; equals the Service-Event-Id header.');
+const CreatedAt = DateTime.describe('Creation time of the event.');
 
 export const ScanCompletedEvent = z
-  .strictObject({ ...envelope, type: z.literal('scan.completed'), data: ScanOutcomeData.extend({ status: z.literal('completed') }) })
+  .strictObject({ id: EventId, type: z.literal('scan.completed'), created_at: CreatedAt, data: ScanOutcomeData.extend({ status: z.literal('completed') }) })
   .meta({ id: 'ScanCompletedEvent' });
 export const ScanFailedEvent = z
-  .strictObject({ ...envelope, type: z.literal('scan.failed'), data: ScanOutcomeData.extend({ status: z.literal('failed') }) })
+  .strictObject({ id: EventId, type: z.literal('scan.failed'), created_at: CreatedAt, data: ScanOutcomeData.extend({ status: z.literal('failed') }) })
   .meta({ id: 'ScanFailedEvent' });
 export const ResultsAvailableEvent = z
-  .strictObject({ ...envelope, type: z.literal('scan.results_available'), data: ResultsAvailableData })
+  .strictObject({ id: EventId, type: z.literal('scan.results_available'), created_at: CreatedAt, data: ResultsAvailableData })
   .meta({ id: 'ResultsAvailableEvent' });
 
 /** WH-1: the delivery body `{id, type, created_at, data}`. */

@@ -1,4 +1,5 @@
 import { EventEmitter } from 'node:events';
+import type { DeliveryStreamEvent } from '../contract/webhooks.js';
 
 /**
  * What the emulator's engines announce. Printers, the TUI and the control plane's live stream
@@ -8,7 +9,7 @@ export interface BusEvents {
   /** One line of the request log (issue 6: `scanctl logs tail`). */
   request: [entry: RequestLogEntry];
   /** A webhook delivery changed (attempt started, finished, exhausted, resent). */
-  delivery: [event: Record<string, unknown>];
+  delivery: [event: DeliveryStreamEvent];
 }
 
 export interface RequestLogEntry {

@@ -72,6 +72,8 @@ export async function startEmulatorServer(options: ServeOptions): Promise<Runnin
     const port = await listen(server, options.port, options.host);
     const url = `http://${options.host.includes(':') ? `[${options.host}]` : options.host}:${port}`;
     if (options.stateFile) writeServeState(options.stateFile, { pid: process.pid, base_url: url, db: dbPath });
+    // Webhook dispatch in real time; deliveries left in flight by a crash go back to pending, due now.
+    emulator.webhooks.start();
 
     let closed = false;
     return {
@@ -82,6 +84,7 @@ export async function startEmulatorServer(options: ServeOptions): Promise<Runnin
       async close() {
         if (closed) return;
         closed = true;
+        await emulator.webhooks.stop();
         await new Promise<void>((done) => {
           server.close(() => done());
           server.closeAllConnections();
