@@ -5,8 +5,14 @@ import { PUBLISHABLE_KEY_PATTERN, SECRET_KEY_PATTERN, WEBHOOK_SECRET_PATTERN } f
 
 const KeyPair = (env: 'test' | 'live') =>
   z.strictObject({
-    secret: z.string().regex(SECRET_KEY_PATTERN).startsWith(`sk_${env}_`, `must be an sk_${env}_ key`),
-    publishable: z.string().regex(PUBLISHABLE_KEY_PATTERN).startsWith(`pk_${env}_`, `must be a pk_${env}_ key`),
+    secret: z
+      .string()
+      .startsWith(`sk_${env}_`, `must be an sk_${env}_ key`)
+      .regex(SECRET_KEY_PATTERN, `must be sk_${env}_ followed by 16 to 128 letters and digits`),
+    publishable: z
+      .string()
+      .startsWith(`pk_${env}_`, `must be a pk_${env}_ key`)
+      .regex(PUBLISHABLE_KEY_PATTERN, `must be pk_${env}_ followed by 16 to 128 letters and digits`),
   });
 
 export const FixtureApp = z
@@ -39,10 +45,27 @@ export const Fixtures = z
     apps: z.array(FixtureApp).default([]),
   })
   .superRefine((fixtures, ctx) => {
-    const accounts = new Set(fixtures.accounts.map((a) => a.id));
+    const accounts = new Set<string>();
+    fixtures.accounts.forEach((account, i) => {
+      if (accounts.has(account.id)) ctx.addIssue({ code: 'custom', path: ['accounts', i, 'id'], message: `duplicate account id "${account.id}"` });
+      accounts.add(account.id);
+    });
+    const apps = new Set<string>();
+    const keys = new Set<string>();
     fixtures.apps.forEach((app, i) => {
+      if (apps.has(app.id)) ctx.addIssue({ code: 'custom', path: ['apps', i, 'id'], message: `duplicate app id "${app.id}"` });
+      apps.add(app.id);
       if (!accounts.has(app.account_id)) {
         ctx.addIssue({ code: 'custom', path: ['apps', i, 'account_id'], message: `no account "${app.account_id}" in accounts` });
+      }
+      for (const env of ['test', 'live'] as const) {
+        for (const kind of ['secret', 'publishable'] as const) {
+          const key = app.keys[env]?.[kind];
+          if (key === undefined) continue;
+          // The message never repeats the key itself: it may be a real secret.
+          if (keys.has(key)) ctx.addIssue({ code: 'custom', path: ['apps', i, 'keys', env, kind], message: 'the same key appears twice in the file' });
+          keys.add(key);
+        }
       }
     });
   });
@@ -66,6 +89,10 @@ export function parseFixtures(text: string, file: string): Fixtures {
   const parsed = Fixtures.safeParse(json);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
+    // An unknown field is named by its own path (apps[0].colour), not its parent's.
+    if (issue.code === 'unrecognized_keys') {
+      throw new FixtureError(file, formatPath([...issue.path, issue.keys[0] ?? '']), 'unknown field');
+    }
     throw new FixtureError(file, formatPath(issue.path), issue.message);
   }
   return parsed.data;
