@@ -83,6 +83,9 @@ export const ERROR_CODES = {
   results_delivery_disabled: 403,
   scan_not_completed: 409,
   scan_conflict: 409,
+  // Webhook control plane (issue 4): resend of an event deleted by DELETE /v1/results, or with nowhere to send.
+  event_deleted: 409,
+  webhook_url_missing: 409,
   // Anything unexpected: still the spec's body, never a bare 500 page.
   internal_error: 500,
   // Injected on purpose by `scanctl faults` (issue 6) with the status the developer chose.
