@@ -1,0 +1,107 @@
+import Database from 'better-sqlite3';
+import { existsSync, mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { DatabaseLockedError, DatabaseTooNewError, loadSecretBox, openDatabase, schemaVersion } from '../../src/store/db.js';
+import { MIGRATIONS } from '../../src/store/migrations/index.js';
+
+const tempDb = () => join(mkdtempSync(join(tmpdir(), 'scanctl-store-')), 'nested', 'emulator.db');
+const LATEST = MIGRATIONS.at(-1)!.version;
+
+describe('store and migrations', () => {
+  it('migrations are numbered 1..n without gaps, in order', () => {
+    expect(MIGRATIONS.map((m) => m.version)).toEqual(MIGRATIONS.map((_, i) => i + 1));
+    for (const m of MIGRATIONS) expect(m.name).toMatch(new RegExp(`^${String(m.version).padStart(4, '0')}-`));
+  });
+
+  it('a fresh database gets every migration, user_version = latest, WAL mode, and creates its folder', () => {
+    const path = tempDb();
+    const db = openDatabase(path);
+    expect(schemaVersion(db)).toBe(LATEST);
+    expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
+    expect(db.pragma('foreign_keys', { simple: true })).toBe(1);
+    const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all().map((r: any) => r.name);
+    expect(tables).toEqual(expect.arrayContaining(['accounts', 'apps', 'api_keys', 'sessions', 'quota_usage', 'portal_sessions', 'meta']));
+    db.close();
+    expect(existsSync(path)).toBe(true);
+  });
+
+  it('reopening applies nothing twice and keeps the data', () => {
+    const path = tempDb();
+    const db = openDatabase(path);
+    db.prepare("INSERT INTO meta (key, value) VALUES ('k', 'v')").run();
+    db.close();
+    const again = openDatabase(path);
+    expect(schemaVersion(again)).toBe(LATEST);
+    expect(again.prepare("SELECT value FROM meta WHERE key = 'k'").get()).toEqual({ value: 'v' });
+    again.close();
+  });
+
+  it('a database newer than the code is a clear error naming the file and both versions, and is left untouched', () => {
+    const path = tempDb();
+    openDatabase(path).close();
+    const raw = new Database(path);
+    raw.pragma(`user_version = ${LATEST + 5}`);
+    raw.close();
+    let error: unknown;
+    try {
+      openDatabase(path);
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(DatabaseTooNewError);
+    expect((error as DatabaseTooNewError).message).toBe(
+      `the database ${path} is at schema version ${LATEST + 5}, newer than this scanctl knows (${LATEST}): upgrade scanctl or use another --db`,
+    );
+    const check = new Database(path);
+    expect(check.pragma('user_version', { simple: true })).toBe(LATEST + 5);
+    check.close();
+  });
+
+  it('an exclusive connection locks out a second one at once with DatabaseLockedError; closing releases it', () => {
+    const path = tempDb();
+    const first = openDatabase(path, { exclusive: true });
+    first.prepare("INSERT INTO meta (key, value) VALUES ('owner', 'first')").run();
+    const started = Date.now();
+    expect(() => openDatabase(path, { exclusive: true })).toThrow(DatabaseLockedError);
+    expect(() => openDatabase(path)).toThrow(DatabaseLockedError);
+    expect(Date.now() - started).toBeLessThan(1000);
+    try {
+      openDatabase(path, { exclusive: true });
+    } catch (error) {
+      expect((error as Error).message).toBe(`the database ${path} is in use by another scanctl serve`);
+    }
+    // The first connection is unharmed.
+    first.prepare("INSERT INTO meta (key, value) VALUES ('still', 'works')").run();
+    expect(first.prepare('SELECT count(*) AS n FROM meta').get()).toEqual({ n: 2 });
+    first.close();
+    const second = openDatabase(path, { exclusive: true });
+    expect(second.prepare("SELECT value FROM meta WHERE key = 'owner'").get()).toEqual({ value: 'first' });
+    second.close();
+  });
+
+  it(':memory: databases need no lock and no key file', () => {
+    const a = openDatabase(':memory:', { exclusive: true });
+    const b = openDatabase(':memory:', { exclusive: true });
+    expect(schemaVersion(a)).toBe(LATEST);
+    expect(schemaVersion(b)).toBe(LATEST);
+    a.close();
+    b.close();
+    // Each in-memory emulator gets a fresh sealing key: one cannot open another's secret.
+    expect(() => loadSecretBox(':memory:').open(loadSecretBox(':memory:').seal('x'))).toThrow();
+  });
+});
+
+describe('loadSecretBox', () => {
+  it('keeps its key beside the database with mode 0600, and reuses it', () => {
+    const path = tempDb();
+    openDatabase(path).close();
+    const box = loadSecretBox(path);
+    const sealed = box.seal('whsec_abc');
+    expect(sealed).not.toContain('whsec_abc');
+    expect(statSync(`${path}.key`).mode & 0o777).toBe(0o600);
+    expect(Buffer.from(readFileSync(`${path}.key`, 'utf8').trim(), 'base64')).toHaveLength(32);
+    expect(loadSecretBox(path).open(sealed)).toBe('whsec_abc');
+  });
+});
