@@ -1,6 +1,7 @@
 import type { AppResponse, UpdateAppRequest } from '../contract/apps.js';
 import type { AccountView, ClockResponse, InfoResponse, KeyListResponse, KeyView } from '../contract/control.js';
 import { CONTROL_PREFIX } from '../contract/control.js';
+import type { DeliveryDetail, DeliveryListResponse, DeliveryView, ListenerView } from '../contract/webhooks.js';
 import { call, type CallOptions } from './http.js';
 
 type Env = 'test' | 'live';
@@ -34,6 +35,17 @@ export class ControlClient {
   accounts = () => this.get<{ data: AccountView[] }>('/accounts');
   accountAction = (accountId: string, action: 'suspend' | 'reinstate') =>
     this.post<AccountView>(`/accounts/${encodeURIComponent(accountId)}/${action}`);
+
+  // Webhooks (issue 4).
+  deliveries = (query: { app_id?: string; status?: string; scan_id?: string; event_id?: string; limit?: number } = {}) =>
+    this.get<DeliveryListResponse>('/webhooks/deliveries', {
+      query: Object.fromEntries(Object.entries(query).filter(([, v]) => v !== undefined).map(([k, v]) => [k, String(v)])),
+    });
+  delivery = (deliveryId: string) => this.get<DeliveryDetail>(`/webhooks/deliveries/${encodeURIComponent(deliveryId)}`);
+  resendEvent = (eventId: string) => this.post<DeliveryView>(`/webhooks/events/${encodeURIComponent(eventId)}/resend`);
+  /** The app's whsec_ signing secret, issued if it has none yet. */
+  signingSecret = (appId: string) => this.post<{ app_id: string; webhook_secret: string }>('/webhooks/signing-secret', { app_id: appId });
+  webhookListeners = () => this.get<{ data: ListenerView[] }>('/webhooks/listeners');
 
   /** Logs in to the portal and returns the cookie header value for PATCH /v1/apps/{app_id}. */
   async portalLogin(accountId: string): Promise<string> {
