@@ -39,6 +39,11 @@ export class VirtualClock implements Clock {
     return true;
   }
 
+  /** Sets the offset as it was recorded: only `scanctl state import` restores a saved clock, possibly earlier. */
+  restoreOffset(offsetMs: number): void {
+    this.offset = offsetMs;
+  }
+
   advance(ms: number): void {
     if (ms < 0) throw new RangeError('the clock only moves forward');
     this.offset += ms;

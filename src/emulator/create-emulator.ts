@@ -22,7 +22,7 @@ import { faults } from './middleware/faults.js';
 import { deviceRoutes } from './routes/device.js';
 import { controlDeviceRoutes } from './routes/control-device.js';
 import { controlWebhookRoutes } from './routes/control-webhooks.js';
-import { controlExtraRoutes } from './routes/control-extras.js';
+import { controlExtraRoutes, STATE_IMPORT_PATH } from './routes/control-extras.js';
 import { openapiRoutes } from './routes/openapi.js';
 import { createWebhookEngine } from '../webhooks/engine.js';
 
@@ -70,15 +70,14 @@ export function createEmulator(deps: EmulatorDeps): Emulator {
 
   const app = new Hono<AppEnv>();
   app.use('*', requestLog(ctx));
-  app.use(
-    '*',
-    bodyLimit({
-      maxSize: config.maxBodyBytes,
-      onError: () => {
-        throw new ApiError('body_too_large', `The request body is larger than ${config.maxBodyBytes} bytes.`);
-      },
-    }),
-  );
+  const limitBody = bodyLimit({
+    maxSize: config.maxBodyBytes,
+    onError: () => {
+      throw new ApiError('body_too_large', `The request body is larger than ${config.maxBodyBytes} bytes.`);
+    },
+  });
+  // A state file (scanctl state import) has its own, larger limit on its route.
+  app.use('*', (c, next) => (c.req.path === STATE_IMPORT_PATH ? next() : limitBody(c, next)));
   app.use('*', faults(ctx));
   app.route('/', sessionRoutes(ctx));
   app.route('/', resultRoutes(ctx, (appId, ref) => deleteMemberData(ctx, appId, ref)));

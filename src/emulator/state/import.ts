@@ -1,0 +1,132 @@
+import { StateFile, type StateCell, type StateImportResponse } from '../../contract/extras.js';
+import { ApiError } from '../../contract/errors.js';
+import { schemaVersion } from '../../store/db.js';
+import type { EmulatorContext } from '../context.js';
+import { CLOCK_OFFSET_META } from '../create-emulator.js';
+import { parseWith } from '../validate.js';
+import { listTables, plainName, quote, type TableInfo } from './tables.js';
+
+/**
+ * Replaces the emulator's whole state with a state file, in one transaction: every table is
+ * emptied, then filled with the file's rows (foreign keys checked at commit). A file from a newer
+ * schema is refused; one from an older schema is imported as far as its columns go.
+ * Sealed secrets: a plain value in the file is sealed with this emulator's key; a null keeps the
+ * secret this database already holds for the same row when its hint matches, else stays null.
+ */
+export function importState(ctx: EmulatorContext, input: unknown): StateImportResponse {
+  const file = parseWith(StateFile, input);
+  const db = ctx.store.db;
+  const current = schemaVersion(db);
+  if (file.schema_version > current) {
+    throw new ApiError(
+      'parameter_invalid',
+      `The state file is from schema version ${file.schema_version}, newer than this emulator's ${current}: upgrade scanctl to import it.`,
+      'schema_version',
+    );
+  }
+  const tables = new Map(listTables(db).map((t) => [t.name, t]));
+  for (const [name, rows] of Object.entries(file.tables)) {
+    const table = tables.get(name);
+    if (!table) throw new ApiError('parameter_invalid', `The state file has a table "${name.slice(0, 100)}" this emulator does not know.`, `tables.${name}`);
+    const known = new Set([...table.columns.filter((c) => !table.sealed.includes(c)), ...table.sealed.map(plainName)]);
+    rows.forEach((row, i) => {
+      const unknown = Object.keys(row).find((column) => !known.has(column));
+      if (unknown) {
+        throw new ApiError('parameter_invalid', `tables.${name}[${i}] has a column "${unknown.slice(0, 100)}" the table does not have.`, `tables.${name}[${i}].${unknown}`);
+      }
+    });
+  }
+
+  const kept = keptSecrets(ctx, [...tables.values()]);
+  const withoutSecret: string[] = [];
+  const counts: Record<string, number> = {};
+  const run = db.transaction(() => {
+    db.pragma('defer_foreign_keys = ON');
+    for (const table of tables.values()) db.prepare(`DELETE FROM ${quote(table.name)}`).run();
+    for (const [name, rows] of Object.entries(file.tables)) {
+      const table = tables.get(name)!;
+      counts[name] = rows.length;
+      rows.forEach((row, i) => {
+        const values: Record<string, unknown> = {};
+        for (const [column, value] of Object.entries(row)) {
+          if (!isSealedPlain(table, column)) values[column] = fromCell(value);
+        }
+        for (const column of table.sealed) {
+          const plain = row[plainName(column)];
+          if (typeof plain === 'string') values[column] = ctx.box.seal(plain);
+          else {
+            const hint = row[`${plainName(column)}_hint`];
+            const keep = typeof hint === 'string' ? kept.get(keyOf(table, row, column, hint)) : undefined;
+            values[column] = keep ?? null;
+            if (!keep && typeof hint === 'string' && name === 'apps') withoutSecret.push(String(row.id));
+          }
+        }
+        const columns = Object.keys(values);
+        if (columns.length === 0) return;
+        const sql = `INSERT INTO ${quote(name)} (${columns.map(quote).join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`;
+        try {
+          db.prepare(sql).run(...columns.map((c) => values[c]));
+        } catch (error) {
+          throw new ApiError('parameter_invalid', `tables.${name}[${i}] cannot be stored: ${(error as Error).message.slice(0, 200)}.`, `tables.${name}[${i}]`);
+        }
+      });
+    }
+    ctx.store.meta.set(CLOCK_OFFSET_META, String(file.clock_offset_ms));
+    const violations = db.prepare('PRAGMA foreign_key_check').all() as Array<{ table: string; parent: string }>;
+    if (violations.length > 0) {
+      const first = violations[0]!;
+      throw new ApiError('parameter_invalid', `The state file's ${first.table} refers to a ${first.parent} row it does not contain.`, `tables.${first.table}`);
+    }
+  });
+  run();
+  ctx.clock.restoreOffset(file.clock_offset_ms);
+  afterStateChange(ctx);
+  return {
+    object: 'state_import',
+    schema_version: file.schema_version,
+    clock_offset_ms: file.clock_offset_ms,
+    tables: counts,
+    apps_without_signing_secret: withoutSecret.sort(),
+  };
+}
+
+function isSealedPlain(table: TableInfo, column: string): boolean {
+  return table.sealed.some((sealed) => plainName(sealed) === column);
+}
+
+function fromCell(value: StateCell): unknown {
+  if (value !== null && typeof value === 'object') return Buffer.from(value.base64, 'base64');
+  return value;
+}
+
+/** Sealed secrets already in this database, by row and hint, so that an export without secrets re-imports without losing them. */
+function keptSecrets(ctx: EmulatorContext, tables: TableInfo[]): Map<string, string> {
+  const kept = new Map<string, string>();
+  for (const table of tables) {
+    for (const column of table.sealed) {
+      const hintColumn = `${plainName(column)}_hint`;
+      if (!table.columns.includes(hintColumn)) continue;
+      const rows = ctx.store.db
+        .prepare<[], Record<string, unknown>>(`SELECT * FROM ${quote(table.name)} WHERE ${quote(column)} IS NOT NULL`)
+        .all();
+      for (const row of rows) {
+        const sealed = row[column];
+        const hint = row[hintColumn];
+        if (typeof sealed === 'string' && typeof hint === 'string') kept.set(keyOf(table, row, column, hint), sealed);
+      }
+    }
+  }
+  return kept;
+}
+
+function keyOf(table: TableInfo, row: Record<string, unknown>, column: string, hint: string): string {
+  const pk = table.primaryKey.length > 0 ? table.primaryKey.map((c) => String(row[c])) : [];
+  return JSON.stringify([table.name, column, ...pk, hint]);
+}
+
+/** After the database changed under it: the emulator's in-memory view follows the new state. */
+export function afterStateChange(ctx: EmulatorContext): void {
+  ctx.config.defaultAppId = ctx.store.meta.get('default_app_id') ?? ctx.store.apps.all()[0]?.id ?? null;
+  ctx.config.fixturesPath = ctx.store.meta.get('fixtures_path') ?? ctx.config.fixturesPath;
+  ctx.webhooks.kick();
+}
