@@ -63,9 +63,9 @@ export async function emulatorInfo(control: ControlClient) {
 
 /**
  * The secret key for the two public calls: --key, then SCANCTL_SECRET_KEY; against a local
- * emulator, the default (or --app) app's test secret key from the fixture file it loaded.
+ * emulator, the default (or --app) app's secret key of `env` (test unless asked) from the fixture file it loaded.
  */
-export async function resolveSecretKey(options: GlobalOptions & { key?: string }): Promise<string> {
+export async function resolveSecretKey(options: GlobalOptions & { key?: string }, env: 'test' | 'live' = 'test'): Promise<string> {
   const explicit = options.key ?? process.env.SCANCTL_SECRET_KEY;
   if (explicit) return explicit;
   const control = controlClient(options);
@@ -77,19 +77,21 @@ export async function resolveSecretKey(options: GlobalOptions & { key?: string }
     throw new UserError('no secret key: pass --key or set SCANCTL_SECRET_KEY', { exitCode: EXIT.usage });
   }
   const appId = options.app ?? info.default_app_id;
-  const key = appId && info.fixtures_path ? fixtureTestKey(info.fixtures_path, appId) : null;
+  const key = appId && info.fixtures_path ? fixtureSecretKey(info.fixtures_path, appId, env) : null;
   if (!key) {
-    throw new UserError(`no secret key for ${appId ?? 'the emulator'}: pass --key or set SCANCTL_SECRET_KEY`, {
+    throw new UserError(`no ${env} secret key for ${appId ?? 'the emulator'}: pass --key or set SCANCTL_SECRET_KEY`, {
       hint: 'keys issued with `scanctl key create` are shown once; keep the one it printed',
     });
   }
   return key;
 }
 
-function fixtureTestKey(file: string, appId: string): string | null {
+function fixtureSecretKey(file: string, appId: string, env: 'test' | 'live'): string | null {
   try {
-    const fixtures = JSON.parse(readFileSync(file, 'utf8')) as { apps?: Array<{ id: string; keys?: { test?: { secret?: string } } }> };
-    return fixtures.apps?.find((a) => a.id === appId)?.keys?.test?.secret ?? null;
+    const fixtures = JSON.parse(readFileSync(file, 'utf8')) as {
+      apps?: Array<{ id: string; keys?: Partial<Record<'test' | 'live', { secret?: string }>> }>;
+    };
+    return fixtures.apps?.find((a) => a.id === appId)?.keys?.[env]?.secret ?? null;
   } catch {
     return null;
   }
