@@ -2,6 +2,7 @@ import type { AppResponse, UpdateAppRequest } from '../contract/apps.js';
 import type { AccountView, ClockResponse, InfoResponse, KeyListResponse, KeyView } from '../contract/control.js';
 import { CONTROL_PREFIX } from '../contract/control.js';
 import type { DeliveryDetail, DeliveryListResponse, DeliveryView, ListenerView } from '../contract/webhooks.js';
+import type { Installation, InstallationList, ScanList, UsageList } from '../contract/device.js';
 import { call, type CallOptions } from './http.js';
 
 type Env = 'test' | 'live';
@@ -35,6 +36,19 @@ export class ControlClient {
   accounts = () => this.get<{ data: AccountView[] }>('/accounts');
   accountAction = (accountId: string, action: 'suspend' | 'reinstate') =>
     this.post<AccountView>(`/accounts/${encodeURIComponent(accountId)}/${action}`);
+
+  // Devices, scans and usage (issue 3).
+  installations = (appId: string) => this.get<InstallationList>(`/apps/${encodeURIComponent(appId)}/installations`);
+  installationAction = (installationId: string, action: 'block' | 'unblock') =>
+    this.post<Installation>(`/installations/${encodeURIComponent(installationId)}/${action}`);
+  scans = (appId: string, query: { host_user_ref?: string; limit?: number } = {}) =>
+    this.get<ScanList>(`/apps/${encodeURIComponent(appId)}/scans`, {
+      query: Object.fromEntries(Object.entries(query).filter(([, v]) => v !== undefined).map(([k, v]) => [k, String(v)])),
+    });
+  usage = (query: { app_id?: string; month?: string } = {}) =>
+    this.get<UsageList>('/usage', {
+      query: Object.fromEntries(Object.entries(query).filter(([, v]) => v !== undefined).map(([k, v]) => [k, String(v)])),
+    });
 
   // Webhooks (issue 4).
   deliveries = (query: { app_id?: string; status?: string; scan_id?: string; event_id?: string; limit?: number } = {}) =>
