@@ -134,6 +134,10 @@ export function webhookStatements(db: Db) {
     'SELECT * FROM webhook_listeners WHERE app_id = ? ORDER BY created_at DESC, rowid DESC LIMIT 1',
   );
   const listeners = db.prepare<[], ListenerRow>('SELECT * FROM webhook_listeners ORDER BY created_at, rowid');
+  const claimTx = db.transaction((now: number, limit: number): DeliveryWithEvent[] => {
+    const rows = due.all({ now, limit });
+    return rows.filter((row) => claim.run({ id: row.id, now }).changes > 0).map((row) => ({ ...row, status: 'in_flight' as const }));
+  });
   const listStatements = new Map<string, BetterSqlite3.Statement<Record<string, string | number>, DeliveryWithEvent>>();
 
   return {
@@ -164,10 +168,7 @@ export function webhookStatements(db: Db) {
     },
     nextDueAt: () => nextDue.get()?.due ?? null,
     /** Claims up to `limit` due deliveries (pending -> in_flight) in one transaction. */
-    claimDue: db.transaction((now: number, limit: number): DeliveryWithEvent[] => {
-      const rows = due.all({ now, limit });
-      return rows.filter((row) => claim.run({ id: row.id, now }).changes > 0).map((row) => ({ ...row, status: 'in_flight' as const }));
-    }),
+    claimDue: (now: number, limit: number): DeliveryWithEvent[] => claimTx(now, limit),
     status: (id: string) => status.get(id)?.status,
     /** Records the outcome of an in-flight delivery; false when it was cancelled meanwhile (never resurrected). */
     finish: (row: Omit<Parameters<typeof finish.run>[0], 'now'>, now: number) => finish.run({ ...row, now }).changes > 0,

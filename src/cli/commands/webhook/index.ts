@@ -1,6 +1,11 @@
 import type { Command } from 'commander';
+import { registerDeliveries } from './deliveries.js';
+import { registerListen } from './listen.js';
+import { registerVerify } from './verify.js';
 
-/** scanctl webhook listen|deliveries|resend|verify (issue 4). */
+/** scanctl webhook listen|deliveries|delivery|resend|verify (issue 4). */
 export function register(group: Command): void {
-  void group;
+  registerListen(group);
+  registerDeliveries(group);
+  registerVerify(group);
 }

@@ -1,0 +1,29 @@
+import type { DeliveryStreamEvent, DeliveryView } from '../../../contract/webhooks.js';
+
+/** One plain line per finished attempt, for `webhook listen` off a terminal. */
+export function attemptLine(e: DeliveryStreamEvent): string {
+  const status = e.status === null ? '---' : String(e.status);
+  const latency = e.latency_ms === null ? '' : `${e.latency_ms} ms`;
+  const tail =
+    e.outcome === 'retrying'
+      ? `retrying at ${e.next_attempt_at}${e.error ? ` (${e.error})` : ''}`
+      : e.outcome === 'succeeded'
+        ? 'succeeded'
+        : `${e.outcome}${e.error ? ` (${e.error})` : ''}`;
+  return [e.time, e.event_id, e.event_type, e.scan_id, `attempt ${e.attempt}/${e.max_attempts}`, status, latency, tail].filter(Boolean).join('  ');
+}
+
+export function deliveryRow(d: DeliveryView): string[] {
+  return [
+    d.id,
+    d.event_id,
+    d.event_type,
+    d.scan_id,
+    d.status,
+    `${d.attempts}/${d.max_attempts}`,
+    d.last_status === null ? (d.last_error ? '---' : '') : String(d.last_status),
+    d.next_attempt_at ?? '',
+  ];
+}
+
+export const DELIVERY_HEADER = ['DELIVERY', 'EVENT', 'TYPE', 'SCAN', 'STATUS', 'ATTEMPTS', 'LAST', 'NEXT ATTEMPT'];

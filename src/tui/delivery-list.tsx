@@ -1,0 +1,54 @@
+import { Box, Text } from 'ink';
+import type { DeliveryLine } from './use-deliveries.js';
+
+const COLUMNS = [
+  ['EVENT', 28],
+  ['TYPE', 23],
+  ['SCAN', 22],
+  ['ATTEMPT', 8],
+  ['STATUS', 11],
+  ['LATENCY', 8],
+  ['NEXT ATTEMPT', 24],
+] as const;
+
+const outcomeColor = (outcome: string) =>
+  outcome === 'succeeded' ? 'green' : outcome === 'failed' || outcome === 'cancelled' ? 'red' : outcome === 'retrying' ? 'yellow' : 'cyan';
+
+function cells(line: DeliveryLine): string[] {
+  const e = line.latest;
+  const status = e.kind === 'attempt_finished' ? (e.status === null ? 'error' : String(e.status)) : e.outcome;
+  return [
+    e.event_id,
+    e.event_type + (e.origin === 'resend' ? ' (resend)' : ''),
+    e.scan_id,
+    `${e.attempt}/${e.max_attempts}`,
+    status,
+    e.latency_ms === null ? '' : `${e.latency_ms} ms`,
+    e.next_attempt_at ?? '',
+  ];
+}
+
+const pad = (text: string, width: number) => (text.length >= width ? `${text.slice(0, width - 1)} ` : text.padEnd(width));
+
+/** The deliveries as they happen, one row each, the selected one marked. */
+export function DeliveryList({ lines, selected }: { lines: DeliveryLine[]; selected: number }) {
+  return (
+    <Box flexDirection="column">
+      <Text bold>{'  ' + COLUMNS.map(([title, width]) => pad(title, width)).join('')}</Text>
+      {lines.length === 0 ? <Text dimColor>  waiting for deliveries...</Text> : null}
+      {lines.map((line, i) => (
+        <Text key={line.deliveryId} inverse={i === selected}>
+          {i === selected ? '> ' : '  '}
+          {cells(line)
+            .slice(0, 4)
+            .map((cell, c) => pad(cell, COLUMNS[c]![1]))
+            .join('')}
+          <Text color={outcomeColor(line.latest.outcome)}>{pad(cells(line)[4]!, COLUMNS[4][1])}</Text>
+          {pad(cells(line)[5]!, COLUMNS[5][1])}
+          {cells(line)[6]}
+          {line.latest.error ? <Text color="red"> {line.latest.error}</Text> : null}
+        </Text>
+      ))}
+    </Box>
+  );
+}

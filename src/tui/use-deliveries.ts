@@ -1,0 +1,32 @@
+import { useEffect, useState } from 'react';
+import type { DeliveryStreamEvent } from '../contract/webhooks.js';
+
+export type Subscribe = (listener: (event: DeliveryStreamEvent) => void) => () => void;
+
+/** The latest state of each delivery seen on the stream, newest delivery first. */
+export interface DeliveryLine {
+  deliveryId: string;
+  latest: DeliveryStreamEvent;
+  /** Every finished attempt of this delivery, in order. */
+  attempts: DeliveryStreamEvent[];
+}
+
+/** Folds one stream event into the lines (pure: the hook and the tests share it). */
+export function foldDelivery(lines: DeliveryLine[], event: DeliveryStreamEvent): DeliveryLine[] {
+  const index = lines.findIndex((l) => l.deliveryId === event.delivery_id);
+  const previous = index >= 0 ? lines[index]! : { deliveryId: event.delivery_id, latest: event, attempts: [] };
+  const next: DeliveryLine = {
+    deliveryId: event.delivery_id,
+    latest: event,
+    attempts: event.kind === 'attempt_finished' ? [...previous.attempts, event] : previous.attempts,
+  };
+  if (index >= 0) return lines.map((l, i) => (i === index ? next : l));
+  return [next, ...lines];
+}
+
+/** Holds the deliveries seen on the live stream. */
+export function useDeliveries(subscribe: Subscribe): DeliveryLine[] {
+  const [lines, setLines] = useState<DeliveryLine[]>([]);
+  useEffect(() => subscribe((event) => setLines((current) => foldDelivery(current, event))), [subscribe]);
+  return lines;
+}
