@@ -27,17 +27,37 @@ export class Scheduler {
 
   /** Advances to `target` (ms since the epoch), playing due events on the way. Calls are serialized. */
   advanceTo(target: number): Promise<{ played: number }> {
-    const run = this.queue.then(() => this.play(target));
+    return this.serialize(() => this.play(() => target, () => void this.clock.moveTo(target)));
+  }
+
+  /**
+   * Advances by exactly `ms` of offset (`clock advance 25h` adds 25 h to the offset, however long
+   * the due events take to play in real time), playing due events on the way. Calls are serialized.
+   */
+  advanceBy(ms: number): Promise<{ played: number }> {
+    return this.serialize(() => {
+      const targetOffset = this.clock.offsetMs + ms;
+      return this.play(
+        () => this.clock.now() - this.clock.offsetMs + targetOffset,
+        () => {
+          if (targetOffset > this.clock.offsetMs) this.clock.advance(targetOffset - this.clock.offsetMs);
+        },
+      );
+    });
+  }
+
+  private serialize(step: () => Promise<{ played: number }>): Promise<{ played: number }> {
+    const run = this.queue.then(step);
     this.queue = run.catch(() => undefined);
     return run;
   }
 
-  private async play(target: number): Promise<{ played: number }> {
+  private async play(target: () => number, finish: () => void): Promise<{ played: number }> {
     let played = 0;
     let stalls = 0;
     for (;;) {
       const due = this.earliestDue();
-      if (due === null || due > target) break;
+      if (due === null || due > target()) break;
       this.clock.moveTo(due);
       this.persistOffset(this.clock.offsetMs);
       await Promise.all(this.sources.map((s) => s.runDue()));
@@ -48,7 +68,7 @@ export class Scheduler {
         if (++stalls >= 3) break;
       } else stalls = 0;
     }
-    this.clock.moveTo(target);
+    finish();
     this.persistOffset(this.clock.offsetMs);
     return { played };
   }

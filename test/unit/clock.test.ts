@@ -140,3 +140,25 @@ describe('Scheduler', () => {
     expect(clock.offsetMs).toBe(25 * 3_600_000);
   });
 });
+
+describe('Scheduler.advanceBy', () => {
+  it('adds exactly the duration to the offset even while real time passes, playing due events on the way', async () => {
+    let real = START;
+    const clock = new VirtualClock({ base: () => real });
+    const scheduler = new Scheduler(clock, () => undefined);
+    const log: string[] = [];
+    scheduler.register({
+      nextDueAt: () => (log.length === 0 ? START + 60_000 : null),
+      async runDue() {
+        log.push(String(clock.now() - START));
+        real += 7; // the event took 7 ms of real time to play
+      },
+    });
+    real += 3; // real time moved before the advance ran
+    const { played } = await scheduler.advanceBy(90 * 60_000);
+    expect(played).toBe(1);
+    expect(log).toEqual(['60000']);
+    expect(clock.offsetMs).toBe(90 * 60_000);
+    expect(clock.now()).toBe(real + 90 * 60_000);
+  });
+});

@@ -28,7 +28,8 @@ export function register(program: Command): void {
         'SCANCTL_FIXTURES',
       ),
     )
-    .addOption(new Option('--reset', 'start from an empty database').env('SCANCTL_RESET'))
+    // Not Option.env(): commander would treat SCANCTL_RESET=0 as set and wipe the database.
+    .addOption(new Option('--reset', 'start from an empty database (env SCANCTL_RESET=1)'))
     .addOption(
       new Option('--rate-limit <n>', 'requests per second per secret key before 429 rate_limited; 0 turns it off')
         .env('SCANCTL_RATE_LIMIT')
@@ -49,7 +50,7 @@ export function register(program: Command): void {
           host: flags.host,
           dbPath: flags.db,
           fixturesPath: flags.fixtures ?? null,
-          reset: Boolean(flags.reset),
+          reset: Boolean(flags.reset) || /^(1|true|yes|on)$/i.test(process.env.SCANCTL_RESET ?? ''),
           rateLimitPerSecond: rateLimit,
           version: packageVersion(),
           stateFile: STATE_FILE,
@@ -66,8 +67,10 @@ export function register(program: Command): void {
         if (error instanceof DatabaseTooNewError) throw new UserError(error.message);
         throw error;
       }
+      // Listen for the signals before announcing readiness: a caller may stop us the moment it reads the ready line.
+      const stopped = waitForSignal();
       printReady(server, flags, json);
-      await waitForSignal();
+      await stopped;
       await server.close();
       if (!json) process.stderr.write('scanctl: emulator stopped\n');
     });

@@ -1,12 +1,12 @@
 import type { Command } from 'commander';
-import { parseDuration } from '../../../clock/duration.js';
+import { formatDuration, parseDuration } from '../../../clock/duration.js';
 import { controlClient, globalOptions } from '../../context.js';
 import { UserError } from '../../errors.js';
 import { printResult } from '../../output.js';
 import type { ClockResponse } from '../../../contract/control.js';
 
 const render = (c: ClockResponse) =>
-  `${c.now}  (virtual: ${c.offset_ms >= 0 ? '+' : ''}${Math.round(c.offset_ms / 1000)} s from real time${c.played ? `; played ${c.played} due moment${c.played === 1 ? '' : 's'}` : ''})`;
+  `${c.now}  (${c.offset_ms === 0 ? 'real time' : `real time + ${formatDuration(Math.round(c.offset_ms / 1000) * 1000)}`}${c.played ? `; played ${c.played} due moment${c.played === 1 ? '' : 's'}` : ''})`;
 
 /** `scanctl clock show|advance DURATION|set TIME`: the clock only moves forward. */
 export function register(group: Command): void {

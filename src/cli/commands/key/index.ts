@@ -22,11 +22,13 @@ export function register(group: Command): void {
   group
     .command('list')
     .description("list the app's keys (secret keys only in their redacted form)")
-    .action(async (_flags: object, command: Command) => {
+    .addOption(new Option('--env <env>', 'only test or only live keys (default: both)').choices(['test', 'live']))
+    .action(async (flags: { env?: 'test' | 'live' }, command: Command) => {
       const options = globalOptions(command);
       const control = controlClient(options);
       const keys = await control.keys(await resolveAppId(control, options));
-      printResult(Boolean(options.json), keys, (k) => renderKeys(k.data));
+      const shown = flags.env ? { ...keys, data: keys.data.filter((k) => k.env === flags.env) } : keys;
+      printResult(Boolean(options.json), shown, (k) => renderKeys(k.data));
     });
 
   group
