@@ -99,3 +99,14 @@ describe('API faults (issue 6)', () => {
     expect(routeMatches({ method: '*', path: '/*' }, 'POST', '/v1/results')).toBe(true);
   });
 });
+
+describe('API faults in the request log', () => {
+  it('a faulted call is logged with its status, code and the key display form, never the key', async () => {
+    const emu = testEmulator();
+    await emu.call('POST', '/_scanctl/faults', { json: { method: 'POST', path: '/v1/sessions', status: 503, code: 'service_unavailable', count: 1 } });
+    await mint(emu);
+    const lines = (await emu.call('GET', '/_scanctl/logs')).body.data;
+    expect(lines.at(-1)).toMatchObject({ status: 503, error_code: 'service_unavailable', key: 'sk_test_...0001', env: 'test', app_id: 'app_demo' });
+    expect(JSON.stringify(lines)).not.toContain(DEMO.testSecret);
+  });
+});

@@ -4,6 +4,7 @@ import { ApiError, type ErrorCode } from '../../contract/errors.js';
 import type { FaultRow } from '../../store/tables/extras.js';
 import { seededUnit } from '../../util/seeded-random.js';
 import type { AppEnv, EmulatorContext } from '../context.js';
+import { authenticateSecretKey } from '../domain/keys.js';
 
 /** Response header naming the fault that answered, so an injected failure is never mistaken for a real one. */
 export const FAULT_HEADER = 'Scanctl-Fault';
@@ -20,6 +21,13 @@ export function faults(ctx: EmulatorContext): MiddlewareHandler<AppEnv> {
     if (path === CONTROL_PREFIX || path.startsWith(`${CONTROL_PREFIX}/`)) return next();
     const fault = pickFault(ctx, c.req.method, path);
     if (!fault) return next();
+    // Name the caller in the request log as the route itself would have (display form only).
+    const auth = authenticateSecretKey(ctx.store, ctx.clock.now(), c.req.header('authorization'));
+    if (auth.ok) {
+      c.set('logKey', auth.key.display);
+      c.set('logEnv', auth.env);
+      c.set('logAppId', auth.app.id);
+    }
     throw faultError(fault);
   };
 }

@@ -1,6 +1,116 @@
 import type { Command } from 'commander';
+import { formatDuration, parseDuration } from '../../../clock/duration.js';
+import type { ChaosSetRequest, ChaosView } from '../../../contract/extras.js';
+import { ExtrasClient } from '../../../client/extras.js';
+import { controlClient, globalOptions, resolveAppId, resolveBaseUrl } from '../../context.js';
+import { UserError } from '../../errors.js';
+import { printResult } from '../../output.js';
 
-/** scanctl webhook chaos (issue 6): seeded delivery chaos. */
+interface ChaosFlags {
+  drop?: string;
+  duplicate?: string;
+  delay?: string;
+  reorder?: boolean;
+  failFirst?: string;
+  failStatus?: string;
+  seed?: string;
+}
+
+function probability(value: string, flag: string): number {
+  const n = Number(value);
+  if (value.trim() === '' || !Number.isFinite(n) || n < 0 || n > 1) throw new UserError(`${flag} must be a probability from 0 to 1, not "${value}"`);
+  return n;
+}
+
+function whole(value: string, flag: string, min: number, max: number): number {
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || n < min || n > max) throw new UserError(`${flag} must be a whole number from ${min} to ${max}, not "${value}"`);
+  return n;
+}
+
+/** --delay 30s (every attempt), --delay 0.2 (a fifth of attempts, a seeded delay), --delay 30s@0.2 (a fifth, 30 s). */
+export function parseDelay(value: string): { delay_ms: number | null; delay_probability: number } {
+  const [first, second] = value.split('@');
+  if (second !== undefined) {
+    const ms = parseDuration(first!);
+    if (ms === null || ms <= 0) throw new UserError(`--delay: "${first}" is not a duration (use 30s, 2m)`);
+    return { delay_ms: ms, delay_probability: probability(second, '--delay (after @)') };
+  }
+  const ms = parseDuration(value);
+  if (ms !== null && ms > 0) return { delay_ms: ms, delay_probability: 1 };
+  if (/^(0(\.\d+)?|1(\.0+)?|\.\d+)$/.test(value)) return { delay_ms: null, delay_probability: Number(value) };
+  throw new UserError(`--delay must be a duration (30s), a probability (0.2) or both (30s@0.2), not "${value}"`);
+}
+
+const percent = (p: number) => `${Math.round(p * 1000) / 10}%`;
+
+export function describeChaos(c: ChaosView): string {
+  if (!c.enabled) return `No delivery chaos on ${c.app_id}.`;
+  const parts: string[] = [];
+  if (c.fail_first > 0) parts.push(`fail the first ${c.fail_first} attempt${c.fail_first === 1 ? '' : 's'} of each delivery with ${c.fail_status}`);
+  if (c.drop > 0) parts.push(`drop ${percent(c.drop)} of attempts`);
+  if (c.duplicate > 0) parts.push(`duplicate ${percent(c.duplicate)}`);
+  if (c.delay_probability > 0) {
+    const what = c.delay_ms === null ? 'a seeded delay' : formatDuration(c.delay_ms);
+    parts.push(c.delay_probability === 1 ? `delay every attempt by ${what}` : `delay ${percent(c.delay_probability)} of attempts by ${what}`);
+  }
+  if (c.reorder) parts.push('reorder');
+  return `Delivery chaos on ${c.app_id}: ${parts.length ? parts.join(', ') : 'on, but every rate is 0'}; seed ${c.seed}.\nReplay exactly: ${replayCommand(c)}`;
+}
+
+export function replayCommand(c: ChaosView): string {
+  const args = ['scanctl webhook chaos'];
+  if (c.drop > 0) args.push(`--drop ${c.drop}`);
+  if (c.duplicate > 0) args.push(`--duplicate ${c.duplicate}`);
+  if (c.delay_probability > 0) {
+    const delay = c.delay_ms === null ? String(c.delay_probability) : c.delay_probability === 1 ? formatDuration(c.delay_ms) : `${formatDuration(c.delay_ms)}@${c.delay_probability}`;
+    args.push(`--delay ${delay}`);
+  }
+  if (c.reorder) args.push('--reorder');
+  if (c.fail_first > 0) args.push(`--fail-first ${c.fail_first}`);
+  if (c.fail_status !== 500) args.push(`--fail-status ${c.fail_status}`);
+  args.push(`--seed ${c.seed}`, `--app ${c.app_id}`);
+  return args.join(' ');
+}
+
+/** scanctl webhook chaos (issue 6): seeded delivery chaos, per app. */
 export function register(group: Command): void {
-  void group;
+  group
+    .command('chaos [off]')
+    .description('seeded, reproducible delivery chaos for an app: drop, duplicate, delay, reorder, fail the first N attempts; "off" to stop; no flags shows it')
+    .option('--drop <p>', 'drop this share of attempts (not sent; retried as usual)')
+    .option('--duplicate <p>', 'send this share of deliveries twice (same bytes, same Service-Event-Id)')
+    .option('--delay <duration|p>', 'delay attempts: 30s (every one), 0.2 (a share, by a seeded amount) or 30s@0.2')
+    .option('--reorder', 'shuffle the order of deliveries queued together (seeded)')
+    .option('--fail-first <n>', 'the first n attempts of every delivery fail as if the receiver answered --fail-status')
+    .option('--fail-status <code>', 'status of --fail-first attempts', '500')
+    .option('--seed <n>', 'seed of every draw (printed when not given, so a CI failure replays exactly)')
+    .addHelpText('after', '\nExample: scanctl webhook chaos --duplicate 0.2 --fail-first 2 --seed 7\n         scanctl webhook chaos off')
+    .action(async (off: string | undefined, flags: ChaosFlags, command: Command) => {
+      const options = globalOptions(command);
+      if (off !== undefined && off !== 'off') throw new UserError(`unknown argument "${off}": use "scanctl webhook chaos off", or flags to turn chaos on`);
+      const appId = await resolveAppId(controlClient(options), options);
+      const client = new ExtrasClient(resolveBaseUrl(options));
+      const given = ['drop', 'duplicate', 'delay', 'reorder', 'failFirst', 'seed'].some((k) => flags[k as keyof ChaosFlags] !== undefined) ||
+        command.getOptionValueSource('failStatus') === 'cli';
+      let view: ChaosView;
+      if (off !== undefined) {
+        if (given) throw new UserError('"off" takes no other flags');
+        view = await client.chaosOff(appId);
+      } else if (!given) {
+        view = await client.chaos(appId);
+      } else {
+        const setting: ChaosSetRequest = {
+          reorder: Boolean(flags.reorder),
+          fail_status: whole(flags.failStatus ?? '500', '--fail-status', 100, 599),
+        };
+        if (flags.drop !== undefined) setting.drop = probability(flags.drop, '--drop');
+        if (flags.duplicate !== undefined) setting.duplicate = probability(flags.duplicate, '--duplicate');
+        if (flags.delay !== undefined) Object.assign(setting, parseDelay(flags.delay));
+        if (flags.failFirst !== undefined) setting.fail_first = whole(flags.failFirst, '--fail-first', 0, 1000);
+        if (flags.seed !== undefined) setting.seed = whole(flags.seed, '--seed', 0, 2 ** 32 - 1);
+        view = await client.setChaos(appId, setting);
+      }
+      printResult(Boolean(options.json), view, describeChaos);
+    });
 }

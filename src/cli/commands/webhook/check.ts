@@ -1,6 +1,88 @@
 import type { Command } from 'commander';
+import { writeFileSync } from 'node:fs';
+import { parseDuration } from '../../../clock/duration.js';
+import { CHOICES } from '../../../contract/choices.js';
+import { WEBHOOK_SECRET_PATTERN } from '../../../contract/credentials.js';
+import { controlClient, globalOptions, resolveAppId } from '../../context.js';
+import { UserError } from '../../errors.js';
+import { EXIT } from '../../exit-codes.js';
+import { columns } from '../../output.js';
+import { green, red } from '../../style.js';
+
+interface CheckFlags {
+  secret?: string;
+  junit?: string;
+  timeout?: string;
+}
+
+/** An app id for the payloads when no emulator is asked (an explicit --secret and no --app). */
+const STANDALONE_APP_ID = 'app_webhook_check';
 
 /** scanctl webhook check URL (issue 6): receiver conformance. */
 export function register(group: Command): void {
-  void group;
+  group
+    .command('check <url>')
+    .description('conformance run against your own webhook receiver: signed events, forgeries, replays, order, unknown fields, answer time')
+    .option('--secret <whsec>', "the receiver's signing secret (default: the local emulator app's, via --app)")
+    .option('--junit <file>', 'also write the results as JUnit XML, for CI')
+    .option('--timeout <duration>', `per-attempt timeout the receiver must answer within (default ${CHOICES.webhookAttemptTimeoutMs / 1000}s, as the service)`)
+    .addHelpText(
+      'after',
+      `\nExit codes: 0 every check passed, ${EXIT.checkFailed} a check failed, ${EXIT.usage} bad flags.\nExample: scanctl webhook check http://127.0.0.1:3000/webhooks --junit webhook-check.xml`,
+    )
+    .action(async (url: string, flags: CheckFlags, command: Command) => {
+      const options = globalOptions(command);
+      try {
+        const parsed = new URL(url);
+        if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new Error('not http');
+      } catch {
+        throw new UserError(`the receiver URL must be an http(s) URL, not "${url}"`);
+      }
+      let timeoutMs: number = CHOICES.webhookAttemptTimeoutMs;
+      if (flags.timeout !== undefined) {
+        const ms = parseDuration(flags.timeout);
+        if (ms === null || ms <= 0) throw new UserError(`invalid --timeout "${flags.timeout}": use forms like 500ms, 10s`);
+        timeoutMs = ms;
+      }
+      let secret = flags.secret;
+      let appId = options.app ?? STANDALONE_APP_ID;
+      if (secret === undefined) {
+        const control = controlClient(options);
+        appId = await resolveAppId(control, options);
+        secret = (await control.webhookSecret(appId)).webhook_secret ?? undefined;
+        if (!secret) {
+          throw new UserError(`${appId} has no webhook signing secret yet`, {
+            hint: 'set a webhook_url (scanctl app update --webhook-url URL) to issue one, or pass --secret whsec_...',
+          });
+        }
+      }
+      if (!WEBHOOK_SECRET_PATTERN.test(secret)) throw new UserError('--secret must be a signing secret that starts with whsec_');
+
+      const { runWebhookCheck } = await import('../../../webhooks/check/run.js');
+      const report = await runWebhookCheck({ url, secret, appId, timeoutMs });
+      if (flags.junit) {
+        const { toJUnit } = await import('../../../webhooks/check/junit.js');
+        try {
+          writeFileSync(flags.junit, toJUnit(report));
+        } catch (error) {
+          throw new UserError(`cannot write ${flags.junit}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+        }
+      }
+      if (options.json) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+      else {
+        const rows = report.checks.map((c) => [
+          c.passed ? green('pass') : red('fail'),
+          c.name,
+          c.latency_ms === null ? '-' : `${c.latency_ms} ms`,
+          c.reason,
+        ]);
+        process.stdout.write(`Webhook receiver ${report.url} (app ${report.app_id})\n\n`);
+        process.stdout.write(`${columns(['RESULT', 'CHECK', 'TIME', 'DETAIL'], rows)}\n\n`);
+        process.stdout.write(`${report.passed} passed, ${report.failed} failed${flags.junit ? ` (JUnit XML: ${flags.junit})` : ''}\n`);
+      }
+      if (report.failed > 0) {
+        const names = report.checks.filter((c) => !c.passed).map((c) => c.id);
+        throw new UserError(`${report.failed} of ${report.checks.length} webhook checks failed: ${names.join(', ')}`, { exitCode: EXIT.checkFailed });
+      }
+    });
 }
