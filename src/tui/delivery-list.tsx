@@ -2,14 +2,19 @@ import { Box, Text } from 'ink';
 import type { DeliveryLine } from './use-deliveries.js';
 
 const COLUMNS = [
-  ['EVENT', 28],
-  ['TYPE', 23],
-  ['SCAN', 22],
+  ['EVENT', 25],
+  ['TYPE', 10],
+  ['SCAN', 21],
   ['ATTEMPT', 8],
-  ['STATUS', 11],
+  ['STATUS', 10],
   ['LATENCY', 8],
-  ['NEXT ATTEMPT', 24],
+  ['NEXT (EMULATOR CLOCK)', 15],
 ] as const;
+
+const SHORT_TYPE: Record<string, string> = { 'scan.completed': 'completed', 'scan.failed': 'failed', 'scan.results_available': 'results' };
+
+/** MM-DD HH:MM:SS of an ISO time on the emulator clock. */
+const shortTime = (iso: string | null) => (iso ? `${iso.slice(5, 10)} ${iso.slice(11, 19)}` : '');
 
 const outcomeColor = (outcome: string) =>
   outcome === 'succeeded' ? 'green' : outcome === 'failed' || outcome === 'cancelled' ? 'red' : outcome === 'retrying' ? 'yellow' : 'cyan';
@@ -19,12 +24,12 @@ function cells(line: DeliveryLine): string[] {
   const status = e.kind === 'attempt_finished' ? (e.status === null ? 'error' : String(e.status)) : e.outcome;
   return [
     e.event_id,
-    e.event_type + (e.origin === 'resend' ? ' (resend)' : ''),
+    (SHORT_TYPE[e.event_type] ?? e.event_type) + (e.origin === 'resend' ? '*' : ''),
     e.scan_id,
     `${e.attempt}/${e.max_attempts}`,
     status,
     e.latency_ms === null ? '' : `${e.latency_ms} ms`,
-    e.next_attempt_at ?? '',
+    shortTime(e.next_attempt_at),
   ];
 }
 

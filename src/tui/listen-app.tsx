@@ -1,5 +1,5 @@
 import { Box, Text, useApp, useInput } from 'ink';
-import { useCallback, useState } from 'react';
+import { useCallback, useRef, useState } from 'react';
 import type { DeliveryDetail } from '../contract/webhooks.js';
 import { DeliveryDetailView } from './delivery-detail.js';
 import { DeliveryList } from './delivery-list.js';
@@ -40,17 +40,22 @@ export function ListenApp(props: ListenAppProps) {
     [props.resend],
   );
 
+  // The key handler reads the latest render through a ref: a keypress may arrive before ink re-subscribes it.
+  const latest = useRef({ lines, current, openId, openLine, resend });
+  latest.current = { lines, current, openId, openLine, resend };
+
   useInput((input, key) => {
+    const view = latest.current;
     if (input === 'q' || (key.ctrl && input === 'c')) return exit();
-    if (openId) {
+    if (view.openId) {
       if (key.escape || key.backspace || key.leftArrow) setOpenId(null);
-      else if (input === 'r' && openLine) resend(openLine.latest.event_id);
+      else if (input === 'r' && view.openLine) view.resend(view.openLine.latest.event_id);
       return;
     }
-    if (key.upArrow || input === 'k') setSelected((s) => Math.max(0, s - 1));
-    else if (key.downArrow || input === 'j') setSelected((s) => Math.min(Math.max(0, lines.length - 1), s + 1));
-    else if (key.return && current) setOpenId(current.deliveryId);
-    else if (input === 'r' && current) resend(current.latest.event_id);
+    if (key.upArrow || input === 'k') setSelected((s) => Math.max(0, Math.min(s, view.lines.length - 1) - 1));
+    else if (key.downArrow || input === 'j') setSelected((s) => Math.min(Math.max(0, view.lines.length - 1), s + 1));
+    else if (key.return && view.current) setOpenId(view.current.deliveryId);
+    else if (input === 'r' && view.current) view.resend(view.current.latest.event_id);
   });
 
   return (
