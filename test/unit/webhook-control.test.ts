@@ -1,0 +1,188 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { ControlClient } from '../../src/client/control.js';
+import { judge, waitForDeliveries } from '../../src/client/wait.js';
+import type { DeliveryView } from '../../src/contract/webhooks.js';
+import { recordScanEvent } from '../../src/webhooks/outbox.js';
+import { DEMO, expectErrorBody, portalCookie, testEmulator, type TestEmulator } from '../helpers/emulator.js';
+import { startReceiver, type Behaviour, type Receiver } from '../helpers/webhook-receiver.js';
+
+const cleanups: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0)) await c();
+});
+
+async function setup(behaviour: Behaviour = () => 200, options: { url?: boolean } = {}) {
+  const emu = testEmulator();
+  const r = await startReceiver(DEMO.webhookSecret, behaviour);
+  cleanups.push(() => r.close());
+  if (options.url !== false) {
+    await emu.call('PATCH', `/v1/apps/${DEMO.appId}`, { headers: { cookie: await portalCookie(emu) }, json: { webhook_url: r.url } });
+  }
+  return { emu, r };
+}
+
+const scan = (emu: TestEmulator, scanId: string, hostUserRef = 'member_1') =>
+  recordScanEvent(emu.store, emu.ids, emu.clock.now(), {
+    type: 'scan.completed',
+    appId: DEMO.appId,
+    scanId,
+    hostUserRef,
+    occurredAt: emu.clock.now(),
+    modelVersion: 'v1',
+  });
+
+/** A ControlClient over the in-process app (no socket). */
+function controlOf(emu: TestEmulator): ControlClient {
+  return {
+    deliveries: async (query: Record<string, unknown>) => {
+      const qs = new URLSearchParams(Object.entries(query).filter(([, v]) => v !== undefined).map(([k, v]) => [k, String(v)]));
+      return (await emu.call('GET', `/_scanctl/webhooks/deliveries?${qs}`)).body;
+    },
+  } as unknown as ControlClient;
+}
+
+async function readSse(body: ReadableStream<Uint8Array>, until: (events: Array<{ event: string; data: any }>) => boolean) {
+  const reader = body.getReader();
+  const decoder = new TextDecoder();
+  const events: Array<{ event: string; data: any }> = [];
+  let buffer = '';
+  while (!until(events)) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    buffer += decoder.decode(value, { stream: true });
+    let end: number;
+    while ((end = buffer.indexOf('\n\n')) >= 0) {
+      const block = buffer.slice(0, end);
+      buffer = buffer.slice(end + 2);
+      const event = /^event: (.*)$/m.exec(block)?.[1] ?? 'message';
+      const data = /^data: (.*)$/m.exec(block)?.[1];
+      if (data) events.push({ event, data: JSON.parse(data) });
+    }
+  }
+  return { events, cancel: () => reader.cancel() };
+}
+
+describe('webhook control plane', () => {
+  it('lists deliveries with filters, shows one with its attempts and exact headers and body', async () => {
+    let s1Seen = 0;
+    const { emu, r } = await setup((_n, d) => (d.body.data.scan_id === 's1' && ++s1Seen === 1 ? 500 : 200));
+    const e1 = scan(emu, 's1');
+    scan(emu, 's2', 'member_2');
+    await emu.advance(30_000);
+    await r.waitFor(3);
+    const all = await emu.call('GET', '/_scanctl/webhooks/deliveries?app_id=app_demo');
+    expect(all.body.data).toHaveLength(2);
+    const one = await emu.call('GET', '/_scanctl/webhooks/deliveries?scan_id=s1&status=succeeded');
+    expect(one.body.data).toHaveLength(1);
+    const detail = await emu.call('GET', `/_scanctl/webhooks/deliveries/${one.body.data[0].id}`);
+    expect(detail.body).toMatchObject({ event_id: e1, status: 'succeeded', attempts: 2, max_attempts: 17 });
+    expect(detail.body.attempt_log.map((a: any) => a.status)).toEqual([500, 200]);
+    expect(detail.body.attempt_log[1].started_at).toBe('2026-11-22T10:00:30.000Z');
+    // The detail shows what the receiver got, byte for byte.
+    const got = r.received.find((d) => d.body.id === e1)!;
+    expect(detail.body.request.body).toBe(got.raw.toString('utf8'));
+    expect(detail.body.request.headers['Service-Signature']).toBe(got.headers['service-signature']);
+    const bad = await emu.call('GET', '/_scanctl/webhooks/deliveries?status=nope');
+    expect(bad.status).toBe(400);
+    expect(expectErrorBody(bad.body).param).toBe('status');
+    expect((await emu.call('GET', '/_scanctl/webhooks/deliveries/del_nope')).status).toBe(404);
+  });
+
+  it('WH-5: resend is a new delivery of the same event: same Service-Event-Id, same bytes', async () => {
+    const { emu, r } = await setup();
+    const id = scan(emu, 's1');
+    await emu.advance(0);
+    const res = await emu.call('POST', `/_scanctl/webhooks/events/${id}/resend`);
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({ event_id: id, origin: 'resend', status: 'pending' });
+    await emu.advance(0);
+    const got = await r.waitFor(2);
+    expect(got[1]!.headers['service-event-id']).toBe(id);
+    expect(got[1]!.raw.equals(got[0]!.raw)).toBe(true);
+    const missing = await emu.call('POST', '/_scanctl/webhooks/events/evt_nope/resend');
+    expect(expectErrorBody(missing.body).code).toBe('resource_missing');
+  });
+
+  it('the live stream reports attempts; a forward listener is the effective URL while its stream is open', async () => {
+    const { emu, r } = await setup(() => 200, { url: false });
+    const response = await emu.app.request(`/_scanctl/webhooks/stream?app_id=app_demo&forward=${encodeURIComponent(r.url)}`);
+    expect(response.headers.get('content-type')).toContain('text/event-stream');
+    const ready = await readSse(response.body!, (e) => e.length >= 1);
+    expect(ready.events[0]).toMatchObject({ event: 'ready', data: { app_id: 'app_demo', effective_url: r.url } });
+    expect((await emu.call('GET', '/_scanctl/webhooks/listeners')).body.data).toHaveLength(1);
+    // An app with webhook_url null gets deliveries while the listener is attached.
+    scan(emu, 's1');
+    await emu.advance(0);
+    await r.waitFor(1);
+    await ready.cancel();
+    // Closed: the override goes away (APP-3 again).
+    for (let i = 0; i < 50 && (await emu.call('GET', '/_scanctl/webhooks/listeners')).body.data.length > 0; i++) await new Promise((res) => setTimeout(res, 10));
+    expect((await emu.call('GET', '/_scanctl/webhooks/listeners')).body.data).toHaveLength(0);
+    const later = scan(emu, 's2');
+    expect(emu.store.webhooks.deliveries({ event_id: later })).toHaveLength(0);
+  });
+
+  it('the stream carries queued, attempt_started and attempt_finished events with attempt k of 17 and the next attempt time', async () => {
+    const { emu } = await setup(() => 503);
+    const response = await emu.app.request('/_scanctl/webhooks/stream?app_id=app_demo');
+    const reader = readSse(response.body!, (e) => e.filter((x) => x.event === 'delivery').length >= 3);
+    await new Promise((res) => setTimeout(res, 10));
+    scan(emu, 's1');
+    await new Promise((res) => setImmediate(res));
+    await emu.advance(0);
+    const { events, cancel } = await reader;
+    const kinds = events.filter((e) => e.event === 'delivery').map((e) => e.data.kind);
+    expect(kinds).toEqual(['queued', 'attempt_started', 'attempt_finished']);
+    const finished = events.at(-1)!.data;
+    expect(finished).toMatchObject({ attempt: 1, max_attempts: 17, status: 503, outcome: 'retrying', next_attempt_at: '2026-11-22T10:00:30.000Z' });
+    await cancel();
+  });
+
+  it('the signing-secret route returns the existing whsec_ and issues one (once) for an app without', async () => {
+    const emu = testEmulator();
+    const demo = await emu.call('POST', '/_scanctl/webhooks/signing-secret', { json: { app_id: 'app_demo' } });
+    expect(demo.body.webhook_secret).toBe(DEMO.webhookSecret);
+    const trial = await emu.call('POST', '/_scanctl/webhooks/signing-secret', { json: { app_id: 'app_trial' } });
+    expect(trial.body.webhook_secret).toMatch(/^whsec_/);
+    const again = await emu.call('POST', '/_scanctl/webhooks/signing-secret', { json: { app_id: 'app_trial' } });
+    expect(again.body.webhook_secret).toBe(trial.body.webhook_secret);
+  });
+});
+
+describe('waitForDeliveries', () => {
+  it('returns ok once every delivery of the scans is acknowledged', async () => {
+    const { emu, r } = await setup();
+    scan(emu, 's1');
+    scan(emu, 's2');
+    const waiting = waitForDeliveries(controlOf(emu), { scanIds: ['s1', 's2'], timeoutMs: 5_000, pollMs: 5 });
+    await emu.advance(0);
+    await r.waitFor(2);
+    const outcome = await waiting;
+    expect(outcome.ok).toBe(true);
+    expect(outcome.deliveries).toHaveLength(2);
+  });
+
+  it('reports the exhausted delivery with its last status and error', async () => {
+    const { emu } = await setup(() => 500);
+    scan(emu, 's1');
+    await emu.advance(60 * 3_600_000);
+    const outcome = await waitForDeliveries(controlOf(emu), { scanIds: ['s1'], timeoutMs: 1_000, pollMs: 5 });
+    expect(outcome).toMatchObject({ ok: false, reason: 'failed', delivery: { status: 'failed', attempts: 17, last_status: 500, last_error: 'HTTP 500' } });
+  });
+
+  it('times out (real time) while a delivery is still pending', async () => {
+    const { emu } = await setup(() => 500);
+    scan(emu, 's1');
+    await emu.advance(0);
+    const outcome = await waitForDeliveries(controlOf(emu), { scanIds: ['s1'], timeoutMs: 50, pollMs: 5 });
+    expect(outcome).toMatchObject({ ok: false, reason: 'timeout' });
+  });
+
+  it('an event whose first delivery failed but whose resend succeeded counts as acknowledged', () => {
+    const d = (id: string, status: DeliveryView['status']) => ({ id, event_id: 'evt_1', status }) as DeliveryView;
+    expect(judge([d('a', 'failed'), d('b', 'succeeded')])).toMatchObject({ ok: true });
+    expect(judge([d('a', 'failed'), d('b', 'pending')])).toBeNull();
+    expect(judge([d('a', 'failed')])).toMatchObject({ ok: false, reason: 'failed' });
+    expect(judge([])).toMatchObject({ ok: true });
+  });
+});
