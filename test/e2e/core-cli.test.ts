@@ -368,6 +368,27 @@ describe('serve lifecycle', () => {
     expect(missing.stderr).toContain('nope.json: cannot be read (ENOENT)');
   });
 
+  it('SES-10: --rate-limit 1 (real socket) answers 429 rate_limited with Retry-After to a burst', async () => {
+    const serve = await start(['--rate-limit', '1'], { db: ':memory:' });
+    const info = await (await fetch(`${serve.baseUrl}/_scanctl/info`)).json();
+    expect(info.rate_limit_per_second).toBe(1);
+    const burst = await Promise.all(
+      Array.from({ length: 6 }, () =>
+        fetch(`${serve.baseUrl}/v1/sessions`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${DEMO_TEST_SECRET}`, 'content-type': 'application/json' },
+          body: '{"host_user_ref":"m"}',
+        }),
+      ),
+    );
+    const limited = burst.filter((r) => r.status === 429);
+    // Six requests span at most two one-second windows of one request each.
+    expect(limited.length).toBeGreaterThanOrEqual(4);
+    expect(limited[0]!.headers.get('retry-after')).toBe('1');
+    expect((await limited[0]!.json()).error).toMatchObject({ type: 'rate_limit_error', code: 'rate_limited' });
+    await serve.stop();
+  });
+
   it('--db :memory:, a port in use and bad flags', async () => {
     const memory = await start([], { db: ':memory:' });
     expect(memory.ready).toMatchObject({ event: 'ready', db: ':memory:' });
