@@ -11,9 +11,11 @@ import { seededInt, seededUnit } from '../util/seeded-random.js';
  * - drop: do not send; the attempt is recorded as failed with error "dropped by chaos" and retried as usual
  * - fail: do not send; the attempt is recorded as failed with `failStatus` as if the receiver answered it
  *
- * Every verdict is a pure function of (app's chaos setting, deliveryId, attemptNumber): each draw
- * comes from a PRNG keyed by (seed, deliveryId, attemptNumber, what), never from a shared stream,
- * so the same seed gives the same verdicts whatever the timing or the order of deliveries.
+ * Every verdict is a pure function of (app's chaos setting, delivery, attemptNumber): each draw
+ * comes from a PRNG keyed by (seed, delivery, attemptNumber, what), never from a shared stream,
+ * so the same seed gives the same verdicts whatever the timing or the order of attempts. The
+ * delivery is named by its position among the app's deliveries (see replayKey), so the same flow
+ * replays the same verdicts in a fresh emulator, where every id is new.
  * The dispatcher asks once per attempt; a delayed attempt is held and then sent without asking again.
  */
 export interface ChaosVerdict {
@@ -29,7 +31,17 @@ export const NO_CHAOS: ChaosVerdict = { action: 'deliver', delayMs: 0, duplicate
 /** The verdict for attempt `attemptNumber` (1-based) of a delivery of `appId`. */
 export function chaosVerdict(ctx: EmulatorContext, appId: string, deliveryId: string, attemptNumber: number): ChaosVerdict {
   const setting = ctx.store.extras.chaos.get(appId);
-  return setting ? verdictFor(setting, deliveryId, attemptNumber) : NO_CHAOS;
+  return setting ? verdictFor(setting, replayKey(ctx, deliveryId), attemptNumber) : NO_CHAOS;
+}
+
+/**
+ * What a delivery's draws are keyed by: its position among the app's deliveries ("#0", "#1", ...),
+ * not its random id, so that a fresh emulator running the same flow with the same seed gets the
+ * same verdicts (a CI failure replays). Falls back to the id for a delivery the table does not hold.
+ */
+export function replayKey(ctx: EmulatorContext, deliveryId: string): string {
+  const ordinal = ctx.store.extras.chaos.deliveryOrdinal(deliveryId);
+  return ordinal === undefined ? deliveryId : `#${ordinal}`;
 }
 
 /** The verdict under one setting: what chaosVerdict answers, without the database (unit-tested directly). */
@@ -52,19 +64,19 @@ export function verdictFor(setting: ChaosRow, deliveryId: string, attemptNumber:
 
 /**
  * The order in which a batch of due deliveries of one app is sent (reorder chaos permutes it).
- * Items with an `id` (deliveries) are ordered by a seeded hash of their id: the same seed and
- * the same deliveries give the same order whatever order they came in.
+ * Items with an `id` (deliveries) are ordered by a seeded hash of their replay key: the same seed
+ * and the same deliveries give the same order whatever order they came in.
  */
 export function chaosOrder<T>(ctx: EmulatorContext, appId: string, batch: T[]): T[] {
   const setting = ctx.store.extras.chaos.get(appId);
   if (!setting?.reorder || batch.length < 2) return batch;
-  return orderFor(setting.seed, batch);
+  return orderFor(setting.seed, batch, (id) => replayKey(ctx, id));
 }
 
-export function orderFor<T>(seed: number, batch: T[]): T[] {
+export function orderFor<T>(seed: number, batch: T[], keyOf: (id: string) => string = (id) => id): T[] {
   const keyed = batch.map((item, index) => {
     const id = (item as { id?: unknown } | null)?.id;
-    return { item, rank: seededUnit(seed, 'order', typeof id === 'string' || typeof id === 'number' ? id : `#${index}`) };
+    return { item, rank: seededUnit(seed, 'order', typeof id === 'string' ? keyOf(id) : `@${index}`) };
   });
   keyed.sort((a, b) => a.rank - b.rank);
   return keyed.map((k) => k.item);
