@@ -370,7 +370,7 @@ describe('serve lifecycle', () => {
 
   it('SES-10: --rate-limit 1 (real socket) answers 429 rate_limited with Retry-After to a burst', async () => {
     const serve = await start(['--rate-limit', '1'], { db: ':memory:' });
-    const info = await (await fetch(`${serve.baseUrl}/_scanctl/info`)).json();
+    const info = (await (await fetch(`${serve.baseUrl}/_scanctl/info`)).json()) as { rate_limit_per_second: number };
     expect(info.rate_limit_per_second).toBe(1);
     const burst = await Promise.all(
       Array.from({ length: 6 }, () =>
@@ -385,7 +385,7 @@ describe('serve lifecycle', () => {
     // Six requests span at most two one-second windows of one request each.
     expect(limited.length).toBeGreaterThanOrEqual(4);
     expect(limited[0]!.headers.get('retry-after')).toBe('1');
-    expect((await limited[0]!.json()).error).toMatchObject({ type: 'rate_limit_error', code: 'rate_limited' });
+    expect(((await limited[0]!.json()) as { error: unknown }).error).toMatchObject({ type: 'rate_limit_error', code: 'rate_limited' });
     await serve.stop();
   });
 

@@ -32,7 +32,7 @@ describe('PATCH /v1/apps/{app_id} (the portal)', () => {
     const emu = testEmulator();
     const cookie = await portalCookie(emu);
     for (const headers of [
-      { authorization: `Bearer ${DEMO.testSecret}` },
+      { authorization: `Bearer ${DEMO.testSecret}` } as Record<string, string>,
       { authorization: `Bearer ${DEMO.liveSecret}`, cookie },
       { authorization: `Bearer ${DEMO.testPublishable}` },
     ]) {
@@ -45,7 +45,7 @@ describe('PATCH /v1/apps/{app_id} (the portal)', () => {
 
   it('APP-1: no cookie, an unknown cookie or an expired portal login gets 401 portal_login_required', async () => {
     const emu = testEmulator();
-    for (const headers of [{}, { cookie: 'scanctl_portal=psess_forged' }, { cookie: 'other=1' }]) {
+    for (const headers of [{}, { cookie: 'scanctl_portal=psess_forged' }, { cookie: 'other=1' }] as Array<Record<string, string>>) {
       const res = await patch(emu, DEMO.appId, { results_delivery_enabled: true }, headers);
       expect(res.status).toBe(401);
       expect(expectErrorBody(res.body)).toMatchObject({ type: 'authentication_error', code: 'portal_login_required' });

@@ -7,7 +7,7 @@ import { CONTROL_PREFIX } from '../../src/contract/control.js';
 import { installFallbacks } from '../../src/emulator/errors.js';
 import { DEMO, expectErrorBody, portalCookie, testEmulator, type TestEmulator } from '../helpers/emulator.js';
 
-async function raw(emu: TestEmulator, method: string, path: string, init: { body?: BodyInit; headers?: Record<string, string> } = {}) {
+async function raw(emu: TestEmulator, method: string, path: string, init: { body?: RequestInit['body']; headers?: Record<string, string> } = {}) {
   const response = await emu.app.request(path, { method, body: init.body, headers: init.headers, duplex: 'half' } as RequestInit);
   const text = await response.text();
   return { status: response.status, headers: response.headers, text, body: text ? JSON.parse(text) : undefined };
@@ -72,7 +72,7 @@ describe('HTTP errors', () => {
 
   it('CHOICE-3: malformed JSON, an empty body, bad UTF-8 and absurd nesting are 400 invalid_json', async () => {
     const emu = testEmulator();
-    const bodies: BodyInit[] = [
+    const bodies: RequestInit['body'][] = [
       '{"host_user_ref": "m"',
       '{host_user_ref: "m"}',
       '',
