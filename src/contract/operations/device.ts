@@ -1,3 +1,26 @@
+import { CONTROL_PREFIX } from '../control.js';
+import {
+  ChallengeResponse,
+  EnrollmentRequest,
+  EnrollmentResponse,
+  Installation,
+  InstallationList,
+  MeshFitRequest,
+  MeshFitResponse,
+  ModelKeyRequest,
+  ModelKeyResponse,
+  ModelManifest,
+  ResultUploadRequest,
+  ResultUploadResponse,
+  ScanEventRequest,
+  ScanEventResponse,
+  ScanList,
+  ScanListQuery,
+  UsageList,
+  UsageQuery,
+} from '../device.js';
+import type { ErrorCode } from '../errors.js';
+import { CONTROL_TAG } from './control.js';
 import type { Operation } from './types.js';
 
 /**
@@ -6,4 +29,270 @@ import type { Operation } from './types.js';
  * (/_scanctl/installations..., tag CONTROL_TAG from ./control.js, security "none").
  * One entry per route; test/unit/openapi.test.ts fails for any registered route missing here.
  */
-export const DEVICE_OPERATIONS: Operation[] = [];
+
+/** Every device route: a session token only (AUTH-13), valid on the emulator's clock (SES-5). */
+const TOKEN_ERRORS: ErrorCode[] = ['session_token_invalid', 'session_token_expired', 'secret_key_not_accepted'];
+const device = (op: Omit<Operation, 'tag' | 'security'>): Operation => ({
+  ...op,
+  tag: 'device',
+  security: 'sessionToken',
+  errors: [...TOKEN_ERRORS, ...(op.errors ?? [])],
+});
+const control = (op: Omit<Operation, 'tag' | 'security'>): Operation => ({ ...op, tag: CONTROL_TAG, security: 'none' });
+
+const P = CONTROL_PREFIX;
+const MODEL = '2026.10.1';
+const SCAN_EXAMPLE = {
+  object: 'scan',
+  id: 'scn_4fQ2mZ8pL1xR7tYc',
+  app_id: 'app_demo',
+  installation_id: 'ins_Hk3nV9qW2sB6dJ0e',
+  host_user_ref: 'member_123',
+  env: 'live',
+  status: 'completed',
+  model_version: MODEL,
+  started_at: '2026-11-22T10:00:00.000Z',
+  occurred_at: '2026-11-22T10:01:30.000Z',
+  recorded_at: '2026-11-22T10:01:30.000Z',
+  billable: true,
+  reports: 2,
+  result_stored: false,
+} as const;
+
+const installationBlockActions = (['block', 'unblock'] as const).map((action) =>
+  control({
+    method: 'post',
+    path: `${P}/installations/{installation_id}/${action}`,
+    operationId: `${action}Installation`,
+    summary: action === 'block' ? "Block an installation server-side: its next scan fails to start" : 'Lift the block of an installation',
+    rules: ['DEV-3'],
+    pathParams: { installation_id: 'The installation, e.g. ins_Hk3nV9qW2sB6dJ0e.' },
+    responses: { 200: { description: 'The installation in its new state.', schema: Installation } },
+    errors: ['resource_missing'],
+  }),
+);
+
+export const DEVICE_OPERATIONS: Operation[] = [
+  device({
+    method: 'post',
+    path: '/v1/device/challenge',
+    operationId: 'createDeviceChallenge',
+    summary: 'A single-use attestation challenge for one enrollment',
+    rules: ['AUTH-13', 'DEV-1'],
+    responses: {
+      201: {
+        description: 'The challenge; it expires after 5 minutes.',
+        schema: ChallengeResponse,
+        example: { object: 'challenge', challenge: 'chl_Xq8bT2nM5kP0wR7yZc3vL9sD1fG4hJ6a', expires_at: '2026-11-22T10:05:00.000Z' },
+      },
+    },
+  }),
+  device({
+    method: 'post',
+    path: '/v1/device/enrollments',
+    operationId: 'enrollInstallation',
+    summary: 'Enroll an installation with device attestation (the simulator sends a stub attestation)',
+    description:
+      'Once per installation, before its first scan; it survives app updates. Enrolling a known installation again (after a reinstall) answers 200 with reenrolled true and keeps its state: a blocked installation stays blocked. ' +
+      'The bundle and team identifiers must equal the app\'s exactly, otherwise 403 attestation_invalid, whose message names the attestation only.',
+    rules: ['DEV-1', 'DEV-2', 'APP-5'],
+    request: {
+      schema: EnrollmentRequest,
+      example: {
+        installation_id: 'ins_Hk3nV9qW2sB6dJ0e',
+        app_version: '1.4.0',
+        attestation: { format: 'stub', challenge: 'chl_Xq8bT2nM5kP0wR7yZc3vL9sD1fG4hJ6a', bundle_id: 'com.example.scanner', team_id: 'A1B2C3D4E5' },
+      },
+    },
+    responses: {
+      201: {
+        description: 'Enrolled for the first time.',
+        schema: EnrollmentResponse,
+        example: { object: 'enrollment', installation_id: 'ins_Hk3nV9qW2sB6dJ0e', status: 'enrolled', enrolled_at: '2026-11-22T10:00:00.000Z', reenrolled: false, enrollments: 1 },
+      },
+      200: { description: 'Enrolled again after a reinstall (reenrolled true).', schema: EnrollmentResponse },
+    },
+    errors: ['attestation_invalid', 'challenge_invalid'],
+  }),
+  device({
+    method: 'get',
+    path: '/v1/models',
+    operationId: 'listModels',
+    summary: 'The model manifest: each version with its size and sha256',
+    rules: ['SES-8'],
+    responses: {
+      200: {
+        description: 'The models, newest (current) first.',
+        schema: ModelManifest,
+        example: {
+          object: 'list',
+          data: [{ object: 'model', model_version: MODEL, size: 65536, sha256: '9f0d76e5c1aab616b32bff089e1deb3348a15a30fc9bcd5f555e48700a3e736f', url: `/v1/models/${MODEL}`, current: true }],
+        },
+      },
+    },
+  }),
+  device({
+    method: 'get',
+    path: '/v1/models/{model_version}',
+    operationId: 'downloadModel',
+    summary: 'Download a model file (bytes whose size and sha256 match the manifest)',
+    rules: ['SES-8'],
+    pathParams: { model_version: 'A model version from the manifest, e.g. 2026.10.1.' },
+    responses: { 200: { description: 'The model bytes.', contentType: 'application/octet-stream' } },
+    errors: ['resource_missing'],
+  }),
+  device({
+    method: 'post',
+    path: '/v1/model-key',
+    operationId: 'getModelKey',
+    summary: 'The key of the model, for an enrolled installation',
+    description: 'Session token plus an enrolled, unblocked installation of the token\'s app. Not scope-gated (SES-8).',
+    rules: ['DEV-4', 'DEV-3', 'SES-8', 'AUTH-14'],
+    request: { schema: ModelKeyRequest, example: { installation_id: 'ins_Hk3nV9qW2sB6dJ0e', model_version: MODEL, app_version: '1.4.0' } },
+    responses: {
+      200: {
+        description: 'The model key; valid as long as the session token.',
+        schema: ModelKeyResponse,
+        example: { object: 'model_key', model_version: MODEL, key: 'Zx1dQ2f3G4h5J6k7L8m9N0p1Q2r3S4t5U6v7W8x9Y0a', expires_at: '2026-11-22T10:15:00.000Z' },
+      },
+    },
+    errors: ['installation_not_enrolled', 'installation_blocked', 'resource_missing'],
+  }),
+  device({
+    method: 'post',
+    path: '/v1/mesh-fits',
+    operationId: 'createMeshFit',
+    summary: 'The mesh-fitting template of a model (no member data is sent)',
+    rules: ['SES-8'],
+    request: { schema: MeshFitRequest, example: { installation_id: 'ins_Hk3nV9qW2sB6dJ0e', model_version: MODEL } },
+    responses: { 201: { description: 'The fitting template.', schema: MeshFitResponse } },
+    errors: ['installation_not_enrolled', 'installation_blocked', 'resource_missing'],
+  }),
+  device({
+    method: 'post',
+    path: '/v1/scan-events',
+    operationId: 'reportScanEvent',
+    summary: 'Report a scan: started, then completed, failed or abandoned (the call that bills)',
+    description:
+      'Needs scope scan.create (else 403 insufficient_scope and nothing is recorded) and an Idempotency-Key. One token runs one scan session: it binds to the first scan_id it reports. ' +
+      'occurred_at is the device\'s time; an offline scan syncs later with a fresh token and keeps it, and is billed in its month. A repeated outcome is a duplicate report: counted, never charged or sent again. ' +
+      'Idempotency (CHOICE-7): keys are per app and remembered 24 hours; the same key and body replays the first answer with Idempotent-Replayed: true; the same key with another body is 409 idempotency_key_reused.',
+    rules: ['DEV-5', 'DEV-6', 'DEV-3', 'SES-6', 'SES-7', 'BILL-1', 'BILL-2', 'BILL-3', 'BILL-4', 'BILL-5'],
+    headers: [{ name: 'Idempotency-Key', required: true, description: 'One fresh key per event, reused on its retries (1 to 255 printable characters).' }],
+    request: {
+      schema: ScanEventRequest,
+      example: { installation_id: 'ins_Hk3nV9qW2sB6dJ0e', scan_id: 'scn_4fQ2mZ8pL1xR7tYc', status: 'completed', occurred_at: '2026-11-22T10:01:30.000Z', model_version: MODEL },
+    },
+    responses: {
+      201: {
+        description: 'The scan was recorded for the first time.',
+        schema: ScanEventResponse,
+        headers: { 'Idempotent-Replayed': 'true when this is the stored answer to an earlier request with the same Idempotency-Key.' },
+        example: { object: 'scan_event', duplicate: false, scan: { ...SCAN_EXAMPLE, started_at: null, reports: 1 } },
+      },
+      200: {
+        description: 'An event of a scan already recorded (its outcome, or a duplicate report with duplicate true).',
+        schema: ScanEventResponse,
+        example: { object: 'scan_event', duplicate: false, scan: SCAN_EXAMPLE },
+      },
+    },
+    errors: [
+      'insufficient_scope',
+      'idempotency_key_missing',
+      'idempotency_key_reused',
+      'session_token_used',
+      'installation_not_enrolled',
+      'installation_blocked',
+      'scan_conflict',
+    ],
+  }),
+  device({
+    method: 'put',
+    path: '/v1/scans/{scan_id}/result',
+    operationId: 'uploadScanResult',
+    summary: "Upload a completed scan's result (only with results delivery on)",
+    description:
+      'With results delivery off: 403 results_delivery_disabled before the body is read; nothing is stored, and the SDK stops for good. A re-upload is the same result: one stored row, one scan.results_available.',
+    rules: ['DEV-7', 'DEV-8', 'DEV-9', 'SES-6'],
+    pathParams: { scan_id: 'The scan, as reported to POST /v1/scan-events.' },
+    request: {
+      schema: ResultUploadRequest,
+      example: {
+        installation_id: 'ins_Hk3nV9qW2sB6dJ0e',
+        result: { modelVersion: MODEL, measurements: { bodyFatPercent: 21.4, bmi: 23.8, girths: { waistCm: 84.2, hipCm: 98.7 } } },
+      },
+    },
+    responses: {
+      201: {
+        description: 'Stored; scan.results_available is queued.',
+        schema: ResultUploadResponse,
+        example: { object: 'scan_result', scan_id: 'scn_4fQ2mZ8pL1xR7tYc', stored: true, duplicate: false, stored_at: '2026-11-22T10:01:31.000Z' },
+      },
+      200: { description: 'A re-upload of the stored result (duplicate true).', schema: ResultUploadResponse },
+    },
+    errors: ['results_delivery_disabled', 'session_token_used', 'installation_not_enrolled', 'resource_missing', 'scan_not_completed', 'scan_conflict'],
+  }),
+
+  control({
+    method: 'get',
+    path: `${P}/apps/{app_id}/installations`,
+    operationId: 'listInstallations',
+    summary: "The app's enrolled installations",
+    rules: ['DEV-1'],
+    pathParams: { app_id: 'The app, e.g. app_demo.' },
+    responses: { 200: { description: 'The installations.', schema: InstallationList } },
+    errors: ['resource_missing'],
+  }),
+  control({
+    method: 'get',
+    path: `${P}/installations/{installation_id}`,
+    operationId: 'getInstallation',
+    summary: 'One installation',
+    pathParams: { installation_id: 'The installation.' },
+    responses: { 200: { description: 'The installation.', schema: Installation } },
+    errors: ['resource_missing'],
+  }),
+  ...installationBlockActions,
+  control({
+    method: 'get',
+    path: `${P}/apps/{app_id}/scans`,
+    operationId: 'listScans',
+    summary: "The app's recorded scans, newest first",
+    pathParams: { app_id: 'The app, e.g. app_demo.' },
+    query: ScanListQuery,
+    responses: { 200: { description: 'The scans.', schema: ScanList, example: { object: 'list', data: [SCAN_EXAMPLE] } } },
+    errors: ['resource_missing'],
+  }),
+  control({
+    method: 'get',
+    path: `${P}/usage`,
+    operationId: 'getUsage',
+    summary: 'The billing view per app and month: monthly active scanning users, billable, test, failed and abandoned scans',
+    rules: ['BILL-1', 'BILL-2', 'BILL-3', 'BILL-4', 'BILL-5', 'BILL-6'],
+    query: UsageQuery,
+    responses: {
+      200: {
+        description: 'One row per app and UTC month of occurred_at (with app_id and month: exactly that row, zeros included).',
+        schema: UsageList,
+        example: {
+          object: 'list',
+          data: [
+            {
+              object: 'usage',
+              app_id: 'app_demo',
+              month: '2026-11',
+              monthly_active_users: 1,
+              billable_scans: 2,
+              test_scans: 3,
+              test_active_users: 1,
+              completed_scans: 4,
+              failed_scans: 1,
+              abandoned_scans: 0,
+            },
+          ],
+        },
+      },
+    },
+    errors: ['resource_missing'],
+  }),
+];
