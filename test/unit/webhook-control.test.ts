@@ -35,7 +35,7 @@ const scan = (emu: TestEmulator, scanId: string, hostUserRef = 'member_1') =>
 function controlOf(emu: TestEmulator): ControlClient {
   return {
     deliveries: async (query: Record<string, unknown>) => {
-      const qs = new URLSearchParams(Object.entries(query).filter(([, v]) => v !== undefined).map(([k, v]) => [k, String(v)]));
+      const qs = new URLSearchParams(Object.entries(query).filter(([, v]) => v !== undefined).map(([k, v]): [string, string] => [k, String(v)]));
       return (await emu.call('GET', `/_scanctl/webhooks/deliveries?${qs}`)).body;
     },
   } as unknown as ControlClient;
