@@ -128,6 +128,8 @@ export const ListenerView = z
   .meta({ id: 'WebhookListener' });
 export type ListenerView = z.infer<typeof ListenerView>;
 
+export const ListenerListResponse = z.object({ object: z.literal('list'), data: z.array(ListenerView) }).meta({ id: 'WebhookListenerList' });
+
 export const StreamQuery = z
   .strictObject({
     app_id: z.string().min(1),

@@ -1,10 +1,132 @@
+import { CONTROL_PREFIX, WebhookSecretResponse } from '../control.js';
+import {
+  DeliveryDetail,
+  DeliveryListQuery,
+  DeliveryListResponse,
+  DeliveryStreamEvent,
+  DeliveryView,
+  ListenerListResponse,
+  ResultsAvailableEvent,
+  ScanCompletedEvent,
+  ScanFailedEvent,
+  SigningSecretRequest,
+  StreamQuery,
+} from '../webhooks.js';
+import { CONTROL_TAG } from './control.js';
 import type { Operation, WebhookEvent } from './types.js';
 
 /**
- * Webhooks (issue 4). WEBHOOK_EVENTS: one entry per event type (scan.completed, scan.failed,
- * scan.results_available) with its payload schema from src/contract/webhooks.ts; they appear
- * under the document's `webhooks`. WEBHOOK_OPERATIONS: the control plane routes for deliveries,
- * resend and listeners (tag CONTROL_TAG from ./control.js, security "none").
+ * Webhooks (issue 4). WEBHOOK_EVENTS: one entry per event type with its payload schema from
+ * src/contract/webhooks.ts; they appear under the document's `webhooks`. WEBHOOK_OPERATIONS: the
+ * control plane routes for deliveries, resend, listeners and the live stream.
  */
-export const WEBHOOK_EVENTS: WebhookEvent[] = [];
-export const WEBHOOK_OPERATIONS: Operation[] = [];
+const P = `${CONTROL_PREFIX}/webhooks`;
+const HEADERS =
+  'Headers: Service-Signature (hex HMAC-SHA256 of the raw body keyed with the whsec_ secret), Service-Event-Id (equals id; the same on every retry and resend), Service-Event-Type (equals type). Any 2xx acknowledges; anything else is retried (30 s doubling, at most 6 h apart, 17 attempts); redirects are not followed.';
+const DATA = {
+  scan_id: 'scn_4fQ2mZ8pL1xR7tYc',
+  app_id: 'app_demo',
+  occurred_at: '2026-11-22T10:01:30.000Z',
+  host_user_ref: 'member_123',
+  model_version: '2026.10.1',
+};
+
+export const WEBHOOK_EVENTS: WebhookEvent[] = [
+  {
+    name: 'scan.completed',
+    summary: 'A scan completed: the measurement-free billing record',
+    description: HEADERS,
+    schema: ScanCompletedEvent,
+    rules: ['WH-1', 'WH-2', 'WH-4', 'WH-5', 'WH-6', 'WH-7', 'WH-9', 'WH-11'],
+    example: { id: 'evt_s7iizFsEHglwMlw8W9ZZ', type: 'scan.completed', created_at: '2026-11-22T10:01:30.100Z', data: { ...DATA, status: 'completed' } },
+  },
+  {
+    name: 'scan.failed',
+    summary: 'A scan failed: same shape, status failed; never billed',
+    description: HEADERS,
+    schema: ScanFailedEvent,
+    rules: ['WH-1', 'WH-2', 'WH-11'],
+    example: { id: 'evt_Kd83nQpW0zLm2xVb7cRt', type: 'scan.failed', created_at: '2026-11-22T10:01:30.100Z', data: { ...DATA, status: 'failed' } },
+  },
+  {
+    name: 'scan.results_available',
+    summary: 'A stored result: only with results delivery enabled and a webhook_url, once per stored result',
+    description: `${HEADERS} Join it to scan.completed on scan_id.`,
+    schema: ResultsAvailableEvent,
+    rules: ['WH-3', 'WH-11', 'WH-12', 'DEV-8'],
+    example: {
+      id: 'evt_Pq1mZ9xR4tYc8nW2vLb0',
+      type: 'scan.results_available',
+      created_at: '2026-11-22T10:01:31.000Z',
+      data: {
+        scan_id: DATA.scan_id,
+        app_id: DATA.app_id,
+        host_user_ref: DATA.host_user_ref,
+        occurred_at: DATA.occurred_at,
+        model_version: DATA.model_version,
+        result: { modelVersion: '2026.10.1', measurements: { bodyFatPercent: 18.2, bmi: 23.1, girths: { waistCm: 81.5, hipCm: 97.2 } } },
+      },
+    },
+  },
+];
+
+const control = (op: Omit<Operation, 'tag' | 'security'>): Operation => ({ ...op, tag: CONTROL_TAG, security: 'none' });
+
+export const WEBHOOK_OPERATIONS: Operation[] = [
+  control({
+    method: 'get',
+    path: `${P}/deliveries`,
+    operationId: 'listWebhookDeliveries',
+    summary: 'Webhook deliveries, newest first, filtered by app, status, scan or event',
+    query: DeliveryListQuery,
+    responses: { 200: { description: 'The deliveries.', schema: DeliveryListResponse } },
+    errors: ['resource_missing'],
+  }),
+  control({
+    method: 'get',
+    path: `${P}/deliveries/{delivery_id}`,
+    operationId: 'getWebhookDelivery',
+    summary: 'One delivery: its attempts, and the exact headers and body it sends',
+    pathParams: { delivery_id: 'The delivery, e.g. del_rv5F7Pc4fJ73xM1ANmF7.' },
+    responses: { 200: { description: 'The delivery.', schema: DeliveryDetail } },
+    errors: ['resource_missing'],
+  }),
+  control({
+    method: 'post',
+    path: `${P}/events/{event_id}/resend`,
+    operationId: 'resendWebhookEvent',
+    summary: 'Send an event again: a new delivery with the same event id and bytes, due now',
+    rules: ['WH-5', 'WH-10', 'DEL-2'],
+    pathParams: { event_id: 'The event, e.g. evt_s7iizFsEHglwMlw8W9ZZ.' },
+    responses: { 201: { description: 'The new delivery.', schema: DeliveryView } },
+    errors: ['resource_missing', 'event_deleted', 'webhook_url_missing'],
+  }),
+  control({
+    method: 'get',
+    path: `${P}/listeners`,
+    operationId: 'listWebhookListeners',
+    summary: 'Attached `scanctl webhook listen --forward` overrides',
+    responses: { 200: { description: 'The listeners.', schema: ListenerListResponse } },
+  }),
+  control({
+    method: 'post',
+    path: `${P}/signing-secret`,
+    operationId: 'revealWebhookSigningSecret',
+    summary: "The app's whsec_ signing secret, issued (once) if it has none",
+    rules: ['APP-2'],
+    request: { schema: SigningSecretRequest, example: { app_id: 'app_demo' } },
+    responses: { 200: { description: 'The secret.', schema: WebhookSecretResponse } },
+    errors: ['resource_missing'],
+  }),
+  control({
+    method: 'get',
+    path: `${P}/stream`,
+    operationId: 'streamWebhookDeliveries',
+    summary: "Live stream (Server-Sent Events) of an app's deliveries; with forward, a listener for the life of the connection",
+    description:
+      'Events: `ready` (app_id, listener, effective_url), then `delivery` (one WebhookStreamEvent per queued delivery, attempt started, attempt finished, cancellation). While a stream with `forward` is open, that URL is the app\'s effective webhook URL.',
+    query: StreamQuery,
+    responses: { 200: { description: 'text/event-stream; each data line is a WebhookStreamEvent.', schema: DeliveryStreamEvent, contentType: 'text/event-stream' } },
+    errors: ['resource_missing'],
+  }),
+];
