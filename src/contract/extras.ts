@@ -119,6 +119,10 @@ export const StateFile = z
   .meta({ id: 'StateFile', description: "The emulator's whole state: one table per key, rows sorted by primary key." });
 export type StateFile = z.infer<typeof StateFile>;
 
+export const StateExportQuery = z.strictObject({
+  include_secrets: z.enum(['0', '1', 'true', 'false']).optional().describe('1: webhook signing secrets in plain text, for an import elsewhere.'),
+});
+
 export const StateImportResponse = z
   .object({
     object: z.literal('state_import'),

@@ -1,4 +1,165 @@
+import { CONTROL_PREFIX } from '../control.js';
+import {
+  ChaosSetRequest,
+  ChaosView,
+  FaultClearResponse,
+  FaultCreateRequest,
+  FaultListResponse,
+  FaultView,
+  LogListResponse,
+  LogQuery,
+  RequestLogLine,
+  StateExportQuery,
+  StateFile,
+  StateImportResponse,
+  StateResetResponse,
+} from '../extras.js';
+import { CONTROL_TAG } from './control.js';
 import type { Operation } from './types.js';
 
+const control = (op: Omit<Operation, 'tag' | 'security'>): Operation => ({ ...op, tag: CONTROL_TAG, security: 'none' });
+const APP = { app_id: 'The app, e.g. app_demo.' };
+
+const FAULT_EXAMPLE = {
+  id: 'flt_2iZgRLv1j18YnUUpuDDr',
+  object: 'fault',
+  method: 'POST',
+  path: '/v1/sessions',
+  status: 429,
+  code: 'rate_limited',
+  message: null,
+  count: 2,
+  remaining: 2,
+  probability: null,
+  seed: 7,
+  matched: 0,
+  injected: 0,
+  active: true,
+  created_at: '2026-11-22T10:00:00.000Z',
+};
+
+const CHAOS_EXAMPLE = {
+  object: 'chaos',
+  app_id: 'app_demo',
+  enabled: true,
+  seed: 7,
+  drop: 0,
+  duplicate: 0.2,
+  delay_ms: null,
+  delay_probability: 0,
+  reorder: false,
+  fail_first: 2,
+  fail_status: 500,
+  updated_at: '2026-11-22T10:00:00.000Z',
+};
+
 /** Extras (issue 6): faults, chaos, state export/import/reset, request log (tag CONTROL_TAG, security "none"). */
-export const EXTRA_OPERATIONS: Operation[] = [];
+export const EXTRA_OPERATIONS: Operation[] = [
+  control({
+    method: 'get',
+    path: `${CONTROL_PREFIX}/faults`,
+    operationId: 'listFaults',
+    summary: 'API faults, oldest first, with how often each matched and fired',
+    responses: { 200: { description: 'The faults.', schema: FaultListResponse } },
+  }),
+  control({
+    method: 'post',
+    path: `${CONTROL_PREFIX}/faults`,
+    operationId: 'addFault',
+    summary: 'Answer METHOD PATH with a chosen status and code, for the next count calls or with a seeded probability',
+    description:
+      'The answer is the spec error body with the type of its status (CHOICE-4) and the chosen code, plus a Scanctl-Fault header naming the fault. The control plane can never be faulted.',
+    rules: ['ERR-1'],
+    request: { schema: FaultCreateRequest, example: { method: 'POST', path: '/v1/sessions', status: 429, code: 'rate_limited', count: 2, seed: 7 } },
+    responses: { 201: { description: 'The fault.', schema: FaultView, example: FAULT_EXAMPLE } },
+  }),
+  control({
+    method: 'delete',
+    path: `${CONTROL_PREFIX}/faults`,
+    operationId: 'clearFaults',
+    summary: 'Remove every fault',
+    responses: { 200: { description: 'How many were removed.', schema: FaultClearResponse } },
+  }),
+  control({
+    method: 'delete',
+    path: `${CONTROL_PREFIX}/faults/{fault_id}`,
+    operationId: 'clearFault',
+    summary: 'Remove one fault',
+    pathParams: { fault_id: 'The fault, e.g. flt_2iZgRLv1j18YnUUpuDDr.' },
+    responses: { 200: { description: 'Removed.', schema: FaultClearResponse } },
+    errors: ['resource_missing'],
+  }),
+  control({
+    method: 'get',
+    path: `${CONTROL_PREFIX}/apps/{app_id}/chaos`,
+    operationId: 'getChaos',
+    summary: "The app's delivery chaos setting",
+    pathParams: APP,
+    responses: { 200: { description: 'The setting (enabled false when none).', schema: ChaosView, example: CHAOS_EXAMPLE } },
+    errors: ['resource_missing'],
+  }),
+  control({
+    method: 'put',
+    path: `${CONTROL_PREFIX}/apps/{app_id}/chaos`,
+    operationId: 'setChaos',
+    summary: "Replace the app's delivery chaos: drop, duplicate, delay, reorder, fail the first N attempts; seeded",
+    description:
+      'Each verdict comes from a PRNG keyed by (seed, delivery, attempt), never a shared stream: the same seed gives the same verdicts whatever the timing. Without seed, one is picked and returned.',
+    rules: ['WH-7', 'WH-8', 'WH-9'],
+    pathParams: APP,
+    request: { schema: ChaosSetRequest, example: { duplicate: 0.2, fail_first: 2, seed: 7 } },
+    responses: { 200: { description: 'The setting.', schema: ChaosView, example: CHAOS_EXAMPLE } },
+    errors: ['resource_missing'],
+  }),
+  control({
+    method: 'delete',
+    path: `${CONTROL_PREFIX}/apps/{app_id}/chaos`,
+    operationId: 'clearChaos',
+    summary: 'No more delivery chaos for the app',
+    pathParams: APP,
+    responses: { 200: { description: 'The (disabled) setting.', schema: ChaosView } },
+    errors: ['resource_missing'],
+  }),
+  control({
+    method: 'get',
+    path: `${CONTROL_PREFIX}/state`,
+    operationId: 'exportState',
+    summary: "The emulator's whole state as diffable JSON: tables sorted, rows by primary key, keys sorted",
+    description: 'Keys and tokens are hashes; webhook signing secrets are null (their hint stays) unless include_secrets=1.',
+    query: StateExportQuery,
+    responses: { 200: { description: 'The state file.', schema: StateFile } },
+  }),
+  control({
+    method: 'post',
+    path: `${CONTROL_PREFIX}/state/import`,
+    operationId: 'importState',
+    summary: 'Replace the whole state with a state file, in one transaction',
+    description: 'A file from a newer schema version, an unknown table or column, or a broken reference is refused and nothing changes.',
+    request: { schema: StateFile },
+    responses: { 200: { description: 'What was imported.', schema: StateImportResponse } },
+  }),
+  control({
+    method: 'post',
+    path: `${CONTROL_PREFIX}/state/reset`,
+    operationId: 'resetState',
+    summary: 'Empty every table and re-seed the loaded (or bundled) fixtures; the clock keeps its time',
+    responses: { 200: { description: 'Reset.', schema: StateResetResponse } },
+  }),
+  control({
+    method: 'get',
+    path: `${CONTROL_PREFIX}/logs`,
+    operationId: 'listRequestLog',
+    summary: 'Recent request log lines (the last 1000 are kept), oldest first; keys only in their display form',
+    query: LogQuery,
+    responses: { 200: { description: 'The lines.', schema: LogListResponse } },
+  }),
+  control({
+    method: 'get',
+    path: `${CONTROL_PREFIX}/logs/stream`,
+    operationId: 'streamRequestLog',
+    summary: 'The request log live (Server-Sent Events): the backlog of n / since first, then every new line',
+    description: 'Events: `request` (one RequestLogLine), then `ready` once the backlog is sent; a comment heartbeat every 15 s.',
+    query: LogQuery,
+    responses: { 200: { description: 'text/event-stream; each data line is a RequestLogLine.', schema: RequestLogLine, contentType: 'text/event-stream' } },
+  }),
+];

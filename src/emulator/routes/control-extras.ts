@@ -8,6 +8,7 @@ import {
   ChaosSetRequest,
   FaultCreateRequest,
   LogQuery,
+  StateExportQuery,
   type FaultClearResponse,
   type FaultListResponse,
   type FaultView,
@@ -125,7 +126,7 @@ export function controlExtraRoutes(ctx: EmulatorContext) {
       })
       // ---- State ----
       .get('/state', (c) => {
-        const include = c.req.query('include_secrets');
+        const { include_secrets: include } = readQuery(c, StateExportQuery);
         return c.json(exportState(ctx, { includeSecrets: include === '1' || include === 'true' }));
       })
       .post(
