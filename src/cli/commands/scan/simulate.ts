@@ -1,7 +1,7 @@
 import { Option, type Command } from 'commander';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { parseDuration } from '../../../clock/duration.js';
+import { formatDuration, parseDuration } from '../../../clock/duration.js';
 import { ApiCallError, ConnectionError } from '../../../client/http.js';
 import { secretKeyEnv } from '../../../contract/credentials.js';
 import { controlClient, globalOptions, resolveAppId, resolveBaseUrl, resolveSecretKey } from '../../context.js';
@@ -26,6 +26,8 @@ interface SimulateFlags {
   bundleId?: string;
   teamId?: string;
   appVersion: string;
+  wait?: boolean;
+  timeout: string;
 }
 
 function wholeNumber(value: string, flag: string, min: number, max: number): number {
@@ -51,6 +53,37 @@ function readResult(file: string): Record<string, unknown> {
   return json as Record<string, unknown>;
 }
 
+/**
+ * `--wait`: polls the emulator until every delivery of these scans is acknowledged. A delivery
+ * that exhausts its attempts, or the timeout, ends it with EXIT.waitFailed and the last status.
+ */
+async function waitForScanDeliveries(
+  options: ReturnType<typeof globalOptions>,
+  scanIds: string[],
+  timeoutMs: number,
+  json: boolean,
+  out: (line: string) => void,
+): Promise<void> {
+  const { waitForDeliveries } = await import('../../../client/wait.js');
+  const control = controlClient(options);
+  const appId = await resolveAppId(control, options);
+  const outcome = await waitForDeliveries(control, { scanIds, appId, timeoutMs });
+  const acknowledged = outcome.deliveries.filter((d) => d.status === 'succeeded').length;
+  if (outcome.ok) {
+    if (json) out(JSON.stringify({ event: 'wait', ok: true, acknowledged, deliveries: outcome.deliveries.length }));
+    else out(`webhooks: ${acknowledged} deliver${acknowledged === 1 ? 'y' : 'ies'} acknowledged${acknowledged === 0 ? ' (the app has no webhook_url: nothing to deliver)' : ''}`);
+    return;
+  }
+  const last = outcome.reason === 'failed' ? outcome.delivery : outcome.deliveries.find((d) => d.status !== 'succeeded');
+  const status = last ? `last status ${last.last_status ?? 'none'}${last.last_error ? `, ${last.last_error}` : ''}` : 'no delivery yet';
+  if (json) out(JSON.stringify({ event: 'wait', ok: false, reason: outcome.reason, delivery: last ?? null }));
+  const message =
+    outcome.reason === 'failed'
+      ? `webhook delivery ${last?.id} of event ${last?.event_id} exhausted its attempts (${status})`
+      : `timed out after ${formatDuration(timeoutMs)} waiting for webhook deliveries (${acknowledged} of ${outcome.deliveries.length} acknowledged; ${status})`;
+  throw new UserError(message, { exitCode: EXIT.waitFailed, hint: 'watch them with `scanctl webhook listen` or `scanctl webhook deliveries`' });
+}
+
 /** `scanctl scan simulate`: plays the SDK's device side for one member, step by step. */
 export function register(group: Command): void {
   group
@@ -71,6 +104,8 @@ export function register(group: Command): void {
     .option('--bundle-id <id>', "the shipped app's bundle identifier (default: the app's), to see attestation_invalid")
     .option('--team-id <id>', "the shipped app's team identifier (default: the app's), to see attestation_invalid")
     .option('--app-version <version>', 'the app version the installation reports', '1.0.0')
+    .option('--wait', "return only when every webhook delivery of these scans is acknowledged (exit 5 if one is exhausted or the timeout passes)")
+    .option('--timeout <duration>', 'with --wait: how long to wait, in real time', '30s')
     .action(async (flags: SimulateFlags, command: Command) => {
       const options = globalOptions(command);
       const json = Boolean(options.json);
@@ -85,6 +120,8 @@ export function register(group: Command): void {
         throw new UserError('--installation must be 1 to 100 characters of A-Z a-z 0-9 . _ : -');
       }
       const result = readResult(flags.result ?? DEFAULT_RESULT_FILE);
+      const timeoutMs = parseDuration(flags.timeout);
+      if (timeoutMs === null || timeoutMs <= 0) throw new UserError(`--timeout must be a duration such as 30s or 5m, not "${flags.timeout}"`);
 
       const baseUrl = resolveBaseUrl(options);
       const explicitKey = flags.key ?? process.env.SCANCTL_SECRET_KEY;
@@ -161,10 +198,14 @@ export function register(group: Command): void {
         });
       }
       bar?.done();
-      if (json) return;
-      if (count > 1) out(renderTotals(summaries));
-      const ids = summaries.find((s) => s.state === 'recorded');
-      if (ids) out(`find it again: scanctl scans list --user ${flags.user}   (installation ${ids.installation_id})`);
-      // Room for `--wait [--timeout DURATION]` (webhook deliveries of these scan ids): added with the webhook engine.
+      if (!json) {
+        if (count > 1) out(renderTotals(summaries));
+        const ids = summaries.find((s) => s.state === 'recorded');
+        if (ids) out(`find it again: scanctl scans list --user ${flags.user}   (installation ${ids.installation_id})`);
+      }
+      if (flags.wait) {
+        const scanIds = summaries.filter((s) => s.state === 'recorded' && s.scan_id).map((s) => s.scan_id!);
+        await waitForScanDeliveries(options, scanIds, timeoutMs, json, out);
+      }
     });
 }
