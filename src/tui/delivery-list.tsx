@@ -8,7 +8,7 @@ const COLUMNS = [
   ['ATTEMPT', 8],
   ['STATUS', 10],
   ['LATENCY', 8],
-  ['NEXT (EMULATOR CLOCK)', 15],
+  ['NEXT (EMU CLOCK)', 17],
 ] as const;
 
 const SHORT_TYPE: Record<string, string> = { 'scan.completed': 'completed', 'scan.failed': 'failed', 'scan.results_available': 'results' };
@@ -39,7 +39,7 @@ const pad = (text: string, width: number) => (text.length >= width ? `${text.sli
 export function DeliveryList({ lines, selected }: { lines: DeliveryLine[]; selected: number }) {
   return (
     <Box flexDirection="column">
-      <Text bold>{'  ' + COLUMNS.map(([title, width]) => pad(title, width)).join('')}</Text>
+      <Text bold>{'  ' + COLUMNS.map(([title, width]) => pad(title, width)).join('') + 'ERROR'}</Text>
       {lines.length === 0 ? <Text dimColor>  waiting for deliveries...</Text> : null}
       {lines.map((line, i) => (
         <Text key={line.deliveryId} inverse={i === selected}>
@@ -50,8 +50,8 @@ export function DeliveryList({ lines, selected }: { lines: DeliveryLine[]; selec
             .join('')}
           <Text color={outcomeColor(line.latest.outcome)}>{pad(cells(line)[4]!, COLUMNS[4][1])}</Text>
           {pad(cells(line)[5]!, COLUMNS[5][1])}
-          {cells(line)[6]}
-          {line.latest.error ? <Text color="red"> {line.latest.error}</Text> : null}
+          {pad(cells(line)[6]!, COLUMNS[6][1])}
+          {line.latest.error ? <Text color="red">{line.latest.error}</Text> : null}
         </Text>
       ))}
     </Box>
