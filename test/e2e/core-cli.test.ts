@@ -401,6 +401,11 @@ describe('serve lifecycle', () => {
     expect(badPort.stderr).toContain('--port must be a whole number from 0 to 65535');
     const viaEnv = await runCli(['serve', '--db', ':memory:'], { env: { SCANCTL_PORT: 'abc' } });
     expect(viaEnv.code).toBe(2);
+    const notDb = join(memory.dir, 'not.db');
+    writeFileSync(notDb, 'x'.repeat(4096));
+    const refused = await runCli(['serve', '--port', '0', '--db', notDb]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain(`scanctl: cannot open the database ${notDb}: file is not a database`);
     await memory.stop();
   });
 });

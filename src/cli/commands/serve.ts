@@ -65,6 +65,12 @@ export function register(program: Command): void {
         if (error instanceof PortInUseError) throw new UserError(error.message, { hint: 'pass --port 0 to pick a free port' });
         if (error instanceof FixtureError) throw new UserError(`invalid fixtures: ${error.message}`);
         if (error instanceof DatabaseTooNewError) throw new UserError(error.message);
+        const code = (error as { code?: unknown } | null)?.code;
+        if (typeof code === 'string' && /^(SQLITE_(CANTOPEN|NOTADB|CORRUPT|READONLY|IOERR|PERM|AUTH)|EACCES|EPERM|ENOTDIR|EISDIR|EEXIST|EROFS|ENOSPC)/.test(code)) {
+          throw new UserError(`cannot open the database ${flags.db}: ${(error as Error).message}`, {
+            hint: 'pick another file with --db (or --db :memory:)',
+          });
+        }
         throw error;
       }
       // Listen for the signals before announcing readiness: a caller may stop us the moment it reads the ready line.
