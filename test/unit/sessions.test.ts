@@ -105,7 +105,7 @@ describe('POST /v1/sessions', () => {
   });
 
   it('SES-5: the stored session expires 15 minutes after minting on the virtual clock (device routes check it)', async () => {
-    // The device routes (issue 3) refuse an expired token; here we prove what they read.
+    // The device routes refuse an expired token (test/unit/device-auth.test.ts); here we prove what they read.
     const emu = testEmulator();
     await emu.advance(3_600_000);
     const res = await mint(emu);
