@@ -28,7 +28,7 @@ async function receiver() {
 
 /** Polls (bounded) until check() holds: the dispatcher sends in real time, asynchronously. */
 async function until<T>(read: () => Promise<T>, check: (value: T) => boolean, what: string): Promise<T> {
-  const deadline = Date.now() + 10_000;
+  const deadline = Date.now() + 25_000;
   for (;;) {
     const value = await read();
     if (check(value)) return value;
