@@ -1,0 +1,106 @@
+#!/usr/bin/env node
+// scanctl's benchmarks: `npm run bench` (builds first) or `node bench/run.js [--quick] [--only id,id] [--no-write] [--strict]`.
+// One run prints every figure, each as a ratio against a baseline measured in the same run (or
+// against an absolute target), and writes the table and the machine to bench/RESULTS.md.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { machine, ROOT } from './lib.js';
+import coldStart from './cases/cold-start.js';
+import serveReady from './cases/serve-ready.js';
+import sessionsThroughput from './cases/sessions-throughput.js';
+import webhookThroughput from './cases/webhook-throughput.js';
+import failingDeliveries from './cases/failing-deliveries.js';
+import scanLatency from './cases/scan-latency.js';
+import rss100k from './cases/rss-100k.js';
+
+const CASES = [coldStart, serveReady, sessionsThroughput, webhookThroughput, failingDeliveries, scanLatency, rss100k];
+
+const args = process.argv.slice(2);
+const quick = args.includes('--quick');
+const strict = args.includes('--strict');
+const write = !args.includes('--no-write');
+const onlyIndex = args.indexOf('--only');
+const only = onlyIndex >= 0 ? new Set(args[onlyIndex + 1]?.split(',')) : null;
+
+function fmt(value, unit) {
+  if (value === undefined || value === null || Number.isNaN(value)) return '-';
+  const digits = value >= 1000 ? 0 : value >= 100 ? 0 : value >= 10 ? 1 : 2;
+  return `${value.toFixed(digits)} ${unit}`;
+}
+
+/** Judges a result against its target: a ratio to the same-run baseline, or an absolute bound. */
+function judge(bench, result) {
+  if (result.notMeasured) return { measured: result.notMeasured, baseline: '-', ratio: '-', target: describeTarget(bench.target), verdict: 'not measured yet' };
+  const t = bench.target;
+  if (t.ratio) {
+    const ratio = result.value / result.baselineValue;
+    const pass = t.ratio === 'max' ? ratio <= t.value : ratio >= t.value;
+    return {
+      measured: fmt(result.value, result.unit),
+      baseline: fmt(result.baselineValue, result.unit),
+      ratio: `${ratio.toFixed(2)}x`,
+      target: describeTarget(t),
+      verdict: pass ? 'pass' : 'MISSED',
+    };
+  }
+  const pass = result.value <= t.max;
+  return { measured: fmt(result.value, result.unit), baseline: '-', ratio: '-', target: describeTarget(t), verdict: pass ? 'pass' : 'MISSED' };
+}
+
+function describeTarget(t) {
+  if (t.ratio) return `${t.ratio === 'max' ? 'at most' : 'at least'} ${t.value}x`;
+  return `under ${t.max} ${t.unit}`;
+}
+
+const rows = [];
+const info = machine();
+console.log(`scanctl benchmarks${quick ? ' (quick)' : ''}: ${info.cpu}, ${info.cores} cores, ${info.memory_gb} GB, Node ${info.node}, load ${info.load_average.join(' ')}`);
+for (const bench of CASES) {
+  if (only && !only.has(bench.id)) continue;
+  process.stdout.write(`- ${bench.title} ... `);
+  let result;
+  try {
+    result = await bench.run({ quick });
+  } catch (error) {
+    result = { failed: String(error?.message ?? error).replace(/\s+/g, " ") };
+  }
+  const row = result.failed
+    ? { measured: `failed: ${result.failed.slice(0, 200)}`, baseline: '-', ratio: '-', target: describeTarget(bench.target), verdict: 'FAILED' }
+    : judge(bench, result);
+  rows.push({ bench, result, row });
+  console.log(`${row.verdict}: ${row.measured}${row.baseline !== '-' ? ` vs ${row.baseline} (${row.ratio})` : ''}${result.note ? ` [${result.note}]` : ''}`);
+}
+
+const header = ['Benchmark', 'Baseline (same run)', 'Measured', 'Baseline', 'Ratio', 'Target', 'Result'];
+const table = [
+  `| ${header.join(' | ')} |`,
+  `|${header.map(() => '---').join('|')}|`,
+  ...rows.map(({ bench, row }) => `| ${bench.title} | ${bench.baseline} | ${row.measured} | ${row.baseline} | ${row.ratio} | ${row.target} | ${row.verdict} |`),
+].join('\n');
+console.log(`\n${table}\n`);
+
+if (write && !only) {
+  const notes = rows.filter((r) => r.result.note).map(({ bench, result }) => `- ${bench.title}: ${result.note}`);
+  const md = [
+    '# Benchmark results',
+    '',
+    `Written by \`npm run bench\`${quick ? ' (--quick)' : ''} on ${info.date}. Each figure is measured against a baseline in the same run, so a`,
+    'slower or busier machine moves both sides alike; absolute targets are marked "none (absolute)".',
+    '',
+    '## Machine',
+    '',
+    `- CPU: ${info.cpu}, ${info.cores} cores`,
+    `- Memory: ${info.memory_gb} GB (${info.free_memory_gb} GB free at the start)`,
+    `- Load average at the start: ${info.load_average.join(', ')}`,
+    `- Node ${info.node}, ${info.os}`,
+    '',
+    '## Results',
+    '',
+    table,
+    '',
+    ...(notes.length ? ['## How each was measured', '', ...notes, ''] : []),
+  ].join('\n');
+  writeFileSync(join(ROOT, 'bench', 'RESULTS.md'), md);
+  console.log('wrote bench/RESULTS.md');
+}
+if (strict && rows.some((r) => r.row.verdict === 'MISSED' || r.row.verdict === 'FAILED')) process.exitCode = 1;
