@@ -6,6 +6,6 @@ export default {
   baseline: 'none (absolute)',
   target: { max: 150, unit: 'MB' },
   async run() {
-    return { notMeasured: 'not measured yet' };
+    return { notMeasured: 'needs the webhook engine (issue 4) and the device side (issue 3)' };
   },
 };
