@@ -10,8 +10,22 @@ export function packageVersion(): string {
   return pkg.version;
 }
 
+/**
+ * `scanctl openapi | head -1`: the reader closed the pipe, so nothing more can be shown. Exit at
+ * once with 0 (the reader chose to stop; a pipefail shell should not fail) instead of dying of
+ * an unhandled EPIPE with a stack trace. Any other stream error stays what it was.
+ */
+export function exitQuietlyOnEpipe(stream: NodeJS.WriteStream, exit: (code: number) => void = (code) => process.exit(code)): void {
+  stream.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE') return exit(EXIT.ok);
+    throw error;
+  });
+}
+
 /** Runs the CLI. One handler turns every error into one line on stderr and an exit code. */
 export async function main(argv: string[]): Promise<void> {
+  exitQuietlyOnEpipe(process.stdout);
+  exitQuietlyOnEpipe(process.stderr);
   const program = buildProgram(packageVersion());
   try {
     await program.parseAsync(argv);

@@ -46,8 +46,31 @@ export function installFallbacks(app: Hono<any>): void {
   app.onError((error, c) => errorResponse(c, error));
 }
 
-function routeMatches(pattern: string, path: string): boolean {
-  if (pattern.includes('*')) return false;
-  const regex = new RegExp(`^${pattern.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/:[A-Za-z_]+/g, '[^/]+')}/?$`);
-  return regex.test(path);
+const routeRegexes = new Map<string, RegExp | null>();
+
+/** Does a concrete path match a hono route pattern? Cached per pattern; wildcards never match. */
+export function routeMatches(pattern: string, path: string): boolean {
+  let regex = routeRegexes.get(pattern);
+  if (regex === undefined) {
+    regex = pattern.includes('*') ? null : routeRegex(pattern);
+    routeRegexes.set(pattern, regex);
+  }
+  return regex !== null && regex.test(path);
+}
+
+/**
+ * Hono's path syntax as a regular expression: `:name` is one segment, `:name{re}` a segment
+ * matching `re` (e.g. `:action{revoke|suspend}`), a trailing `?` makes the segment optional;
+ * everything else is literal. A trailing slash is tolerated, as before.
+ */
+export function routeRegex(pattern: string): RegExp {
+  const escape = (text: string) => text.replace(/[.+*?^${}()|[\]\\]/g, '\\$&');
+  const segments = pattern.split('/').slice(1).map((segment) => {
+    const param = /^:[A-Za-z0-9_]+(?:\{(.+)\})?(\?)?$/.exec(segment);
+    if (!param) return `/${escape(segment)}`;
+    const [, re, optional] = param;
+    const body = `/(?:${re ?? '[^/]+'})`;
+    return optional ? `(?:${body})?` : body;
+  });
+  return new RegExp(`^${segments.join('')}/?$`);
 }
