@@ -1,17 +1,5 @@
 import { CONTROL_PREFIX } from '../contract/control.js';
-import type {
-  ChaosSetRequest,
-  ChaosView,
-  FaultClearResponse,
-  FaultCreateRequest,
-  FaultListResponse,
-  FaultView,
-  LogListResponse,
-  RequestLogLine,
-  StateFile,
-  StateImportResponse,
-  StateResetResponse,
-} from '../contract/extras.js';
+import type * as Extras from '../contract/extras.js';
 import { ApiCallError, call, ConnectionError } from './http.js';
 
 export type LogQueryParams = Partial<Record<'status' | 'path' | 'method' | 'app' | 'since' | 'n' | 'all', string>>;
@@ -24,26 +12,26 @@ export class ExtrasClient {
     return (await call<T>(this.baseUrl, method, `${CONTROL_PREFIX}${path}`, options)).body;
   }
 
-  faults = () => this.req<FaultListResponse>('GET', '/faults');
-  addFault = (fault: FaultCreateRequest) => this.req<FaultView>('POST', '/faults', { json: fault });
-  clearFaults = (id?: string) => this.req<FaultClearResponse>('DELETE', id ? `/faults/${encodeURIComponent(id)}` : '/faults');
+  faults = () => this.req<Extras.FaultListResponse>('GET', '/faults');
+  addFault = (fault: Extras.FaultCreateRequest) => this.req<Extras.FaultView>('POST', '/faults', { json: fault });
+  clearFaults = (id?: string) => this.req<Extras.FaultClearResponse>('DELETE', id ? `/faults/${encodeURIComponent(id)}` : '/faults');
 
-  chaos = (appId: string) => this.req<ChaosView>('GET', `/apps/${encodeURIComponent(appId)}/chaos`);
-  setChaos = (appId: string, setting: ChaosSetRequest) => this.req<ChaosView>('PUT', `/apps/${encodeURIComponent(appId)}/chaos`, { json: setting });
-  chaosOff = (appId: string) => this.req<ChaosView>('DELETE', `/apps/${encodeURIComponent(appId)}/chaos`);
+  chaos = (appId: string) => this.req<Extras.ChaosView>('GET', `/apps/${encodeURIComponent(appId)}/chaos`);
+  setChaos = (appId: string, setting: Extras.ChaosSetRequest) => this.req<Extras.ChaosView>('PUT', `/apps/${encodeURIComponent(appId)}/chaos`, { json: setting });
+  chaosOff = (appId: string) => this.req<Extras.ChaosView>('DELETE', `/apps/${encodeURIComponent(appId)}/chaos`);
 
   exportState = (includeSecrets: boolean) =>
-    this.req<StateFile>('GET', '/state', includeSecrets ? { query: { include_secrets: '1' } } : {});
-  importState = (file: unknown) => this.req<StateImportResponse>('POST', '/state/import', { json: file });
-  resetState = () => this.req<StateResetResponse>('POST', '/state/reset');
+    this.req<Extras.StateFile>('GET', '/state', includeSecrets ? { query: { include_secrets: '1' } } : {});
+  importState = (file: unknown) => this.req<Extras.StateImportResponse>('POST', '/state/import', { json: file });
+  resetState = () => this.req<Extras.StateResetResponse>('POST', '/state/reset');
 
-  logs = (query: LogQueryParams) => this.req<LogListResponse>('GET', '/logs', { query: definedOnly(query) });
+  logs = (query: LogQueryParams) => this.req<Extras.LogListResponse>('GET', '/logs', { query: definedOnly(query) });
 
   /**
    * Follows the live request log (Server-Sent Events): calls onLine for each line, backlog first,
    * until the signal aborts or the emulator goes away.
    */
-  async streamLogs(query: LogQueryParams, onLine: (line: RequestLogLine) => void, signal: AbortSignal, onReady?: () => void): Promise<void> {
+  async streamLogs(query: LogQueryParams, onLine: (line: Extras.RequestLogLine) => void, signal: AbortSignal, onReady?: () => void): Promise<void> {
     const url = new URL(`${CONTROL_PREFIX}/logs/stream`, this.baseUrl.endsWith('/') ? this.baseUrl : `${this.baseUrl}/`);
     for (const [name, value] of Object.entries(definedOnly(query))) url.searchParams.set(name, value);
     let response: Response;
@@ -73,7 +61,7 @@ export class ExtrasClient {
             .map((l) => l.slice(6))
             .join('\n');
           if (event === 'ready') onReady?.();
-          else if (event === 'request' && data) onLine(JSON.parse(data) as RequestLogLine);
+          else if (event === 'request' && data) onLine(JSON.parse(data) as Extras.RequestLogLine);
         }
       }
     } catch (error) {

@@ -1,17 +1,4 @@
-import type {
-  ChallengeResponse,
-  EnrollmentRequest,
-  EnrollmentResponse,
-  MeshFitRequest,
-  MeshFitResponse,
-  ModelKeyRequest,
-  ModelKeyResponse,
-  ModelManifest,
-  ResultUploadRequest,
-  ResultUploadResponse,
-  ScanEventRequest,
-  ScanEventResponse,
-} from '../contract/device.js';
+import type * as Device from '../contract/device.js';
 import { ApiCallError, call, ConnectionError } from '../client/http.js';
 
 /**
@@ -32,16 +19,16 @@ export class DeviceClient {
     return call<T>(this.baseUrl, 'POST', path, { headers: { ...this.auth, ...headers }, json });
   }
 
-  async challenge(): Promise<ChallengeResponse> {
-    return (await this.post<ChallengeResponse>('/v1/device/challenge', undefined)).body;
+  async challenge(): Promise<Device.ChallengeResponse> {
+    return (await this.post<Device.ChallengeResponse>('/v1/device/challenge', undefined)).body;
   }
 
-  async enroll(body: EnrollmentRequest): Promise<EnrollmentResponse> {
-    return (await this.post<EnrollmentResponse>('/v1/device/enrollments', body)).body;
+  async enroll(body: Device.EnrollmentRequest): Promise<Device.EnrollmentResponse> {
+    return (await this.post<Device.EnrollmentResponse>('/v1/device/enrollments', body)).body;
   }
 
-  async models(): Promise<ModelManifest> {
-    return (await call<ModelManifest>(this.baseUrl, 'GET', '/v1/models', { headers: this.auth })).body;
+  async models(): Promise<Device.ModelManifest> {
+    return (await call<Device.ModelManifest>(this.baseUrl, 'GET', '/v1/models', { headers: this.auth })).body;
   }
 
   /** Downloads model bytes (not JSON), with the same error mapping as `call`. */
@@ -67,21 +54,21 @@ export class DeviceClient {
     return bytes;
   }
 
-  async modelKey(body: ModelKeyRequest): Promise<ModelKeyResponse> {
-    return (await this.post<ModelKeyResponse>('/v1/model-key', body)).body;
+  async modelKey(body: Device.ModelKeyRequest): Promise<Device.ModelKeyResponse> {
+    return (await this.post<Device.ModelKeyResponse>('/v1/model-key', body)).body;
   }
 
-  async meshFit(body: MeshFitRequest): Promise<MeshFitResponse> {
-    return (await this.post<MeshFitResponse>('/v1/mesh-fits', body)).body;
+  async meshFit(body: Device.MeshFitRequest): Promise<Device.MeshFitResponse> {
+    return (await this.post<Device.MeshFitResponse>('/v1/mesh-fits', body)).body;
   }
 
-  async scanEvent(body: ScanEventRequest, idempotencyKey: string): Promise<{ status: number; replayed: boolean; body: ScanEventResponse }> {
-    const result = await this.post<ScanEventResponse>('/v1/scan-events', body, { 'idempotency-key': idempotencyKey });
+  async scanEvent(body: Device.ScanEventRequest, idempotencyKey: string): Promise<{ status: number; replayed: boolean; body: Device.ScanEventResponse }> {
+    const result = await this.post<Device.ScanEventResponse>('/v1/scan-events', body, { 'idempotency-key': idempotencyKey });
     return { status: result.status, replayed: result.headers.get('idempotent-replayed') === 'true', body: result.body };
   }
 
-  async uploadResult(scanId: string, body: ResultUploadRequest): Promise<ResultUploadResponse> {
+  async uploadResult(scanId: string, body: Device.ResultUploadRequest): Promise<Device.ResultUploadResponse> {
     const path = `/v1/scans/${encodeURIComponent(scanId)}/result`;
-    return (await call<ResultUploadResponse>(this.baseUrl, 'PUT', path, { headers: this.auth, json: body })).body;
+    return (await call<Device.ResultUploadResponse>(this.baseUrl, 'PUT', path, { headers: this.auth, json: body })).body;
   }
 }

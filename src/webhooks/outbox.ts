@@ -47,36 +47,26 @@ export function effectiveWebhookUrl(store: Store, appId: string): string | null 
   return store.webhooks.listenerFor(appId)?.forward_url ?? store.apps.get(appId)?.webhook_url ?? null;
 }
 
-/** WH-1, WH-2, WH-3: the body, built field by field so no measurement reaches scan.completed/failed. */
+/**
+ * WH-1, WH-2, WH-3: the body, built field by field so no measurement reaches scan.completed/failed:
+ * only scan.results_available adds `result`. The schema fixes the key order of the signed bytes.
+ */
 export function buildEvent(id: string, now: number, input: ScanEventInput): WebhookEvent {
-  const common = { scan_id: input.scanId, app_id: input.appId };
-  const created_at = toIso(now);
-  const occurred_at = toIso(input.occurredAt);
-  if (input.type === 'scan.results_available') {
-    return WebhookEvent.parse({
-      id,
-      type: input.type,
-      created_at,
-      data: {
-        ...common,
-        host_user_ref: input.hostUserRef,
-        occurred_at,
-        model_version: input.modelVersion,
-        result: input.result,
-      },
-    });
-  }
+  const data = {
+    scan_id: input.scanId,
+    app_id: input.appId,
+    host_user_ref: input.hostUserRef,
+    occurred_at: toIso(input.occurredAt),
+    model_version: input.modelVersion,
+  };
   return WebhookEvent.parse({
     id,
     type: input.type,
-    created_at,
-    data: {
-      ...common,
-      status: input.type === 'scan.completed' ? 'completed' : 'failed',
-      occurred_at,
-      host_user_ref: input.hostUserRef,
-      model_version: input.modelVersion,
-    },
+    created_at: toIso(now),
+    data:
+      input.type === 'scan.results_available'
+        ? { ...data, result: input.result }
+        : { ...data, status: input.type === 'scan.completed' ? 'completed' : 'failed' },
   });
 }
 

@@ -4,6 +4,7 @@ import { DEFAULT_DB, DEFAULT_HOST, DEFAULT_PORT, readServeState, STATE_FILE } fr
 import { CHOICES } from '../../contract/choices.js';
 import { UserError } from '../errors.js';
 import { globalOptions } from '../context.js';
+import { waitForSignal } from '../signals.js';
 import { bold, dim } from '../style.js';
 import { table } from '../output.js';
 
@@ -141,16 +142,4 @@ function fixtureKeys(file: string, appId: string): { secret: string; publishable
   } catch {
     return null;
   }
-}
-
-function waitForSignal(): Promise<void> {
-  return new Promise((resolve) => {
-    const stop = () => {
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
-      resolve();
-    };
-    process.on('SIGINT', stop);
-    process.on('SIGTERM', stop);
-  });
 }

@@ -3,6 +3,7 @@ import type { DeliveryStreamEvent } from '../../../contract/webhooks.js';
 import { controlClient, globalOptions, resolveAppId } from '../../context.js';
 import { UserError } from '../../errors.js';
 import { EXIT } from '../../exit-codes.js';
+import { waitForSignal } from '../../signals.js';
 import { attemptLine } from './format.js';
 
 interface ListenFlags {
@@ -75,16 +76,4 @@ function isHttpUrl(text: string): boolean {
   } catch {
     return false;
   }
-}
-
-function waitForSignal(): Promise<void> {
-  return new Promise((resolve) => {
-    const stop = () => {
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
-      resolve();
-    };
-    process.on('SIGINT', stop);
-    process.on('SIGTERM', stop);
-  });
 }
