@@ -1,0 +1,86 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { BIN, runCli } from './cli.js';
+
+/** A built-CLI child process whose stdout is collected line by line while it runs. */
+export interface StreamingCli {
+  child: ChildProcess;
+  lines: string[];
+  stderr: () => string;
+  exited: Promise<number | null>;
+  /** SIGKILL (if still running) and wait for the exit. */
+  kill(): Promise<number | null>;
+}
+
+export function spawnCli(args: string[], onLine?: (line: string) => void): StreamingCli {
+  const child = spawn(process.execPath, [BIN, ...args], {
+    env: { ...process.env, NO_COLOR: '1', SCANCTL_BASE_URL: '', SCANCTL_SECRET_KEY: '' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const lines: string[] = [];
+  let stderr = '';
+  child.stderr!.on('data', (chunk) => (stderr += chunk));
+  const reader = createInterface({ input: child.stdout! });
+  reader.on('line', (line) => {
+    lines.push(line);
+    onLine?.(line);
+  });
+  // 'close' comes after the last line of stdout was read.
+  const exited = new Promise<number | null>((resolve) => child.once('close', (code) => resolve(code)));
+  return {
+    child,
+    lines,
+    stderr: () => stderr,
+    exited,
+    async kill() {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      return exited;
+    },
+  };
+}
+
+/** Runs the built CLI with --json and parses stdout; a non-zero exit fails with its stderr. */
+export async function cliJson<T = any>(args: string[]): Promise<T> {
+  const result = await runCli([...args, '--json']);
+  if (result.code !== 0) throw new Error(`scanctl ${args.join(' ')} exited ${result.code}: ${result.stderr}`);
+  return JSON.parse(result.stdout) as T;
+}
+
+/** Polls probe until it returns something truthy, within a real-time bound. */
+export async function until<T>(what: string, probe: () => Promise<T | null | undefined | false>, timeoutMs = 15_000, everyMs = 100): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, everyMs));
+  }
+}
+
+/** GET on the emulator's control plane (cheap enough to poll, unlike a CLI child process). */
+export async function control<T = any>(baseUrl: string, path: string): Promise<T> {
+  const res = await fetch(`${baseUrl}/_scanctl${path}`);
+  if (res.status !== 200) throw new Error(`GET /_scanctl${path}: ${res.status} ${await res.text()}`);
+  return (await res.json()) as T;
+}
+
+/** The `--json` lines of `scan simulate` (one summary per scan; a broken run adds one with `error`). */
+export interface SimLine {
+  object: 'simulated_scan';
+  host_user_ref: string;
+  scan_id: string | null;
+  outcome: string;
+  state: 'recorded' | 'refused';
+  result: string;
+  steps: Array<{ step: string; [key: string]: unknown }>;
+  error?: { step: string; message: string };
+}
+
+export function simLines(lines: string[]): SimLine[] {
+  return lines.filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as SimLine);
+}
+
+/** The scans whose POST /v1/scan-events outcome report the client saw acknowledged. */
+export function acknowledgedScans(lines: SimLine[]): SimLine[] {
+  return lines.filter((s) => s.scan_id && (s.state === 'recorded' || s.steps.some((step) => step.step === 'scan_reported')));
+}
