@@ -1,0 +1,164 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { freshSeed, seededInt, seededUnit } from '../../src/util/seeded-random.js';
+import { runCli, startServe, type ServeProcess } from '../helpers/cli.js';
+import { DEMO } from '../helpers/emulator.js';
+import { acknowledgedScans, cliJson, control, simLines, spawnCli, until, type SimLine, type StreamingCli } from '../helpers/robust.js';
+import { startReceiver } from '../helpers/webhook-receiver.js';
+
+/**
+ * kill -9 of `scanctl serve` at seeded random moments under load from several `scan simulate`
+ * processes, restarting on the same database each time. Whatever a client saw acknowledged
+ * survives, nothing is doubled, and every event of those scans reaches the receiver with one
+ * stable Service-Event-Id. A failure prints its seed: ROBUST_SEED=<seed> replays the same
+ * kill points and receiver answers (the machine's timing still varies).
+ */
+
+const SEED = process.env.ROBUST_SEED ? Number(process.env.ROBUST_SEED) : freshSeed();
+const ROUNDS = 3;
+const PLAYERS_PER_ROUND = 2;
+const SCANS_PER_PLAYER = 40;
+
+const cleanups: Array<() => Promise<unknown>> = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c().catch(() => undefined);
+});
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe('robustness: kill -9 under load', () => {
+  it(`WH-5, WH-8, BILL-5, DEV-5: ${ROUNDS} kills at seeded random points: acknowledged scans survive once, every event delivered with a stable Service-Event-Id`, async () => {
+    console.log(`robust-crash seed ${SEED} (replay: ROBUST_SEED=${SEED} npx vitest run test/e2e/robust-crash.test.ts)`);
+    const started = Date.now();
+    let settling = false;
+    const seen = new Set<string>();
+    // While the kills happen, the receiver refuses (503) or hangs on some first attempts, so
+    // deliveries are pending, retrying and in flight when serve dies. Afterwards it answers 200.
+    const receiver = await startReceiver(DEMO.webhookSecret, (n, delivery) => {
+      const eventId = String(delivery.headers['service-event-id']);
+      const first = !seen.has(eventId);
+      seen.add(eventId);
+      if (settling || !first) return 200;
+      const draw = seededUnit(SEED, 'receiver', n);
+      return draw < 0.15 ? 503 : draw < 0.2 ? 'hang' : 200;
+    });
+    cleanups.push(() => receiver.close());
+
+    let serve: ServeProcess = await startServe();
+    const dir = serve.dir;
+    const db = serve.db;
+    cleanups.push(() => serve.stop());
+    const serveErrors: string[] = [];
+    const set = await runCli(['app', 'update', '--webhook-url', receiver.url, '--results-delivery', 'on', '--base-url', serve.baseUrl]);
+    expect(set.code, set.stderr).toBe(0);
+
+    const players: Array<{ user: string; cli: StreamingCli }> = [];
+    const acked = () => acknowledgedScans(players.flatMap((p) => simLines(p.cli.lines))).length;
+    const restarts: string[] = [];
+
+    for (let round = 0; round < ROUNDS; round += 1) {
+      for (let i = 0; i < PLAYERS_PER_ROUND; i += 1) {
+        const user = `crash_r${round}_p${i}`;
+        const env = seededUnit(SEED, 'env', round, i) < 0.5 ? 'live' : 'test';
+        const outcome = seededUnit(SEED, 'outcome', round, i) < 0.25 ? 'failed' : 'completed';
+        const cli = spawnCli(['scan', 'simulate', '--user', user, '--env', env, '--outcome', outcome, '--count', String(SCANS_PER_PLAYER), '--json', '--base-url', serve.baseUrl]);
+        players.push({ user, cli });
+        cleanups.push(() => cli.kill());
+      }
+      // The kill point: after a seeded number of acknowledged scans in this round, plus a seeded jitter of a few ms.
+      const before = acked();
+      const target = seededInt(2, 30, SEED, 'target', round);
+      const jitter = seededInt(0, 40, SEED, 'jitter', round);
+      await until(`round ${round}: ${target} scans acknowledged (seed ${SEED})`, async () => acked() - before >= target || players.every((p) => p.cli.child.exitCode !== null), 30_000, 10);
+      await sleep(jitter);
+      await serve.kill();
+      serveErrors.push(serve.stderr());
+      restarts.push(`round ${round}: killed after ${acked() - before} acknowledged scans (target ${target}, +${jitter} ms)`);
+      if (round === ROUNDS - 1) settling = true;
+      // Restart on the same database, on the same port when it is free again, so clients that
+      // retry (mint, scan-events with the same Idempotency-Key) may reach the new incarnation.
+      const port = new URL(serve.baseUrl).port;
+      serve = await startServe(['--port', port], { dir, db }).catch(() => startServe([], { dir, db }));
+      if (new URL(serve.baseUrl).port !== port) restarts.push(`round ${round}: port ${port} was not free, restarted elsewhere`);
+    }
+
+    // Let the surviving simulators finish (or fail on the dead address), bounded.
+    await Promise.race([Promise.all(players.map((p) => p.cli.exited)), sleep(20_000)]);
+    const exits: Record<string, number> = {};
+    for (const p of players) {
+      const code = await p.cli.kill();
+      exits[String(code)] = (exits[String(code)] ?? 0) + 1;
+      // 0: finished; 4: the emulator went away under it. Anything else would be a refusal or a bug.
+      expect([0, 4], `${p.user} exited ${code} (seed ${SEED}): ${p.cli.stderr()}`).toContain(code);
+    }
+    const summaries: SimLine[] = players.flatMap((p) => simLines(p.cli.lines));
+    const acknowledged = acknowledgedScans(summaries);
+    expect(acknowledged.length, `seed ${SEED}`).toBeGreaterThan(0);
+
+    // Retries are due on the emulator clock: move it until every delivery is acknowledged.
+    const base = serve.baseUrl;
+    const deliveries = await until(
+      `every delivery acknowledged (seed ${SEED})`,
+      async () => {
+        const list = (await control(base, `/webhooks/deliveries?app_id=${DEMO.appId}&limit=1000`)).data as Array<Record<string, any>>;
+        if (list.length > 0 && list.every((d) => d.status === 'succeeded')) return list;
+        if (list.some((d) => d.status === 'pending')) {
+          await fetch(`${base}/_scanctl/clock/advance`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"duration":"10m"}' });
+        }
+        return null;
+      },
+      25_000,
+      200,
+    );
+
+    // 1. Every acknowledged scan is in the database, once, with the outcome the client reported.
+    const scans = (await cliJson(['scans', 'list', '--limit', '1000', '--base-url', base])).data as Array<Record<string, any>>;
+    const ids = scans.map((s) => s.id as string);
+    expect(new Set(ids).size, `seed ${SEED}: a scan listed twice`).toBe(ids.length);
+    const byId = new Map(scans.map((s) => [s.id as string, s]));
+    for (const s of acknowledged) {
+      const row = byId.get(s.scan_id!);
+      expect(row, `seed ${SEED}: acknowledged ${s.scan_id} of ${s.host_user_ref} is not in the database`).toBeDefined();
+      expect(row!.status).toBe(s.outcome);
+      if (s.result === 'stored' || s.steps.some((step) => step.step === 'result_upload' && step.stored)) expect(row!.result_stored, s.scan_id!).toBe(true);
+    }
+    // The billing view agrees with the rows (no scan counted twice after a replay across a crash).
+    const usage = (await cliJson(['usage', '--base-url', base])).data.filter((u: any) => u.app_id === DEMO.appId);
+    const total = (field: string) => usage.reduce((n: number, u: any) => n + u[field], 0);
+    expect(total('billable_scans')).toBe(scans.filter((s) => s.billable).length);
+    expect(total('failed_scans')).toBe(scans.filter((s) => s.status === 'failed').length);
+
+    // 2. One event per scan and type, and every event of an acknowledged scan exists.
+    const eventOf = new Map<string, string>();
+    for (const d of deliveries) {
+      const key = `${d.scan_id} ${d.event_type}`;
+      expect(eventOf.get(key) ?? d.event_id, `seed ${SEED}: two events for ${key}`).toBe(d.event_id);
+      eventOf.set(key, d.event_id);
+    }
+    for (const s of acknowledged) {
+      const type = s.outcome === 'failed' ? 'scan.failed' : 'scan.completed';
+      expect(eventOf.has(`${s.scan_id} ${type}`), `seed ${SEED}: no ${type} for ${s.scan_id}`).toBe(true);
+      if (byId.get(s.scan_id!)?.result_stored) expect(eventOf.has(`${s.scan_id} scan.results_available`), `${s.scan_id}`).toBe(true);
+    }
+
+    // 3. The receiver got each of them, signed, and only ever one Service-Event-Id per scan and type.
+    expect(receiver.received.every((d) => d.signatureValid)).toBe(true);
+    const receivedIds = new Map<string, Set<string>>();
+    for (const d of receiver.received) {
+      expect(d.body.id).toBe(d.headers['service-event-id']);
+      const key = `${d.body.data.scan_id} ${d.body.type}`;
+      receivedIds.set(key, (receivedIds.get(key) ?? new Set()).add(d.body.id));
+    }
+    for (const [key, eventId] of eventOf) {
+      expect([...(receivedIds.get(key) ?? [])], `seed ${SEED}: ${key}`).toEqual([eventId]);
+    }
+    serveErrors.push(serve.stderr());
+    expect(serveErrors.join('\n')).not.toMatch(/internal error/);
+
+    const redelivered = receiver.received.length - seen.size;
+    const replayed = summaries.flatMap((x) => x.steps).filter((step) => step.replayed === true).length;
+    console.log(
+      `robust-crash seed ${SEED}: ${restarts.join('; ')}. ${acknowledged.length} acknowledged scans, ${scans.length} in the database, ` +
+        `${eventOf.size} events, ${receiver.received.length} deliveries received (${redelivered} repeats), simulator exits ${JSON.stringify(exits)}, ${replayed} scan-events replays, ${Date.now() - started} ms`,
+    );
+  }, 90_000);
+});
