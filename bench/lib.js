@@ -5,7 +5,8 @@ import { cpus, freemem, totalmem, tmpdir, platform, release, loadavg } from 'nod
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import http from 'node:http';
 
 export const ROOT = fileURLToPath(new URL('..', import.meta.url));
 export const BIN = join(ROOT, 'bin', 'scanctl.js');
@@ -113,9 +114,10 @@ export function startServe(extraArgs = [], { dir = tempDir(), env = {}, nodeArgs
 }
 
 /** A fixture file for load: the demo app with a quota no benchmark reaches. */
-export function loadFixtures(dir) {
+export function loadFixtures(dir, { webhookUrl } = {}) {
   const fixtures = JSON.parse(readFileSync(join(ROOT, 'fixtures', 'default.json'), 'utf8'));
   for (const app of fixtures.apps) app.daily_session_quota = 1_000_000_000;
+  if (webhookUrl) fixtures.apps[0].webhook_url = webhookUrl;
   const file = join(dir, 'bench-fixtures.json');
   writeFileSync(file, JSON.stringify(fixtures, null, 2));
   return { file, testSecret: fixtures.apps[0].keys.test.secret, appId: fixtures.apps[0].id };
@@ -159,4 +161,110 @@ export function machine() {
     os: `${platform()} ${release()}`,
     date: new Date().toISOString(),
   };
+}
+
+// ---- Webhook benchmarks ----
+
+const DIST = join(ROOT, 'dist');
+const distModule = (path) => import(pathToFileURL(join(DIST, path)).href);
+
+/** One HTTP request over a keep-alive agent; resolves with the status and the parsed JSON body. */
+export function request(url, { method = 'GET', headers = {}, json, agent } = {}) {
+  return new Promise((resolve, reject) => {
+    const body = json === undefined ? null : Buffer.from(JSON.stringify(json));
+    const req = http.request(url, {
+      method,
+      agent: agent ?? keepAliveAgent,
+      headers: { ...(body ? { 'content-type': 'application/json', 'content-length': String(body.length) } : {}), ...headers },
+    });
+    req.on('response', (res) => {
+      const chunks = [];
+      res.on('data', (chunk) => chunks.push(chunk));
+      res.on('end', () => {
+        const text = Buffer.concat(chunks).toString('utf8');
+        let parsed = null;
+        try {
+          parsed = text ? JSON.parse(text) : null;
+        } catch {
+          parsed = text;
+        }
+        resolve({ status: res.statusCode, body: parsed });
+      });
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end(body ?? undefined);
+  });
+}
+export const keepAliveAgent = new http.Agent({ keepAlive: true, maxSockets: 64 });
+
+/**
+ * Builds, before serve starts, a database whose outbox already holds `deliveries` due deliveries
+ * (one scan.completed event each) for the demo app, whose webhook_url is `receiverUrl`. It goes
+ * through the emulator's own modules (dist/): fixtures, then recordScanEvent, as a reported scan
+ * would. Returns the fixture file to start serve with (same webhook_url) and a sample payload.
+ */
+export async function prepareOutbox(dir, { receiverUrl, deliveries }) {
+  const fixtures = loadFixtures(dir, { webhookUrl: receiverUrl });
+  const dbPath = join(dir, 'emulator.db');
+  const [{ openDatabase, loadSecretBox }, { createStore }, { applyFixtures }, { readFixtures }, { randomIds }, { recordScanEvent }] = await Promise.all([
+    distModule('store/db.js'),
+    distModule('store/index.js'),
+    distModule('emulator/domain/fixtures.js'),
+    distModule('emulator/fixtures.js'),
+    distModule('util/ids.js'),
+    distModule('webhooks/outbox.js'),
+  ]);
+  const db = openDatabase(dbPath, { exclusive: true });
+  try {
+    const store = createStore(db);
+    const box = loadSecretBox(dbPath);
+    const now = Date.now();
+    applyFixtures(store, randomIds, box, now, readFixtures(fixtures.file));
+    db.transaction(() => {
+      for (let i = 0; i < deliveries; i++) {
+        recordScanEvent(store, randomIds, now, {
+          type: 'scan.completed',
+          appId: fixtures.appId,
+          scanId: `scn_bench${String(i).padStart(8, '0')}`,
+          hostUserRef: `member_${i % 100}`,
+          occurredAt: now,
+          modelVersion: 'bench',
+        });
+      }
+    })();
+    const sample = db.prepare('SELECT payload FROM events LIMIT 1').get();
+    return { ...fixtures, dbPath, samplePayload: sample?.payload ?? '{}' };
+  } finally {
+    db.close();
+  }
+}
+
+/** Polls the control plane until no delivery is pending or in flight; resolves with the time it saw that. */
+export async function waitForOutboxDrained(baseUrl, { timeoutMs = 120_000, intervalMs = 20 } = {}) {
+  const deadline = performance.now() + timeoutMs;
+  for (;;) {
+    const [pending, inFlight] = await Promise.all([
+      request(`${baseUrl}/_scanctl/webhooks/deliveries?status=pending&limit=1`),
+      request(`${baseUrl}/_scanctl/webhooks/deliveries?status=in_flight&limit=1`),
+    ]);
+    if (pending.status !== 200 || inFlight.status !== 200) throw new Error(`delivery list answered ${pending.status}/${inFlight.status}`);
+    if (pending.body.data.length === 0 && inFlight.body.data.length === 0) return performance.now();
+    if (performance.now() > deadline) throw new Error(`the outbox did not drain within ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, intervalMs));
+  }
+}
+
+/** After serve stopped: what the database recorded (deliveries by status, attempts by HTTP status). */
+export async function outboxCounts(dbPath) {
+  const { default: Database } = await import('better-sqlite3');
+  const db = new Database(dbPath, { readonly: true });
+  try {
+    const deliveries = Object.fromEntries(db.prepare('SELECT status, count(*) AS n FROM deliveries GROUP BY status').all().map((r) => [r.status, r.n]));
+    const attempts = db.prepare('SELECT count(*) AS n FROM attempts').get().n;
+    const maxAttempts = db.prepare('SELECT max(attempts) AS m, min(attempts) AS l FROM deliveries').get();
+    return { deliveries, attempts, maxAttempts: maxAttempts.m, minAttempts: maxAttempts.l };
+  } finally {
+    db.close();
+  }
 }

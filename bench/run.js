@@ -44,7 +44,7 @@ function judge(bench, result) {
     };
   }
   const pass = result.value <= t.max;
-  return { measured: fmt(result.value, result.unit), baseline: '-', ratio: '-', target: describeTarget(t), verdict: pass ? 'pass' : 'MISSED' };
+  return { measured: result.display ?? fmt(result.value, result.unit), baseline: '-', ratio: '-', target: describeTarget(t), verdict: pass ? 'pass' : 'MISSED' };
 }
 
 function describeTarget(t) {
