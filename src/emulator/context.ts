@@ -38,5 +38,7 @@ export interface AppEnv {
     logKey?: string;
     logEnv?: 'test' | 'live';
     logAppId?: string;
+    /** Set by errorResponse: the error body's code, for the request log. */
+    errorCode?: string;
   };
 }

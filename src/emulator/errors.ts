@@ -5,6 +5,8 @@ import { ApiError } from '../contract/errors.js';
 /** One onError for the whole emulator: everything that is not a success is the spec's error body. */
 export function errorResponse(c: Context, error: unknown): Response {
   const apiError = toApiError(error);
+  // The request log reads the code from here rather than parsing the body again.
+  c.set('errorCode', apiError.code);
   for (const [name, value] of Object.entries(apiError.headers)) c.header(name, value);
   return c.json(apiError.toBody(), apiError.status as 400);
 }

@@ -12,8 +12,9 @@ export function requestLog(ctx: EmulatorContext): MiddlewareHandler<AppEnv> {
     const started = performance.now();
     await next();
     if (ctx.bus.listenerCount('request') === 0) return;
-    let errorCode: string | undefined;
-    if (c.res.status >= 400 && c.res.headers.get('content-type')?.includes('json')) {
+    // errorResponse names the code of every error it answers; only an error answered some other way is parsed.
+    let errorCode = c.get('errorCode');
+    if (errorCode === undefined && c.res.status >= 400 && c.res.headers.get('content-type')?.includes('json')) {
       try {
         errorCode = ((await c.res.clone().json()) as { error?: { code?: string } }).error?.code;
       } catch {

@@ -3,7 +3,7 @@ import { ApiError } from '../../contract/errors.js';
 import { CreateSessionRequest } from '../../contract/sessions.js';
 import type { AppEnv, EmulatorContext } from '../context.js';
 import { authenticateSecretKey, sessionAuthError } from '../domain/keys.js';
-import { mintSession } from '../domain/sessions.js';
+import { mintSessionGrouped } from '../domain/sessions.js';
 import { readJson } from '../validate.js';
 import { enforceRateLimit } from './rate-limit.js';
 
@@ -25,6 +25,6 @@ export function sessionRoutes(ctx: EmulatorContext) {
       );
     }
     const body = await readJson(c, CreateSessionRequest);
-    return c.json(mintSession(ctx.store, ctx.ids, ctx.clock.now(), auth, body), 201);
+    return c.json(await mintSessionGrouped(ctx.store, ctx.ids, ctx.clock.now(), auth, body), 201);
   });
 }
