@@ -152,7 +152,7 @@ describe('hostile input on every route', () => {
         const t0 = performance.now();
         let response: Response;
         try {
-          response = await emu.app.request(url, { method, headers, body: hasBody ? (r.body as BodyInit) : undefined });
+          response = await emu.app.request(url, { method, headers, body: hasBody ? (r.body as NonNullable<RequestInit["body"]>) : undefined });
         } catch (error) {
           // A request the Fetch API itself refuses (e.g. a header value it will not carry) never reaches a server.
           if (error instanceof TypeError && !/hono|emulator/i.test(String(error.stack))) return;
