@@ -4,9 +4,10 @@ import { ApiCallError, ConnectionError } from '../client/http.js';
 import { UserError } from './errors.js';
 import { EXIT } from './exit-codes.js';
 import { buildProgram } from './program.js';
+import { packagePath } from '../util/package-root.js';
 
 export function packageVersion(): string {
-  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+  const pkg = JSON.parse(readFileSync(packagePath('package.json'), 'utf8')) as { version: string };
   return pkg.version;
 }
 

@@ -1,15 +1,15 @@
 import { createAdaptorServer } from '@hono/node-server';
 import type { Server } from 'node:http';
 import { resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { openDatabase, loadSecretBox, type Db } from '../store/db.js';
 import { MIGRATIONS } from '../store/migrations/index.js';
 import { readFixtures } from './fixtures.js';
 import { clearServeState, writeServeState } from './serve-state.js';
 import { applyFixtures } from './domain/fixtures.js';
 import { createEmulator, type Emulator } from './create-emulator.js';
+import { packagePath } from '../util/package-root.js';
 
-export const BUNDLED_FIXTURES = fileURLToPath(new URL('../../fixtures/default.json', import.meta.url));
+export const BUNDLED_FIXTURES = packagePath('fixtures', 'default.json');
 
 export interface ServeOptions {
   port: number;

@@ -1,4 +1,3 @@
-import { fileURLToPath } from 'node:url';
 import type { StateResetResponse } from '../../contract/extras.js';
 import { ApiError } from '../../contract/errors.js';
 import type { EmulatorContext } from '../context.js';
@@ -7,9 +6,10 @@ import { applyFixtures } from '../domain/fixtures.js';
 import { FixtureError, readFixtures } from '../fixtures.js';
 import { afterStateChange } from './import.js';
 import { listTables, quote } from './tables.js';
+import { packagePath } from '../../util/package-root.js';
 
 /** The fixtures shipped with scanctl (the same file `scanctl serve` seeds a fresh database with). */
-export const BUNDLED_FIXTURES_FILE = fileURLToPath(new URL('../../../fixtures/default.json', import.meta.url));
+export const BUNDLED_FIXTURES_FILE = packagePath('fixtures', 'default.json');
 
 /**
  * Empties every table and re-seeds the fixtures the emulator loaded (`serve --fixtures FILE`),

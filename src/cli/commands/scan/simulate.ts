@@ -1,14 +1,14 @@
 import { Option, type Command } from 'commander';
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { formatDuration, parseDuration } from '../../../clock/duration.js';
 import { ApiCallError, ConnectionError } from '../../../client/http.js';
 import { secretKeyEnv } from '../../../contract/credentials.js';
 import { controlClient, globalOptions, resolveAppId, resolveBaseUrl, resolveSecretKey } from '../../context.js';
 import { UserError } from '../../errors.js';
 import { EXIT } from '../../exit-codes.js';
+import { packagePath } from '../../../util/package-root.js';
 
-export const DEFAULT_RESULT_FILE = fileURLToPath(new URL('../../../../fixtures/results/default.json', import.meta.url));
+export const DEFAULT_RESULT_FILE = packagePath('fixtures', 'results', 'default.json');
 
 interface SimulateFlags {
   user: string;

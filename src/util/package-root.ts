@@ -1,0 +1,23 @@
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+let root: string | null = null;
+
+/**
+ * A file of the installed scanctl package (package.json, fixtures/...). Found by walking up from
+ * this module, so it holds whether the code runs from src/ (tests), from dist/ (tsc) or from the
+ * bundled CLI in dist/bundle/, where every module shares one import.meta.url.
+ */
+export function packagePath(...parts: string[]): string {
+  if (root === null) {
+    let dir = dirname(fileURLToPath(import.meta.url));
+    while (!(existsSync(join(dir, 'package.json')) && existsSync(join(dir, 'fixtures')))) {
+      const up = dirname(dir);
+      if (up === dir) throw new Error(`scanctl: cannot find its package root above ${fileURLToPath(import.meta.url)}`);
+      dir = up;
+    }
+    root = dir;
+  }
+  return join(root, ...parts);
+}
