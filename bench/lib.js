@@ -240,6 +240,20 @@ export async function prepareOutbox(dir, { receiverUrl, deliveries }) {
   }
 }
 
+/**
+ * Polls a bench/receiver.js process until it has answered `count` POSTs. Cheap for the emulator
+ * (the receiver is another process), so the emulator is not slowed by being watched.
+ */
+export async function waitForReceiver(receiverUrl, count, { timeoutMs = 300_000, intervalMs = 5 } = {}) {
+  const deadline = performance.now() + timeoutMs;
+  for (;;) {
+    const { body } = await request(`${receiverUrl}/stats`);
+    if (body.posts >= count) return performance.now();
+    if (performance.now() > deadline) throw new Error(`the receiver got ${body.posts} of ${count} POSTs within ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, intervalMs));
+  }
+}
+
 /** Polls the control plane until no delivery is pending or in flight; resolves with the time it saw that. */
 export async function waitForOutboxDrained(baseUrl, { timeoutMs = 120_000, intervalMs = 20 } = {}) {
   const deadline = performance.now() + timeoutMs;

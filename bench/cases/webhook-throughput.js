@@ -4,7 +4,7 @@
 import http from 'node:http';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { outboxCounts, prepareOutbox, removeDir, request, ROOT, startChildServer, startServe, tempDir, waitForOutboxDrained } from '../lib.js';
+import { outboxCounts, prepareOutbox, removeDir, request, ROOT, startChildServer, startServe, tempDir, waitForOutboxDrained, waitForReceiver } from '../lib.js';
 
 const IN_FLIGHT = 32;
 
@@ -66,7 +66,9 @@ export default {
       const started = performance.now();
       let ended;
       try {
-        ended = await waitForOutboxDrained(serve.baseUrl, { intervalMs: 10 });
+        // Watch the receiver (another process) until every POST arrived, then the emulator until every attempt is recorded.
+        await waitForReceiver(receiver.url, before + count);
+        ended = await waitForOutboxDrained(serve.baseUrl, { intervalMs: 2 });
       } finally {
         await serve.stop();
       }
@@ -80,7 +82,7 @@ export default {
         value: count / seconds,
         baselineValue: baseline,
         unit: 'deliveries/s',
-        note: `${count} deliveries queued before serve started, timed from its ready line until none is pending or in flight (polled every 10 ms); afterwards the database holds ${count} succeeded deliveries and ${counts.attempts} attempts; baseline: ${count} POSTs of the same payload after 1,000 warm-up`,
+        note: `${count} deliveries queued before serve started, timed from its ready line until the receiver has them all and the control plane shows none pending or in flight; afterwards the database holds ${count} succeeded deliveries and ${counts.attempts} attempts; baseline: ${count} POSTs of the same payload after 1,000 warm-up`,
       };
     } finally {
       await receiver.stop();
