@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Launcher: answers --version without loading anything else (start-up is part of the product),
-// otherwise hands over to the built CLI: the esbuild bundle in dist/bundle/ (scripts/bundle-cli.mjs),
+// otherwise hands over to the built CLI: the esbuild bundle in dist/bundle/ (bin/bundle-cli.mjs),
 // whose lazy chunks keep ink/react and the emulator out of commands that do not need them.
 import { readFileSync } from 'node:fs';
 
