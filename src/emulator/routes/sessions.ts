@@ -2,20 +2,14 @@ import { Hono } from 'hono';
 import { ApiError } from '../../contract/errors.js';
 import { CreateSessionRequest } from '../../contract/sessions.js';
 import type { AppEnv, EmulatorContext } from '../context.js';
-import { authenticateSecretKey, sessionAuthError } from '../domain/keys.js';
-import { mintSessionGrouped } from '../domain/sessions.js';
+import { sessionAuthError } from '../domain/keys.js';
+import { mintSession } from '../domain/sessions.js';
 import { readJson } from '../validate.js';
-import { enforceRateLimit } from './rate-limit.js';
+import { requireSecretKey } from './backend-auth.js';
 
 export function sessionRoutes(ctx: EmulatorContext) {
   return new Hono<AppEnv>().post('/v1/sessions', async (c) => {
-    const now = ctx.clock.now();
-    const auth = authenticateSecretKey(ctx.store, now, c.req.header('authorization'));
-    if (!auth.ok) throw sessionAuthError(auth);
-    c.set('logKey', auth.key.display);
-    c.set('logEnv', auth.env);
-    c.set('logAppId', auth.app.id);
-    enforceRateLimit(ctx, auth.key.id, now);
+    const auth = requireSecretKey(ctx, c, sessionAuthError);
     // SES-3: retries are safe without it, so the header is refused rather than silently ignored.
     if (c.req.header('idempotency-key') !== undefined) {
       throw new ApiError(
@@ -25,6 +19,6 @@ export function sessionRoutes(ctx: EmulatorContext) {
       );
     }
     const body = await readJson(c, CreateSessionRequest);
-    return c.json(await mintSessionGrouped(ctx.store, ctx.ids, ctx.clock.now(), auth, body), 201);
+    return c.json(await mintSession(ctx.store, ctx.ids, ctx.clock.now(), auth, body), 201);
   });
 }
