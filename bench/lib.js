@@ -68,7 +68,9 @@ export async function interleavedMedians(commands, runs, warmup = 2) {
 export function startServe(extraArgs = [], { dir = tempDir(), env = {}, nodeArgs = [] } = {}) {
   return new Promise((resolve, reject) => {
     const started = performance.now();
-    const child = spawn(process.execPath, [...nodeArgs, BIN, 'serve', '--port', '0', '--json', '--db', join(dir, 'emulator.db'), ...extraArgs], {
+    // SCANCTL_BENCH_SERVE_NODE_ARGS (space-separated), e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof", to profile serve.
+    const extraNode = (process.env.SCANCTL_BENCH_SERVE_NODE_ARGS ?? '').split(' ').filter(Boolean);
+    const child = spawn(process.execPath, [...extraNode, ...nodeArgs, BIN, 'serve', '--port', '0', '--json', '--db', join(dir, 'emulator.db'), ...extraArgs], {
       cwd: dir,
       env: { ...process.env, NO_COLOR: '1', SCANCTL_BASE_URL: '', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],

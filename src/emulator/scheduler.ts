@@ -52,14 +52,21 @@ export class Scheduler {
     return run;
   }
 
+  /**
+   * The offset is saved every PERSIST_EVERY steps and once at the end, not at every step (each save
+   * is a commit): what is saved is never ahead of the clock, so a restart never moves it back past
+   * a saved point, and a crash mid-advance loses at most the last few steps' worth of offset.
+   */
+  static readonly PERSIST_EVERY = 256;
+
   private async play(target: () => number, finish: () => void): Promise<{ played: number }> {
     let played = 0;
     let stalls = 0;
+    let due = this.earliestDue();
     for (;;) {
-      const due = this.earliestDue();
       if (due === null || due > target()) break;
       this.clock.moveTo(due);
-      this.persistOffset(this.clock.offsetMs);
+      if (played % Scheduler.PERSIST_EVERY === 0) this.persistOffset(this.clock.offsetMs);
       await Promise.all(this.sources.map((s) => s.runDue()));
       played += 1;
       // A source that makes no progress must not spin the loop forever.
@@ -67,6 +74,7 @@ export class Scheduler {
       if (after !== null && after <= due) {
         if (++stalls >= 3) break;
       } else stalls = 0;
+      due = after;
     }
     finish();
     this.persistOffset(this.clock.offsetMs);

@@ -92,7 +92,18 @@ export function createWebhookEngine(ctx: EmulatorContext): WebhookEngine {
     return sealed ? ctx.box.open(sealed) : null;
   };
 
-  async function attempt(row: DeliveryWithEvent): Promise<void> {
+  /** Where an app's deliveries go and the key they are signed with, read once per claimed batch. */
+  interface Destination {
+    url: string | null;
+    secret: string | null;
+  }
+  const destinationOf = (appId: string, batch: Map<string, Destination>): Destination => {
+    let destination = batch.get(appId);
+    if (!destination) batch.set(appId, (destination = { url: effectiveWebhookUrl(store, appId), secret: signingSecret(appId) }));
+    return destination;
+  };
+
+  async function attempt(row: DeliveryWithEvent, destinations: Map<string, Destination>): Promise<void> {
     const number = row.attempts + 1;
     let verdict: ChaosVerdict | null = null;
     if (row.chaos_hold) {
@@ -108,8 +119,7 @@ export function createWebhookEngine(ctx: EmulatorContext): WebhookEngine {
     // DEL-2: a delivery cancelled since it was claimed is never sent.
     if (store.webhooks.status(row.id) !== 'in_flight') return;
 
-    const url = effectiveWebhookUrl(store, row.app_id);
-    const secret = signingSecret(row.app_id);
+    const { url, secret } = destinationOf(row.app_id, destinations);
     const headers = secret ? headersFor(row, secret) : {};
     const startedAt = clock.now();
     emit(row, { kind: 'attempt_started', outcome: 'in_flight', attempt: number, url });
@@ -136,36 +146,107 @@ export function createWebhookEngine(ctx: EmulatorContext): WebhookEngine {
       if (abort.signal.aborted) return;
     }
     if (stopping) return;
-    record(row, number, url, startedAt, headers, outcome);
+    await record({ row, number, url, startedAt, headers, outcome });
   }
 
-  function record(row: DeliveryWithEvent, number: number, url: string | null, startedAt: number, headers: Record<string, string>, outcome: SendOutcome): void {
-    const now = clock.now();
+  /**
+   * Group commit of attempt outcomes: the attempts that finish in the same turn of the event loop
+   * are recorded in ONE transaction, each in its own savepoint (one that fails rolls back alone).
+   * Each attempt's promise settles only after that commit, so the dispatcher's slot, `runDue` and
+   * the stream event all wait until the outcome is stored.
+   */
+  interface Finished {
+    row: DeliveryWithEvent;
+    number: number;
+    url: string | null;
+    startedAt: number;
+    headers: Record<string, string>;
+    outcome: SendOutcome;
+  }
+  interface QueuedRecord extends Finished {
+    resolve: () => void;
+    reject: (error: unknown) => void;
+  }
+  let recordQueue: QueuedRecord[] = [];
+  const recordOne = store.db.transaction((item: Finished, now: number) => writeRecord(item, now));
+  const recordGroup = store.db.transaction((items: QueuedRecord[]) =>
+    items.map((item) => {
+      const now = clock.now();
+      try {
+        // Nested in the group's transaction, better-sqlite3 runs this as a savepoint.
+        return { now, stillOurs: recordOne(item, now), error: null as unknown };
+      } catch (error) {
+        return { now, stillOurs: false, error };
+      }
+    }),
+  );
+
+  function record(item: Finished): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      if (recordQueue.length === 0) setImmediate(flushRecords);
+      recordQueue.push({ ...item, resolve, reject });
+    });
+  }
+
+  function flushRecords(): void {
+    const items = recordQueue;
+    recordQueue = [];
+    if (items.length === 0) return;
+    let results: Array<{ now: number; stillOurs: boolean; error: unknown }>;
+    try {
+      results = recordGroup(items);
+    } catch (error) {
+      for (const item of items) item.reject(error);
+      return;
+    }
+    items.forEach((item, i) => {
+      const result = results[i]!;
+      if (result.error !== null) {
+        item.reject(result.error);
+        return;
+      }
+      emitFinished(item, result.now, result.stillOurs);
+      item.resolve();
+    });
+  }
+
+  /** The outcome of one attempt as the delivery state machine counts it (CHOICE-9). */
+  function verdictOf(item: Finished, now: number) {
+    const { number, outcome } = item;
     const ok = outcome.status !== null && outcome.status >= 200 && outcome.status < 300;
     const error = ok ? null : (outcome.error ?? `HTTP ${outcome.status}`);
     const exhausted = number >= CHOICES.webhookMaxAttempts;
     // CHOICE-9: the gap before retry `number` follows failed attempt `number`.
     const next = ok || exhausted ? null : now + WEBHOOK_RETRY_GAPS_MS[number - 1]!;
     const status = ok ? 'succeeded' : exhausted ? 'failed' : 'pending';
-    const stillOurs = store.db.transaction(() => {
-      store.webhooks.insertAttempt({
-        delivery_id: row.id,
-        event_id: row.event_id,
-        number,
-        url: url ?? '',
-        started_at: startedAt,
-        status: outcome.status,
-        latency_ms: outcome.latencyMs,
-        error,
-        response_excerpt: outcome.excerpt,
-        request_headers: JSON.stringify(headers),
-      });
-      // Never resurrects a delivery cancelled while this attempt was on the wire.
-      return store.webhooks.finish(
-        { id: row.id, status, attempts: number, next_attempt_at: next, last_status: outcome.status, last_error: error },
-        now,
-      );
-    })();
+    return { ok, error, exhausted, next, status } as const;
+  }
+
+  function writeRecord(item: Finished, now: number): boolean {
+    const { row, number, url, startedAt, headers, outcome } = item;
+    const { error, next, status } = verdictOf(item, now);
+    store.webhooks.insertAttempt({
+      delivery_id: row.id,
+      event_id: row.event_id,
+      number,
+      url: url ?? '',
+      started_at: startedAt,
+      status: outcome.status,
+      latency_ms: outcome.latencyMs,
+      error,
+      response_excerpt: outcome.excerpt,
+      request_headers: JSON.stringify(headers),
+    });
+    // Never resurrects a delivery cancelled while this attempt was on the wire.
+    return store.webhooks.finish(
+      { id: row.id, status, attempts: number, next_attempt_at: next, last_status: outcome.status, last_error: error },
+      now,
+    );
+  }
+
+  function emitFinished(item: Finished, now: number, stillOurs: boolean): void {
+    const { row, number, url, outcome } = item;
+    const { ok, error, exhausted, next } = verdictOf(item, now);
     emit(row, {
       kind: 'attempt_finished',
       attempt: number,
@@ -184,6 +265,8 @@ export function createWebhookEngine(ctx: EmulatorContext): WebhookEngine {
       if (stopping) return;
       const claimed = store.webhooks.claimDue(clock.now(), CLAIM_BATCH);
       if (claimed.length === 0) return;
+      // Each app's URL and signing secret are read once per claimed batch (never kept across batches).
+      const destinations = new Map<string, Destination>();
       const byApp = new Map<string, DeliveryWithEvent[]>();
       for (const row of claimed) {
         const list = byApp.get(row.app_id) ?? [];
@@ -197,7 +280,7 @@ export function createWebhookEngine(ctx: EmulatorContext): WebhookEngine {
             release();
             return;
           }
-          const run: Promise<void> = attempt(row)
+          const run: Promise<void> = attempt(row, destinations)
             .catch((error: unknown) => {
               if (!stopping) process.emitWarning(`webhook delivery ${row.id}: ${(error as Error).message}`);
             })

@@ -89,7 +89,10 @@ export function webhookStatements(db: Db) {
   const deliveryById = db.prepare<[string], DeliveryWithEvent>(`${JOINED} WHERE d.id = ?`);
   const nextDue = db.prepare<[], { due: number | null }>("SELECT min(next_attempt_at) AS due FROM deliveries WHERE status = 'pending'");
   const due = db.prepare<{ now: number; limit: number }, DeliveryWithEvent>(
-    `${JOINED} WHERE d.status = 'pending' AND d.next_attempt_at <= @now ORDER BY d.next_attempt_at, d.created_at, d.id LIMIT @limit`,
+    // Oldest due first, ties in the order queued (rowid): the deliveries_due index (status,
+    // next_attempt_at, rowid) gives this order as is, so LIMIT stops early instead of sorting every
+    // due row (10,000 due at once used to be sorted, joined with events, at every claim).
+    `${JOINED} WHERE d.status = 'pending' AND d.next_attempt_at <= @now ORDER BY d.next_attempt_at, d.rowid LIMIT @limit`,
   );
   const claim = db.prepare<{ id: string; now: number }>(
     "UPDATE deliveries SET status = 'in_flight', updated_at = @now WHERE id = @id AND status = 'pending'",
