@@ -42,6 +42,7 @@ export function openDatabase(path: string, options: OpenOptions = {}): Db {
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = NORMAL');
     db.pragma('foreign_keys = ON');
+    db.pragma('cache_size = -8192');
     if (options.exclusive && path !== ':memory:') {
       // Take the lock now rather than at the first write.
       db.exec('BEGIN EXCLUSIVE; COMMIT');

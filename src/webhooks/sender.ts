@@ -1,5 +1,6 @@
 import http from 'node:http';
 import https from 'node:https';
+import { urlToHttpOptions } from 'node:url';
 
 /** How much of a receiver's answer is kept with the attempt. */
 export const RESPONSE_EXCERPT_BYTES = 1024;
@@ -41,18 +42,15 @@ export function sendOnce(request: SendRequest): Promise<SendOutcome> {
       clearTimeout(timer);
       resolve({ ...outcome, latencyMs: elapsed() });
     };
-    let url: URL;
-    try {
-      url = new URL(request.url);
-      if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('not http');
-    } catch {
+    const target = parseTarget(request.url);
+    if (!target) {
       resolve({ status: null, latencyMs: 0, error: `invalid webhook URL ${request.url.slice(0, 200)}`, excerpt: null });
       return;
     }
-    const lib = url.protocol === 'https:' ? https : http;
-    const req = lib.request(url, {
+    const req = (target.https ? https : http).request({
+      ...target.options,
       method: 'POST',
-      agent: url.protocol === 'https:' ? httpsAgent : httpAgent,
+      agent: target.https ? httpsAgent : httpAgent,
       headers: { ...request.headers, 'content-length': String(request.body.length) },
     });
     const timer = setTimeout(() => {
@@ -88,6 +86,29 @@ export function sendOnce(request: SendRequest): Promise<SendOutcome> {
     });
     req.end(request.body);
   });
+}
+
+interface Target {
+  https: boolean;
+  options: http.RequestOptions;
+}
+/** Parsed webhook URLs (a handful per process): parsing a URL on every attempt showed in profiles. */
+const targets = new Map<string, Target | null>();
+const MAX_TARGETS = 256;
+
+function parseTarget(raw: string): Target | null {
+  let target = targets.get(raw);
+  if (target !== undefined) return target;
+  try {
+    const url = new URL(raw);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('not http');
+    target = { https: url.protocol === 'https:', options: urlToHttpOptions(url) };
+  } catch {
+    target = null;
+  }
+  if (targets.size >= MAX_TARGETS) targets.clear();
+  targets.set(raw, target);
+  return target;
 }
 
 function describe(error: NodeJS.ErrnoException): string {
