@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import type { EmulatorContext } from '../emulator/context.js';
 import type { TimerSource } from '../emulator/scheduler.js';
 import { CHOICES, WEBHOOK_RETRY_GAPS_MS } from '../contract/choices.js';
@@ -26,10 +27,19 @@ export const DISPATCH_CONCURRENCY = 32;
 const MAX_IDLE_MS = 1_000;
 const CLAIM_BATCH = 256;
 
+/** An AbortController whose signal takes any number of listeners (one per send in flight) without a warning. */
+function unlimitedController(): AbortController {
+  const controller = new AbortController();
+  setMaxListeners(0, controller.signal);
+  return controller;
+}
+
 export function createWebhookEngine(ctx: EmulatorContext): WebhookEngine {
   const { store, clock } = ctx;
   const inFlight = new Set<Promise<void>>();
-  const aborts = new Set<AbortController>();
+  // One abort signal for every send of this run of the engine (stop() aborts it; a later start() makes a new one):
+  // an AbortController per attempt showed in profiles.
+  let abort = unlimitedController();
   let started = false;
   let stopping = false;
   let timer: NodeJS.Timeout | null = null;
@@ -131,19 +141,14 @@ export function createWebhookEngine(ctx: EmulatorContext): WebhookEngine {
     else if (verdict.action === 'fail') {
       outcome = { status: verdict.failStatus ?? 500, latencyMs: 0, error: 'failed by chaos', excerpt: null };
     } else {
-      const abort = new AbortController();
-      aborts.add(abort);
+      const { signal } = abort;
       const body = Buffer.from(row.payload, 'utf8');
-      try {
-        outcome = await sendOnce({ url, headers, body, timeoutMs: engine.attemptTimeoutMs, signal: abort.signal });
-        if (verdict.duplicate && !abort.signal.aborted) {
-          await sendOnce({ url, headers, body, timeoutMs: engine.attemptTimeoutMs, signal: abort.signal });
-        }
-      } finally {
-        aborts.delete(abort);
+      outcome = await sendOnce({ url, headers, body, timeoutMs: engine.attemptTimeoutMs, signal });
+      if (verdict.duplicate && !signal.aborted) {
+        await sendOnce({ url, headers, body, timeoutMs: engine.attemptTimeoutMs, signal });
       }
       // The process is shutting down: leave the row in flight; the next start sends it again.
-      if (abort.signal.aborted) return;
+      if (signal.aborted) return;
     }
     if (stopping) return;
     await record({ row, number, url, startedAt, headers, outcome });
@@ -168,18 +173,34 @@ export function createWebhookEngine(ctx: EmulatorContext): WebhookEngine {
     reject: (error: unknown) => void;
   }
   let recordQueue: QueuedRecord[] = [];
+  type Recorded = { now: number; stillOurs: boolean; error: unknown };
+  // The common case: the whole group in one transaction, no savepoint per item.
+  const recordAll = store.db.transaction((items: QueuedRecord[]): Recorded[] =>
+    items.map((item) => {
+      const now = clock.now();
+      return { now, stillOurs: writeRecord(item, now), error: null };
+    }),
+  );
+  // When one item fails (and rolled the group back), the group again with a savepoint per item, so it fails alone.
   const recordOne = store.db.transaction((item: Finished, now: number) => writeRecord(item, now));
-  const recordGroup = store.db.transaction((items: QueuedRecord[]) =>
+  const recordEach = store.db.transaction((items: QueuedRecord[]): Recorded[] =>
     items.map((item) => {
       const now = clock.now();
       try {
         // Nested in the group's transaction, better-sqlite3 runs this as a savepoint.
-        return { now, stillOurs: recordOne(item, now), error: null as unknown };
+        return { now, stillOurs: recordOne(item, now), error: null };
       } catch (error) {
         return { now, stillOurs: false, error };
       }
     }),
   );
+  const recordGroup = (items: QueuedRecord[]): Recorded[] => {
+    try {
+      return recordAll(items);
+    } catch {
+      return recordEach(items);
+    }
+  };
 
   function record(item: Finished): Promise<void> {
     return new Promise<void>((resolve, reject) => {
@@ -192,7 +213,7 @@ export function createWebhookEngine(ctx: EmulatorContext): WebhookEngine {
     const items = recordQueue;
     recordQueue = [];
     if (items.length === 0) return;
-    let results: Array<{ now: number; stillOurs: boolean; error: unknown }>;
+    let results: Recorded[];
     try {
       results = recordGroup(items);
     } catch (error) {
@@ -338,6 +359,7 @@ export function createWebhookEngine(ctx: EmulatorContext): WebhookEngine {
       if (started) return;
       started = true;
       stopping = false;
+      if (abort.signal.aborted) abort = unlimitedController();
       // Crash safety: what was in flight when the process died is sent again, due now, same event id.
       store.webhooks.resetInFlight(clock.now());
       // Listeners are tied to live connections, and none survives a restart.
@@ -349,7 +371,7 @@ export function createWebhookEngine(ctx: EmulatorContext): WebhookEngine {
       stopping = true;
       if (timer) clearTimeout(timer);
       timer = null;
-      for (const abort of aborts) abort.abort();
+      abort.abort();
       await loop;
       await drain();
     },

@@ -40,6 +40,8 @@ export function sendOnce(request: SendRequest): Promise<SendOutcome> {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
+      // The signal may be shared by many sends: leave no listener behind.
+      request.signal?.removeEventListener('abort', onAbort);
       resolve({ ...outcome, latencyMs: elapsed() });
     };
     const target = parseTarget(request.url);
@@ -47,6 +49,10 @@ export function sendOnce(request: SendRequest): Promise<SendOutcome> {
       resolve({ status: null, latencyMs: 0, error: `invalid webhook URL ${request.url.slice(0, 200)}`, excerpt: null });
       return;
     }
+    const onAbort = () => {
+      done({ status: null, error: 'aborted: the emulator is shutting down', excerpt: null });
+      req.destroy();
+    };
     const req = (target.https ? https : http).request({
       ...target.options,
       method: 'POST',
@@ -74,10 +80,6 @@ export function sendOnce(request: SendRequest): Promise<SendOutcome> {
       res.on('aborted', () => finish(null));
     });
     if (request.signal) {
-      const onAbort = () => {
-        done({ status: null, error: 'aborted: the emulator is shutting down', excerpt: null });
-        req.destroy();
-      };
       if (request.signal.aborted) onAbort();
       else request.signal.addEventListener('abort', onAbort, { once: true });
     }
