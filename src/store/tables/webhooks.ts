@@ -94,9 +94,6 @@ export function webhookStatements(db: Db) {
     // due row (10,000 due at once used to be sorted, joined with events, at every claim).
     `${JOINED} WHERE d.status = 'pending' AND d.next_attempt_at <= @now ORDER BY d.next_attempt_at, d.rowid LIMIT @limit`,
   );
-  const claim = db.prepare<{ id: string; now: number }>(
-    "UPDATE deliveries SET status = 'in_flight', updated_at = @now WHERE id = @id AND status = 'pending'",
-  );
   const status = db.prepare<[string], { status: DeliveryStatusValue }>('SELECT status FROM deliveries WHERE id = ?');
   const finish = db.prepare<{
     id: string;
@@ -137,9 +134,19 @@ export function webhookStatements(db: Db) {
     'SELECT * FROM webhook_listeners WHERE app_id = ? ORDER BY created_at DESC, rowid DESC LIMIT 1',
   );
   const listeners = db.prepare<[], ListenerRow>('SELECT * FROM webhook_listeners ORDER BY created_at, rowid');
+  // The same rows as `due`, in one statement (inside the claim's transaction both see the same outbox).
+  const claimAll = db.prepare<{ now: number; limit: number }>(
+    `UPDATE deliveries SET status = 'in_flight', updated_at = @now WHERE rowid IN (
+       SELECT rowid FROM deliveries WHERE status = 'pending' AND next_attempt_at <= @now ORDER BY next_attempt_at, rowid LIMIT @limit)`,
+  );
   const claimTx = db.transaction((now: number, limit: number): DeliveryWithEvent[] => {
     const rows = due.all({ now, limit });
-    return rows.filter((row) => claim.run({ id: row.id, now }).changes > 0).map((row) => ({ ...row, status: 'in_flight' as const }));
+    if (rows.length === 0) return rows;
+    if (claimAll.run({ now, limit }).changes !== rows.length) {
+      throw new Error('claimDue: the outbox changed inside its own transaction');
+    }
+    for (const row of rows) row.status = 'in_flight';
+    return rows;
   });
   const listStatements = new Map<string, BetterSqlite3.Statement<Record<string, string | number>, DeliveryWithEvent>>();
 
