@@ -14,7 +14,7 @@ import { startReceiver } from '../helpers/webhook-receiver.js';
  * The device side and the webhooks, at rest and in output: session tokens used on the device
  * routes, challenges, the model key, the whsec_ secret that signs deliveries (attempt records
  * keep the request headers: the Service-Signature may be stored, the secret may not), after a
- * kill -9 that leaves the WAL as it was. Idempotency keys are not secrets (see docs/robustness.md):
+ * kill -9 that leaves the WAL as it was. Idempotency keys are not secrets (see the README, "Robustness: secrets"):
  * they are stored as sent, and the search below finds them, which also proves it can find things.
  */
 
