@@ -5,7 +5,8 @@ import type { AppEnv, EmulatorContext } from './context.js';
 
 /**
  * Announces every request on the bus (method, path, status, key display form, latency, error
- * code). Never the key itself. Costs nothing when nobody listens.
+ * code). Never the key itself. The log buffer of `logs tail` always listens, so this runs on every
+ * request: it reuses the error code errorResponse set rather than parsing the body.
  */
 export function requestLog(ctx: EmulatorContext): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
