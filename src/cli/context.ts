@@ -1,5 +1,4 @@
 import type { Command } from 'commander';
-import { readFileSync } from 'node:fs';
 import { ControlClient } from '../client/control.js';
 import { ApiCallError, ConnectionError } from '../client/http.js';
 import { DEFAULT_HOST, DEFAULT_PORT, readServeState } from '../emulator/serve-state.js';
@@ -63,7 +62,7 @@ export async function emulatorInfo(control: ControlClient) {
 
 /**
  * The secret key for the two public calls: --key, then SCANCTL_SECRET_KEY; against a local
- * emulator, the default (or --app) app's secret key of `env` (test unless asked) from the fixture file it loaded.
+ * emulator, the key of `env` (test unless asked) that its fixtures give the default (or --app) app.
  */
 export async function resolveSecretKey(options: GlobalOptions & { key?: string }, env: 'test' | 'live' = 'test'): Promise<string> {
   const explicit = options.key ?? process.env.SCANCTL_SECRET_KEY;
@@ -77,22 +76,12 @@ export async function resolveSecretKey(options: GlobalOptions & { key?: string }
     throw new UserError('no secret key: pass --key or set SCANCTL_SECRET_KEY', { exitCode: EXIT.usage });
   }
   const appId = options.app ?? info.default_app_id;
-  const key = appId && info.fixtures_path ? fixtureSecretKey(info.fixtures_path, appId, env) : null;
+  const keys = appId ? await control.fixtureKeys(appId).catch(() => null) : null;
+  const key = keys?.[env]?.secret ?? null;
   if (!key) {
     throw new UserError(`no ${env} secret key for ${appId ?? 'the emulator'}: pass --key or set SCANCTL_SECRET_KEY`, {
       hint: 'keys issued with `scanctl key create` are shown once; keep the one it printed',
     });
   }
   return key;
-}
-
-function fixtureSecretKey(file: string, appId: string, env: 'test' | 'live'): string | null {
-  try {
-    const fixtures = JSON.parse(readFileSync(file, 'utf8')) as {
-      apps?: Array<{ id: string; keys?: Partial<Record<'test' | 'live', { secret?: string }>> }>;
-    };
-    return fixtures.apps?.find((a) => a.id === appId)?.keys?.[env]?.secret ?? null;
-  } catch {
-    return null;
-  }
 }

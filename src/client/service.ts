@@ -1,23 +1,15 @@
-import type { DeleteResultsResponse } from '../contract/results.js';
-import type { CreateSessionRequest, SessionResponse } from '../contract/sessions.js';
-import { call } from './http.js';
+import type { CreateSessionRequest } from '../contract/sessions.js';
+import { OPS } from '../contract/operations/index.js';
+import { ApiClient, type FetchLike } from './api.js';
 
 /**
  * The service's public backend routes. Works against the emulator and the real base URL alike:
  * nothing here touches the control plane.
  */
-export async function mintSession(baseUrl: string, secretKey: string, body: CreateSessionRequest): Promise<SessionResponse> {
-  const { body: session } = await call<SessionResponse>(baseUrl, 'POST', '/v1/sessions', {
-    headers: { authorization: `Bearer ${secretKey}` },
-    json: body,
-  });
-  return session;
+export async function mintSession(baseUrl: string, secretKey: string, body: CreateSessionRequest, fetchImpl?: FetchLike) {
+  return (await new ApiClient(baseUrl, fetchImpl).call(OPS.createSession, { bearer: secretKey, body })).body;
 }
 
-export async function deleteResults(baseUrl: string, secretKey: string, hostUserRef: string): Promise<DeleteResultsResponse> {
-  const { body } = await call<DeleteResultsResponse>(baseUrl, 'DELETE', '/v1/results', {
-    headers: { authorization: `Bearer ${secretKey}` },
-    query: { host_user_ref: hostUserRef },
-  });
-  return body;
+export async function deleteResults(baseUrl: string, secretKey: string, hostUserRef: string, fetchImpl?: FetchLike) {
+  return (await new ApiClient(baseUrl, fetchImpl).call(OPS.deleteResults, { bearer: secretKey, query: { host_user_ref: hostUserRef } })).body;
 }

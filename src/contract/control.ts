@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { AppResponse } from './apps.js';
+import { INTERFACE_VERSION } from './version.js';
 
 /** The emulator's control plane (CHOICE-8), under /_scanctl so it cannot be mistaken for the service's /v1. */
 export const CONTROL_PREFIX = '/_scanctl';
@@ -10,7 +11,7 @@ export const InfoResponse = z
   .object({
     object: z.literal('emulator'),
     version: z.string(),
-    interface_version: z.literal('1.0.0'),
+    interface_version: z.literal(INTERFACE_VERSION),
     now: z.iso.datetime(),
     default_app_id: z.string().nullable(),
     fixtures_path: z.string().nullable(),
@@ -73,3 +74,19 @@ export const AccountListResponse = z.object({ object: z.literal('list'), data: z
 export const PortalSessionResponse = z
   .object({ object: z.literal('portal_session'), account_id: z.string(), expires_at: z.iso.datetime() })
   .meta({ id: 'PortalSession', description: 'The portal cookie itself comes in Set-Cookie (scanctl_portal, HttpOnly).' });
+
+const FixtureKeyPair = z.object({ secret: z.string(), publishable: z.string() }).nullable();
+
+export const FixtureKeysResponse = z
+  .object({
+    object: z.literal('fixture_keys'),
+    app_id: z.string(),
+    fixtures_path: z.string(),
+    test: FixtureKeyPair,
+    live: FixtureKeyPair,
+  })
+  .meta({
+    id: 'FixtureKeys',
+    description: "The keys the emulator's fixture file gives the app (in full: they are the developer's own test fixtures), null for an environment it gives none.",
+  });
+export type FixtureKeysResponse = z.infer<typeof FixtureKeysResponse>;

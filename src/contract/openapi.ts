@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { ERROR_CODES, ErrorBody, errorTypeForStatus, type ErrorCode } from './errors.js';
-import { CONTROL_TAG, EVENTS, OPERATIONS, type Operation, type WebhookEvent } from './operations/index.js';
+import { INTERFACE_VERSION } from './version.js';
+import { pathParamNames, type Operation, type WebhookEvent } from './operation.js';
+import { CONTROL_TAG, EVENTS, OPERATIONS } from './operations/index.js';
 
 /**
  * The OpenAPI 3.1 document, generated from the same zod schemas the routes validate with and
@@ -8,7 +10,6 @@ import { CONTROL_TAG, EVENTS, OPERATIONS, type Operation, type WebhookEvent } fr
  * never loads the emulator. OpenAPI 3.1 schemas are JSON Schema 2020-12: schemas with a
  * `.meta({ id })` become components/schemas and are referenced with $ref.
  */
-export const INTERFACE_VERSION = '1.0.0';
 export const DEFAULT_SERVER_URL = 'http://127.0.0.1:7226';
 
 type Json = Record<string, unknown>;
@@ -117,10 +118,6 @@ class Components {
 
 function content(contentType: string, schema: Json, example?: unknown): Json {
   return { [contentType]: { schema, ...(example === undefined ? {} : { example }) } };
-}
-
-function pathParamNames(path: string): string[] {
-  return [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!);
 }
 
 function buildOperation(op: Operation, components: Components, errorRef: Json): Json {

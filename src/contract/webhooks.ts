@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { CHOICES } from './choices.js';
+import { DateTime } from './time.js';
 
 /** The three event types; signing, headers, event id and retry schedule are the same for all (WH-11). */
 export const WEBHOOK_EVENT_TYPES = ['scan.completed', 'scan.failed', 'scan.results_available'] as const;
@@ -12,8 +13,6 @@ export const WEBHOOK_HEADERS = {
   eventId: 'Service-Event-Id',
   eventType: 'Service-Event-Type',
 } as const;
-
-const DateTime = z.iso.datetime({ offset: true });
 
 /** WH-2: the measurement-free billing record. strictObject: a measurement can never slip in. */
 export const ScanOutcomeData = z

@@ -136,7 +136,7 @@ export async function simulate(options: SimulateOptions, emit: (event: SimEvent)
       if (!model) {
         const manifest = await run('model', () => device.models());
         const current = manifest!.data.find((m) => m.current) ?? manifest!.data[0]!;
-        const bytes = await run('model', () => device.downloadModel(current.url));
+        const bytes = await run('model', () => device.downloadModel(current.model_version));
         const sha256 = createHash('sha256').update(bytes!).digest('hex');
         const verified = sha256 === current.sha256 && bytes!.length === current.size;
         if (!verified) throw new SimulationError('model', new Error(`the model download does not match the manifest (sha256 ${sha256})`), summary);

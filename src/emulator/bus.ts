@@ -6,7 +6,7 @@ import type { DeliveryStreamEvent } from '../contract/webhooks.js';
  * are consumers; engines never print.
  */
 export interface BusEvents {
-  /** One line of the request log (issue 6: `scanctl logs tail`). */
+  /** One line of the request log (`scanctl logs tail`). */
   request: [entry: RequestLogEntry];
   /** A webhook delivery changed (attempt started, finished, exhausted, resent). */
   delivery: [event: DeliveryStreamEvent];

@@ -4,6 +4,7 @@ import type { SecretBox } from '../util/crypto.js';
 import type { Ids } from '../util/ids.js';
 import type { Bus } from './bus.js';
 import type { RateLimiter } from './domain/rate-limit.js';
+import type { RequestLogBuffer } from './domain/request-log.js';
 import type { Scheduler } from './scheduler.js';
 import type { WebhookEngine } from '../webhooks/engine.js';
 
@@ -11,13 +12,15 @@ export interface EmulatorConfig {
   /** CHOICE-2: requests per second per secret key; 0 is off. */
   rateLimitPerSecond: number;
   maxBodyBytes: number;
-  /** The fixture file last loaded, so the CLI can find the default app's test key. */
+  /** The fixture file the database was seeded from (see seed.ts). */
   fixturesPath: string | null;
   defaultAppId: string | null;
   version: string;
+  /** Check every answer against its operation's declared statuses and schemas (tests turn this on). */
+  validateResponses: boolean;
 }
 
-/** Everything a route needs, built once by createEmulator and passed to each sub-app. */
+/** Everything a handler needs, built once by createEmulator. */
 export interface EmulatorContext {
   store: Store;
   clock: VirtualClock;
@@ -29,6 +32,8 @@ export interface EmulatorContext {
   rateLimiter: RateLimiter;
   /** The webhook dispatcher; registered with the scheduler so clock moves play its retries. */
   webhooks: WebhookEngine;
+  /** The recent request log lines and their live subscribers (`scanctl logs tail`). */
+  requestLog: RequestLogBuffer;
 }
 
 /** Hono's per-request variables. */

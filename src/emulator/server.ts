@@ -3,13 +3,9 @@ import type { Server } from 'node:http';
 import { resolve } from 'node:path';
 import { openDatabase, loadSecretBox, type Db } from '../store/db.js';
 import { MIGRATIONS } from '../store/migrations/index.js';
-import { readFixtures } from './fixtures.js';
 import { clearServeState, writeServeState } from './serve-state.js';
-import { applyFixtures } from './domain/fixtures.js';
 import { createEmulator, type Emulator } from './create-emulator.js';
-import { packagePath } from '../util/package-root.js';
-
-export const BUNDLED_FIXTURES = packagePath('fixtures', 'default.json');
+import { BUNDLED_FIXTURES_FILE, followStoredFixtures, seedFixtures } from './seed.js';
 
 export interface ServeOptions {
   port: number;
@@ -61,9 +57,7 @@ export async function startEmulatorServer(options: ServeOptions): Promise<Runnin
     const box = loadSecretBox(dbPath);
     const emulator = createEmulator({ db, box, config: { version: options.version } });
     const fixturesLoaded = seed(emulator, options);
-    const defaultApp = emulator.store.meta.get('default_app_id') ?? emulator.store.apps.all()[0]?.id ?? null;
-    emulator.config.defaultAppId = defaultApp;
-    emulator.config.fixturesPath = emulator.store.meta.get('fixtures_path') ?? null;
+    followStoredFixtures(emulator);
     emulator.rateLimiter.limitPerSecond = options.rateLimitPerSecond;
     emulator.config.rateLimitPerSecond = options.rateLimitPerSecond;
 
@@ -103,11 +97,8 @@ export async function startEmulatorServer(options: ServeOptions): Promise<Runnin
 function seed(emulator: Emulator, options: ServeOptions): string | null {
   const fresh = emulator.store.apps.all().length === 0;
   if (!fresh && options.fixturesPath === null) return null;
-  const file = resolve(options.fixturesPath ?? BUNDLED_FIXTURES);
-  const fixtures = readFixtures(file);
-  applyFixtures(emulator.store, emulator.ids, emulator.box, emulator.clock.now(), fixtures);
-  emulator.store.meta.set('fixtures_path', file);
-  if (fixtures.apps[0]) emulator.store.meta.set('default_app_id', fixtures.apps[0].id);
+  const file = resolve(options.fixturesPath ?? BUNDLED_FIXTURES_FILE);
+  seedFixtures(emulator, file);
   return file;
 }
 

@@ -9,7 +9,8 @@ import { quotaStatements } from './tables/quota.js';
 import { portalSessionStatements } from './tables/portal-sessions.js';
 import { deviceStatements } from './tables/device.js';
 import { webhookStatements } from './tables/webhooks.js';
-import { extraStatements } from './tables/extras.js';
+import { faultStatements } from './tables/faults.js';
+import { chaosStatements } from './tables/chaos.js';
 
 /** Every table's prepared statements, built once per database. */
 export function createStore(db: Db) {
@@ -24,7 +25,8 @@ export function createStore(db: Db) {
     portalSessions: portalSessionStatements(db),
     device: deviceStatements(db),
     webhooks: webhookStatements(db),
-    extras: extraStatements(db),
+    faults: faultStatements(db),
+    chaos: chaosStatements(db),
   };
 }
 export type Store = ReturnType<typeof createStore>;

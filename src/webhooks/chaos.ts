@@ -1,8 +1,8 @@
 import { CHOICES } from '../contract/choices.js';
-import type { ChaosView } from '../contract/extras.js';
+import type { ChaosView } from '../contract/chaos.js';
 import { toIso } from '../contract/time.js';
 import type { EmulatorContext } from '../emulator/context.js';
-import type { ChaosRow } from '../store/tables/extras.js';
+import type { ChaosRow } from '../store/tables/chaos.js';
 import { seededInt, seededUnit } from '../util/seeded-random.js';
 
 /**
@@ -30,7 +30,7 @@ export const NO_CHAOS: ChaosVerdict = { action: 'deliver', delayMs: 0, duplicate
 
 /** The verdict for attempt `attemptNumber` (1-based) of a delivery of `appId`. */
 export function chaosVerdict(ctx: EmulatorContext, appId: string, deliveryId: string, attemptNumber: number): ChaosVerdict {
-  const setting = ctx.store.extras.chaos.get(appId);
+  const setting = ctx.store.chaos.get(appId);
   return setting ? verdictFor(setting, replayKey(ctx, deliveryId), attemptNumber) : NO_CHAOS;
 }
 
@@ -40,7 +40,7 @@ export function chaosVerdict(ctx: EmulatorContext, appId: string, deliveryId: st
  * same verdicts (a CI failure replays). Falls back to the id for a delivery the table does not hold.
  */
 export function replayKey(ctx: EmulatorContext, deliveryId: string): string {
-  const ordinal = ctx.store.extras.chaos.deliveryOrdinal(deliveryId);
+  const ordinal = ctx.store.chaos.deliveryOrdinal(deliveryId);
   return ordinal === undefined ? deliveryId : `#${ordinal}`;
 }
 
@@ -68,7 +68,7 @@ export function verdictFor(setting: ChaosRow, deliveryId: string, attemptNumber:
  * and the same deliveries give the same order whatever order they came in.
  */
 export function chaosOrder<T>(ctx: EmulatorContext, appId: string, batch: T[]): T[] {
-  const setting = ctx.store.extras.chaos.get(appId);
+  const setting = ctx.store.chaos.get(appId);
   if (!setting?.reorder || batch.length < 2) return batch;
   return orderFor(setting.seed, batch, (id) => replayKey(ctx, id));
 }

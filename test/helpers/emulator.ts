@@ -42,7 +42,7 @@ export function testEmulator(options: { fixtures?: Fixtures | string; startIso?:
     clock,
     ids: randomIds,
     box: SecretBox.random(),
-    config: { rateLimitPerSecond: options.rateLimitPerSecond ?? 0, defaultAppId: DEMO.appId, fixturesPath: FIXTURES_FILE, version: 'test' },
+    config: { rateLimitPerSecond: options.rateLimitPerSecond ?? 0, defaultAppId: DEMO.appId, fixturesPath: FIXTURES_FILE, version: 'test', validateResponses: true },
   });
   const fixtures =
     typeof options.fixtures === 'string'

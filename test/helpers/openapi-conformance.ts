@@ -1,6 +1,7 @@
 import { ERROR_CODES, ErrorBody, type ErrorCode } from '../../src/contract/errors.js';
 import { operationErrors } from '../../src/contract/openapi.js';
-import { OPERATIONS, type Operation } from '../../src/contract/operations/index.js';
+import { OPERATIONS } from '../../src/contract/operations/index.js';
+import type { Operation } from '../../src/contract/operation.js';
 
 /** Finds the documented operation of a concrete request path (e.g. /v1/apps/app_demo). */
 export function findOperation(method: string, path: string): Operation | undefined {

@@ -4,7 +4,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { ERROR_CODES, ERROR_TYPES, errorTypeForStatus, type ErrorCode } from '../../src/contract/errors.js';
 import { CHOICES } from '../../src/contract/choices.js';
 import { CONTROL_PREFIX } from '../../src/contract/control.js';
-import { installFallbacks } from '../../src/emulator/errors.js';
+import { installFallbacks } from '../../src/emulator/http/fallbacks.js';
 import { DEMO, expectErrorBody, portalCookie, testEmulator, type TestEmulator } from '../helpers/emulator.js';
 
 async function raw(emu: TestEmulator, method: string, path: string, init: { body?: RequestInit['body']; headers?: Record<string, string> } = {}) {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CHOICES } from '../../src/contract/choices.js';
-import type { ChaosRow } from '../../src/store/tables/extras.js';
+import type { ChaosRow } from '../../src/store/tables/chaos.js';
 import { chaosOrder, chaosVerdict, NO_CHAOS, orderFor, verdictFor } from '../../src/webhooks/chaos.js';
 import { DEMO, expectErrorBody, testEmulator } from '../helpers/emulator.js';
 

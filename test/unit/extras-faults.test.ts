@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { routeMatches } from '../../src/emulator/middleware/faults.js';
+import { routeMatches } from '../../src/emulator/domain/faults.js';
 import { DEMO, expectErrorBody, testEmulator } from '../helpers/emulator.js';
 
 const mint = (emu: ReturnType<typeof testEmulator>) =>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { routeMatches, routeRegex } from '../../src/emulator/errors.js';
+import { routeMatches, routeRegex } from '../../src/emulator/http/fallbacks.js';
 import { registeredRoutes } from '../helpers/routes.js';
 import { expectErrorBody, testEmulator } from '../helpers/emulator.js';
 

@@ -1,5 +1,4 @@
 import { Command, Option } from 'commander';
-import { readFileSync } from 'node:fs';
 import { DEFAULT_DB, DEFAULT_HOST, DEFAULT_PORT, readServeState, STATE_FILE } from '../../emulator/serve-state.js';
 import { CHOICES } from '../../contract/choices.js';
 import { UserError } from '../errors.js';
@@ -7,6 +6,10 @@ import { globalOptions } from '../context.js';
 import { waitForSignal } from '../signals.js';
 import { bold, dim } from '../style.js';
 import { table } from '../output.js';
+import type * as Seed from '../../emulator/seed.js';
+
+/** Loaded with the emulator, when serve starts. */
+let fixtureKeys: typeof Seed.fixtureKeys;
 
 interface ServeFlags {
   port: string;
@@ -43,6 +46,7 @@ export function register(program: Command): void {
       const { startEmulatorServer, PortInUseError } = await import('../../emulator/server.js');
       const { DatabaseLockedError, DatabaseTooNewError } = await import('../../store/db.js');
       const { FixtureError } = await import('../../emulator/fixtures.js');
+      ({ fixtureKeys } = await import('../../emulator/seed.js'));
       const { packageVersion } = await import('../main.js');
       let server;
       try {
@@ -97,7 +101,7 @@ function printReady(
   const { emulator } = server;
   const appId = emulator.config.defaultAppId;
   const app = appId ? emulator.store.apps.get(appId) : undefined;
-  const keys = appId && emulator.config.fixturesPath ? fixtureKeys(emulator.config.fixturesPath, appId) : null;
+  const keys = appId ? readyKeys(emulator, appId) : null;
   const now = new Date(emulator.clock.now()).toISOString();
   if (json) {
     process.stdout.write(
@@ -135,10 +139,10 @@ function printReady(
   process.stdout.write(`${lines.join('\n')}\n`);
 }
 
-function fixtureKeys(file: string, appId: string): { secret: string; publishable: string } | null {
+/** The default app's test keys from the fixtures, for the banner; none when the file no longer reads. */
+function readyKeys(emulator: Parameters<typeof fixtureKeys>[0], appId: string) {
   try {
-    const fixtures = JSON.parse(readFileSync(file, 'utf8')) as { apps?: Array<{ id: string; keys?: { test?: { secret: string; publishable: string } } }> };
-    return fixtures.apps?.find((a) => a.id === appId)?.keys?.test ?? null;
+    return fixtureKeys(emulator, appId).test;
   } catch {
     return null;
   }

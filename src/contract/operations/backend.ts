@@ -1,10 +1,10 @@
 import { DeleteResultsQuery, DeleteResultsResponse } from '../results.js';
 import { CreateSessionRequest, SessionResponse } from '../sessions.js';
-import type { Operation } from './types.js';
+import { defineOperation } from '../operation.js';
 
 /** The customer backend's routes: the only ones the spec shows in full. */
-export const BACKEND_OPERATIONS: Operation[] = [
-  {
+export const backendOperations = {
+  createSession: defineOperation({
     method: 'post',
     path: '/v1/sessions',
     operationId: 'createSession',
@@ -25,8 +25,8 @@ export const BACKEND_OPERATIONS: Operation[] = [
       },
     },
     errors: ['publishable_key_used', 'key_revoked', 'key_suspended', 'account_suspended', 'quota_exceeded', 'idempotency_key_not_accepted'],
-  },
-  {
+  }),
+  deleteResults: defineOperation({
     method: 'delete',
     path: '/v1/results',
     operationId: 'deleteResults',
@@ -41,5 +41,5 @@ export const BACKEND_OPERATIONS: Operation[] = [
     responses: {
       200: { description: 'Deleted (possibly nothing).', schema: DeleteResultsResponse, example: { host_user_ref: 'member_123', deleted: 2 } },
     },
-  },
-];
+  }),
+};

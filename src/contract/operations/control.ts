@@ -6,6 +6,7 @@ import {
   ClockAdvanceRequest,
   ClockResponse,
   ClockSetRequest,
+  FixtureKeysResponse,
   CONTROL_PREFIX,
   InfoResponse,
   KeyActionRequest,
@@ -17,15 +18,12 @@ import {
   QuotaRequest,
   WebhookSecretResponse,
 } from '../control.js';
-import type { Operation } from './types.js';
-
-export const CONTROL_TAG = 'emulator control plane';
+import { byOperationId } from '../operation.js';
+import { controlOperation as control } from './define.js';
 
 const P = CONTROL_PREFIX;
 const appId = { app_id: 'The app, e.g. app_demo.' };
 
-/** The emulator's own routes (CHOICE-8): the portal's side and the clock, on loopback, no authentication. */
-const control = (op: Omit<Operation, 'tag' | 'security'>): Operation => ({ ...op, tag: CONTROL_TAG, security: 'none' });
 
 const keyActions = (['revoke', 'suspend', 'reinstate'] as const).map((action) =>
   control({
@@ -54,7 +52,8 @@ const accountActions = (['suspend', 'reinstate'] as const).map((action) =>
   }),
 );
 
-export const CONTROL_OPERATIONS: Operation[] = [
+/** The emulator's own routes (CHOICE-8): the portal's side and the clock, on loopback, no authentication. */
+export const controlOperations = byOperationId(
   control({
     method: 'get',
     path: `${P}/info`,
@@ -130,6 +129,15 @@ export const CONTROL_OPERATIONS: Operation[] = [
   }),
   control({
     method: 'get',
+    path: `${P}/apps/{app_id}/fixture-keys`,
+    operationId: 'getFixtureKeys',
+    summary: "The keys the fixture file gives the app: what commands use when no --key is given",
+    pathParams: appId,
+    responses: { 200: { description: 'The fixture keys.', schema: FixtureKeysResponse } },
+    errors: ['resource_missing', 'parameter_invalid'],
+  }),
+  control({
+    method: 'get',
     path: `${P}/apps/{app_id}/keys`,
     operationId: 'listKeys',
     summary: "The app's keys in their non-secret form",
@@ -191,5 +199,5 @@ export const CONTROL_OPERATIONS: Operation[] = [
     operationId: 'openapiDocument',
     summary: 'This document',
     responses: { 200: { description: 'The OpenAPI 3.1 document, generated from the zod schemas.', contentType: 'application/json' } },
-  }),
-];
+  })
+);

@@ -1,10 +1,7 @@
-import { CONTROL_PREFIX } from '../control.js';
 import {
   ChallengeResponse,
   EnrollmentRequest,
   EnrollmentResponse,
-  Installation,
-  InstallationList,
   MeshFitRequest,
   MeshFitResponse,
   ModelKeyRequest,
@@ -14,35 +11,23 @@ import {
   ResultUploadResponse,
   ScanEventRequest,
   ScanEventResponse,
-  ScanList,
-  ScanListQuery,
-  UsageList,
-  UsageQuery,
 } from '../device.js';
 import type { ErrorCode } from '../errors.js';
-import { CONTROL_TAG } from './control.js';
-import type { Operation } from './types.js';
+import { byOperationId, defineOperation, type Operation } from '../operation.js';
 
 /**
- * The device routes (issue 3): challenge, enrollment, models, model key, mesh fitting, scan
- * events, result upload (tag "device", security "sessionToken"), and their control plane
- * (/_scanctl/installations..., tag CONTROL_TAG from ./control.js, security "none").
- * One entry per route; test/unit/openapi.test.ts fails for any registered route missing here.
+ * The SDK's routes (CHOICE-7 shapes): challenge, enrollment, models, model key, mesh fitting,
+ * scan events, result upload. Tag "device", security "sessionToken". Their control plane
+ * (installations, scans, usage) is in ./scans.ts.
  */
 
 /** Every device route: a session token only (AUTH-13), valid on the emulator's clock (SES-5). */
 const TOKEN_ERRORS: ErrorCode[] = ['session_token_invalid', 'session_token_expired', 'secret_key_not_accepted'];
-const device = (op: Omit<Operation, 'tag' | 'security'>): Operation => ({
-  ...op,
-  tag: 'device',
-  security: 'sessionToken',
-  errors: [...TOKEN_ERRORS, ...(op.errors ?? [])],
-});
-const control = (op: Omit<Operation, 'tag' | 'security'>): Operation => ({ ...op, tag: CONTROL_TAG, security: 'none' });
+const device = <const O extends Omit<Operation, 'tag' | 'security'>>(op: O) =>
+  defineOperation({ ...op, tag: 'device', security: 'sessionToken' as const, errors: [...TOKEN_ERRORS, ...(op.errors ?? [])] });
 
-const P = CONTROL_PREFIX;
 const MODEL = '2026.10.1';
-const SCAN_EXAMPLE = {
+export const SCAN_EXAMPLE = {
   object: 'scan',
   id: 'scn_4fQ2mZ8pL1xR7tYc',
   app_id: 'app_demo',
@@ -59,20 +44,7 @@ const SCAN_EXAMPLE = {
   result_stored: false,
 } as const;
 
-const installationBlockActions = (['block', 'unblock'] as const).map((action) =>
-  control({
-    method: 'post',
-    path: `${P}/installations/{installation_id}/${action}`,
-    operationId: `${action}Installation`,
-    summary: action === 'block' ? "Block an installation server-side: its next scan fails to start" : 'Lift the block of an installation',
-    rules: ['DEV-3'],
-    pathParams: { installation_id: 'The installation, e.g. ins_Hk3nV9qW2sB6dJ0e.' },
-    responses: { 200: { description: 'The installation in its new state.', schema: Installation } },
-    errors: ['resource_missing'],
-  }),
-);
-
-export const DEVICE_OPERATIONS: Operation[] = [
+export const deviceOperations = byOperationId(
   device({
     method: 'post',
     path: '/v1/device/challenge',
@@ -231,68 +203,5 @@ export const DEVICE_OPERATIONS: Operation[] = [
       200: { description: 'A re-upload of the stored result (duplicate true).', schema: ResultUploadResponse },
     },
     errors: ['results_delivery_disabled', 'session_token_used', 'installation_not_enrolled', 'resource_missing', 'scan_not_completed', 'scan_conflict'],
-  }),
-
-  control({
-    method: 'get',
-    path: `${P}/apps/{app_id}/installations`,
-    operationId: 'listInstallations',
-    summary: "The app's enrolled installations",
-    rules: ['DEV-1'],
-    pathParams: { app_id: 'The app, e.g. app_demo.' },
-    responses: { 200: { description: 'The installations.', schema: InstallationList } },
-    errors: ['resource_missing'],
-  }),
-  control({
-    method: 'get',
-    path: `${P}/installations/{installation_id}`,
-    operationId: 'getInstallation',
-    summary: 'One installation',
-    pathParams: { installation_id: 'The installation.' },
-    responses: { 200: { description: 'The installation.', schema: Installation } },
-    errors: ['resource_missing'],
-  }),
-  ...installationBlockActions,
-  control({
-    method: 'get',
-    path: `${P}/apps/{app_id}/scans`,
-    operationId: 'listScans',
-    summary: "The app's recorded scans, newest first",
-    pathParams: { app_id: 'The app, e.g. app_demo.' },
-    query: ScanListQuery,
-    responses: { 200: { description: 'The scans.', schema: ScanList, example: { object: 'list', data: [SCAN_EXAMPLE] } } },
-    errors: ['resource_missing'],
-  }),
-  control({
-    method: 'get',
-    path: `${P}/usage`,
-    operationId: 'getUsage',
-    summary: 'The billing view per app and month: monthly active scanning users, billable, test, failed and abandoned scans',
-    rules: ['BILL-1', 'BILL-2', 'BILL-3', 'BILL-4', 'BILL-5', 'BILL-6'],
-    query: UsageQuery,
-    responses: {
-      200: {
-        description: 'One row per app and UTC month of occurred_at (with app_id and month: exactly that row, zeros included).',
-        schema: UsageList,
-        example: {
-          object: 'list',
-          data: [
-            {
-              object: 'usage',
-              app_id: 'app_demo',
-              month: '2026-11',
-              monthly_active_users: 1,
-              billable_scans: 2,
-              test_scans: 3,
-              test_active_users: 1,
-              completed_scans: 4,
-              failed_scans: 1,
-              abandoned_scans: 0,
-            },
-          ],
-        },
-      },
-    },
-    errors: ['resource_missing'],
-  }),
-];
+  })
+);

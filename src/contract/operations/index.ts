@@ -1,22 +1,36 @@
-import { BACKEND_OPERATIONS } from './backend.js';
-import { CONTROL_OPERATIONS } from './control.js';
-import { DEVICE_OPERATIONS } from './device.js';
-import { EXTRA_OPERATIONS } from './extras.js';
-import { PORTAL_OPERATIONS } from './portal.js';
-import type { Operation, WebhookEvent } from './types.js';
-import { WEBHOOK_EVENTS, WEBHOOK_OPERATIONS } from './webhooks.js';
+import type { Operation, WebhookEvent } from '../operation.js';
+import { backendOperations } from './backend.js';
+import { chaosOperations } from './chaos.js';
+import { controlOperations } from './control.js';
+import { deviceOperations } from './device.js';
+import { faultOperations } from './faults.js';
+import { portalOperations } from './portal.js';
+import { requestLogOperations } from './request-log.js';
+import { scanOperations } from './scans.js';
+import { stateOperations } from './state.js';
+import { WEBHOOK_EVENTS, webhookOperations } from './webhooks.js';
 
-export type { Operation, WebhookEvent } from './types.js';
-export { CONTROL_TAG } from './control.js';
+export { CONTROL_TAG } from './define.js';
 
-/** Every documented route, area by area. Add a route: one entry in its area's file. */
-export const OPERATIONS: readonly Operation[] = [
-  ...BACKEND_OPERATIONS,
-  ...PORTAL_OPERATIONS,
-  ...DEVICE_OPERATIONS,
-  ...CONTROL_OPERATIONS,
-  ...WEBHOOK_OPERATIONS,
-  ...EXTRA_OPERATIONS,
-];
+/**
+ * Every operation, by operationId: the one place a method, path, security, request, query and
+ * responses are written. Add a route: one entry in its area's file here, then its handler.
+ */
+export const OPS = {
+  ...backendOperations,
+  ...portalOperations,
+  ...deviceOperations,
+  ...controlOperations,
+  ...scanOperations,
+  ...webhookOperations,
+  ...faultOperations,
+  ...chaosOperations,
+  ...stateOperations,
+  ...requestLogOperations,
+};
+export type OperationId = keyof typeof OPS;
+
+/** Every documented route, in the order of the document. */
+export const OPERATIONS: readonly Operation[] = Object.values(OPS);
 
 export const EVENTS: readonly WebhookEvent[] = WEBHOOK_EVENTS;

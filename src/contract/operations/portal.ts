@@ -1,9 +1,9 @@
 import { AppResponse, UpdateAppRequest } from '../apps.js';
-import type { Operation } from './types.js';
+import { defineOperation } from '../operation.js';
 
 /** The portal's routes the spec names (cookie authentication, CHOICE-6). */
-export const PORTAL_OPERATIONS: Operation[] = [
-  {
+export const portalOperations = {
+  updateApp: defineOperation({
     method: 'patch',
     path: '/v1/apps/{app_id}',
     operationId: 'updateApp',
@@ -38,5 +38,5 @@ export const PORTAL_OPERATIONS: Operation[] = [
       },
     },
     errors: ['bearer_not_accepted', 'portal_login_required', 'resource_missing'],
-  },
-];
+  }),
+};

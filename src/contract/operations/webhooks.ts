@@ -12,11 +12,11 @@ import {
   SigningSecretRequest,
   StreamQuery,
 } from '../webhooks.js';
-import { CONTROL_TAG } from './control.js';
-import type { Operation, WebhookEvent } from './types.js';
+import { byOperationId, type WebhookEvent } from '../operation.js';
+import { controlOperation as control } from './define.js';
 
 /**
- * Webhooks (issue 4). WEBHOOK_EVENTS: one entry per event type with its payload schema from
+ * Webhooks. WEBHOOK_EVENTS: one entry per event type with its payload schema from
  * src/contract/webhooks.ts; they appear under the document's `webhooks`. WEBHOOK_OPERATIONS: the
  * control plane routes for deliveries, resend, listeners and the live stream.
  */
@@ -70,9 +70,7 @@ export const WEBHOOK_EVENTS: WebhookEvent[] = [
   },
 ];
 
-const control = (op: Omit<Operation, 'tag' | 'security'>): Operation => ({ ...op, tag: CONTROL_TAG, security: 'none' });
-
-export const WEBHOOK_OPERATIONS: Operation[] = [
+export const webhookOperations = byOperationId(
   control({
     method: 'get',
     path: `${P}/deliveries`,
@@ -128,5 +126,5 @@ export const WEBHOOK_OPERATIONS: Operation[] = [
     query: StreamQuery,
     responses: { 200: { description: 'text/event-stream; each data line is a WebhookStreamEvent.', schema: DeliveryStreamEvent, contentType: 'text/event-stream' } },
     errors: ['resource_missing'],
-  }),
-];
+  })
+);

@@ -1,6 +1,6 @@
 import { CHOICES } from '../../contract/choices.js';
 import { looksPublishable, secretKeyEnv, type KeyEnv } from '../../contract/credentials.js';
-import { ApiError } from '../../contract/errors.js';
+import { ApiError, type ErrorCode } from '../../contract/errors.js';
 import type { AccountRow } from '../../store/tables/accounts.js';
 import type { AppRow } from '../../store/tables/apps.js';
 import type { ApiKeyRow } from '../../store/tables/api-keys.js';
@@ -59,9 +59,9 @@ export function authenticateSecretKey(store: Store, now: number, authorization: 
   return { ok: true, key, app, account, env: key.env };
 }
 
-/** The spec's status and code for each failure on POST /v1/sessions (AUTH-2, AUTH-3, AUTH-5..7). */
-export function sessionAuthError(failure: Extract<SecretKeyAuth, { ok: false }>): ApiError {
-  const code = (
+/** The spec's own code for each refusal (AUTH-2, AUTH-3, AUTH-5..7); a route that does not declare it answers 401 invalid_api_key. */
+export function refusalCode(reason: AuthFailure): ErrorCode {
+  return (
     {
       missing: 'invalid_api_key',
       malformed: 'invalid_api_key',
@@ -71,14 +71,7 @@ export function sessionAuthError(failure: Extract<SecretKeyAuth, { ok: false }>)
       suspended: 'key_suspended',
       account_suspended: 'account_suspended',
     } as const
-  )[failure.reason];
-  const headers: Record<string, string> = code === 'invalid_api_key' ? { 'WWW-Authenticate': 'Bearer' } : {};
-  return new ApiError(code, failure.message, undefined, { headers });
-}
-
-/** AUTH-4: DELETE /v1/results lists 401 as its only failure, so every unusable key is 401 invalid_api_key. */
-export function deleteAuthError(failure: Extract<SecretKeyAuth, { ok: false }>): ApiError {
-  return new ApiError('invalid_api_key', failure.message, undefined, { headers: { 'WWW-Authenticate': 'Bearer' } });
+  )[reason];
 }
 
 export interface IssuedKeyPair {

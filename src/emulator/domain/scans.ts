@@ -57,11 +57,8 @@ export function requireIdempotencyKey(header: string | undefined): string {
   return header;
 }
 
-export interface StoredAnswer<T> {
-  status: number;
-  body: T;
-  replayed: boolean;
-}
+/** An answer as stored for an Idempotency-Key, and whether this request replayed it. */
+export type StoredAnswer<R extends { status: number; body: unknown }> = R & { replayed: boolean };
 
 /**
  * CHOICE-7 idempotency: keys are scoped per app and remembered for CHOICES.idempotencyKeyLifetimeMs.
@@ -69,14 +66,14 @@ export interface StoredAnswer<T> {
  * with another request is 409 idempotency_key_reused. Only successful answers are remembered, so a
  * refused event can be retried once its cause is fixed. `run` executes inside the same transaction.
  */
-export function withIdempotency<T>(
+export function withIdempotency<R extends { status: number; body: unknown }>(
   store: Store,
   now: number,
   appId: string,
   key: string,
   request: unknown,
-  run: () => { status: number; body: T },
-): StoredAnswer<T> {
+  run: () => R,
+): StoredAnswer<R> {
   const requestHash = sha256Hex(JSON.stringify(request));
   return store.db.transaction(() => {
     const seen = store.device.idempotency(appId, key);
@@ -88,7 +85,7 @@ export function withIdempotency<T>(
           'Idempotency-Key',
         );
       }
-      return { status: seen.status, body: JSON.parse(seen.response) as T, replayed: true };
+      return { status: seen.status, body: JSON.parse(seen.response) as unknown, replayed: true } as StoredAnswer<R>;
     }
     const answer = run();
     store.device.saveIdempotency({
@@ -116,6 +113,9 @@ function parseOccurredAt(text: string, now: number): number {
   return ms;
 }
 
+/** 201 the first time a scan is recorded, 200 for every later event of it. */
+export type ScanEventAnswer = { status: 201; body: ScanEventResponse } | { status: 200; body: ScanEventResponse };
+
 /**
  * DEV-5, SES-6, DEV-3, BILL-1..5: records one scan event. A scan is reported as `started` and
  * then with its outcome, or straight with its outcome (an offline scan syncing later, DEV-6).
@@ -128,12 +128,12 @@ export function reportScanEvent(
   now: number,
   auth: DeviceAuth,
   body: ScanEventRequest,
-): { status: 200 | 201; body: ScanEventResponse } {
+): ScanEventAnswer {
   const occurredAt = parseOccurredAt(body.occurred_at, now);
   if (!(MODEL_VERSIONS as readonly string[]).includes(body.model_version)) {
     throw new ApiError('parameter_invalid', `Invalid model_version: no model ${body.model_version}; GET /v1/models lists them.`, 'model_version');
   }
-  return store.db.transaction((): { status: 200 | 201; body: ScanEventResponse } => {
+  return store.db.transaction((): ScanEventAnswer => {
     const installation = enrolledInstallation(store, auth.app, body.installation_id, false);
     const { session } = auth;
     const existing = store.device.scan(auth.app.id, body.scan_id);

@@ -27,6 +27,9 @@ function canonical(value: unknown): string {
   return JSON.stringify(value);
 }
 
+/** 201 when stored, 200 for a re-upload of the same result. */
+export type ResultUploadAnswer = { status: 201; body: ResultUploadResponse } | { status: 200; body: ResultUploadResponse };
+
 /**
  * Stores a completed scan's result (results delivery on). DEV-8: a re-upload is the same result:
  * one stored row, one scan.results_available. A different result for the same scan is a conflict.
@@ -39,8 +42,8 @@ export function storeResult(
   auth: DeviceAuth,
   scanId: string,
   body: { installation_id: string; result: Record<string, unknown> },
-): { status: 200 | 201; body: ResultUploadResponse } {
-  return store.db.transaction((): { status: 200 | 201; body: ResultUploadResponse } => {
+): ResultUploadAnswer {
+  return store.db.transaction((): ResultUploadAnswer => {
     requireResultsDelivery(auth);
     enrolledInstallation(store, auth.app, body.installation_id, false);
     const scan = store.device.scan(auth.app.id, scanId);

@@ -1,35 +1,23 @@
-import { Hono } from 'hono';
-import { getCookie } from 'hono/cookie';
-import { UpdateAppRequest } from '../../contract/apps.js';
-import { ApiError } from '../../contract/errors.js';
-import { sha256Hex } from '../../util/crypto.js';
-import type { AppEnv, EmulatorContext } from '../context.js';
-import { updateAppSettings } from '../domain/apps.js';
-import { readJson } from '../validate.js';
+import { OPS } from '../../contract/operations/index.js';
+import { appView } from '../domain/apps.js';
+import { implement } from '../http/implement.js';
+import { fixtureKeys } from '../seed.js';
 
-export const PORTAL_COOKIE = 'scanctl_portal';
-
-/** APP-1: PATCH /v1/apps/{app_id} belongs to the portal and takes its cookie, never a bearer key. */
-export function appRoutes(ctx: EmulatorContext) {
-  return new Hono<AppEnv>().patch('/v1/apps/:app_id', async (c) => {
-    if (c.req.header('authorization') !== undefined) {
-      throw new ApiError(
-        'bearer_not_accepted',
-        'PATCH /v1/apps/{app_id} is a portal route: it takes the portal session cookie, not an API key.',
-      );
-    }
-    const cookie = getCookie(c, PORTAL_COOKIE);
-    const session = cookie ? ctx.store.portalSessions.byHash(sha256Hex(cookie)) : undefined;
-    const now = ctx.clock.now();
-    if (!session || session.expires_at <= now) {
-      throw new ApiError('portal_login_required', 'Log in to the portal first (scanctl app update does it for you).');
-    }
-    const app = ctx.store.apps.get(c.req.param('app_id'));
-    // Another account's app is reported as missing, so app ids cannot be probed.
-    if (!app || app.account_id !== session.account_id) {
-      throw new ApiError('resource_missing', `No app ${c.req.param('app_id').slice(0, 100)} in this portal account.`, 'app_id');
-    }
-    const patch = await readJson(c, UpdateAppRequest);
-    return c.json(updateAppSettings(ctx.store, ctx.ids, ctx.box, now, app, patch), 200);
-  });
-}
+/** The apps as the portal shows them (CHOICE-8): list, one, daily quota, the signing secret's reveal. */
+export const appRoutes = [
+  implement(OPS.listApps)(({ ctx }) => ({ status: 200, body: { object: 'list', data: ctx.store.apps.all().map((a) => appView(a)) } })),
+  implement(OPS.getApp)(({ app }) => ({ status: 200, body: appView(app) })),
+  implement(OPS.setQuota)(({ ctx, app, body }) => {
+    ctx.store.apps.setQuota(app.id, body.daily_session_quota, ctx.clock.now());
+    return { status: 200, body: appView(ctx.store.apps.get(app.id)!) };
+  }),
+  // The emulator's stand-in for the portal's "reveal": the developer's own tool on loopback.
+  implement(OPS.revealWebhookSecret)(({ ctx, app }) => ({
+    status: 200,
+    body: { object: 'webhook_secret', app_id: app.id, webhook_secret: app.webhook_secret_sealed ? ctx.box.open(app.webhook_secret_sealed) : null },
+  })),
+  implement(OPS.getFixtureKeys)(({ ctx, app }) => {
+    const { file, test, live } = fixtureKeys(ctx, app.id);
+    return { status: 200, body: { object: 'fixture_keys', app_id: app.id, fixtures_path: file, test, live } };
+  }),
+];

@@ -1,7 +1,7 @@
-import { STATE_FORMAT, STATE_FORMAT_VERSION, type StateCell, type StateFile } from '../../contract/extras.js';
+import { STATE_FORMAT, STATE_FORMAT_VERSION, type StateCell, type StateFile } from '../../contract/state.js';
 import { schemaVersion } from '../../store/db.js';
 import type { EmulatorContext } from '../context.js';
-import { CLOCK_OFFSET_META } from '../create-emulator.js';
+import { META } from '../../store/meta-keys.js';
 import { listTables, plainName, quote } from './tables.js';
 
 export interface ExportOptions {
@@ -23,7 +23,7 @@ export function exportState(ctx: EmulatorContext, options: ExportOptions = {}): 
       const order = table.primaryKey.length > 0 ? table.primaryKey.map(quote).join(', ') : 'rowid';
       const rows = db.prepare<[], Record<string, unknown>>(`SELECT * FROM ${quote(table.name)} ORDER BY ${order}`).all();
       tables[table.name] = rows
-        .filter((row) => !(table.name === 'meta' && row.key === CLOCK_OFFSET_META))
+        .filter((row) => !(table.name === 'meta' && row.key === META.clockOffset))
         .map((row) => exportRow(ctx, row, table.sealed, Boolean(options.includeSecrets)));
     }
     return tables;

@@ -1,9 +1,9 @@
-import { StateFile, type StateCell, type StateImportResponse } from '../../contract/extras.js';
+import type { StateCell, StateFile, StateImportResponse } from '../../contract/state.js';
 import { ApiError } from '../../contract/errors.js';
 import { schemaVersion } from '../../store/db.js';
 import type { EmulatorContext } from '../context.js';
-import { CLOCK_OFFSET_META } from '../create-emulator.js';
-import { parseWith } from '../validate.js';
+import { META } from '../../store/meta-keys.js';
+import { followStoredFixtures } from '../seed.js';
 import { listTables, plainName, quote, type TableInfo } from './tables.js';
 
 /**
@@ -13,8 +13,7 @@ import { listTables, plainName, quote, type TableInfo } from './tables.js';
  * Sealed secrets: a plain value in the file is sealed with this emulator's key; a null keeps the
  * secret this database already holds for the same row when its hint matches, else stays null.
  */
-export function importState(ctx: EmulatorContext, input: unknown): StateImportResponse {
-  const file = parseWith(StateFile, input);
+export function importState(ctx: EmulatorContext, file: StateFile): StateImportResponse {
   const db = ctx.store.db;
   const current = schemaVersion(db);
   if (file.schema_version > current) {
@@ -71,7 +70,7 @@ export function importState(ctx: EmulatorContext, input: unknown): StateImportRe
         }
       });
     }
-    ctx.store.meta.set(CLOCK_OFFSET_META, String(file.clock_offset_ms));
+    ctx.store.meta.set(META.clockOffset, String(file.clock_offset_ms));
     const violations = db.prepare('PRAGMA foreign_key_check').all() as Array<{ table: string; parent: string }>;
     if (violations.length > 0) {
       const first = violations[0]!;
@@ -126,7 +125,6 @@ function keyOf(table: TableInfo, row: Record<string, unknown>, column: string, h
 
 /** After the database changed under it: the emulator's in-memory view follows the new state. */
 export function afterStateChange(ctx: EmulatorContext): void {
-  ctx.config.defaultAppId = ctx.store.meta.get('default_app_id') ?? ctx.store.apps.all()[0]?.id ?? null;
-  ctx.config.fixturesPath = ctx.store.meta.get('fixtures_path') ?? ctx.config.fixturesPath;
+  followStoredFixtures(ctx);
   ctx.webhooks.kick();
 }

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { FAULT_CODE_PATTERN, FAULT_METHODS, type FaultCreateRequest, type FaultView } from '../../../contract/extras.js';
+import { FAULT_CODE_PATTERN, FAULT_METHODS, type FaultCreateRequest, type FaultView } from '../../../contract/faults.js';
 import { ExtrasClient } from '../../../client/extras.js';
 import { globalOptions, resolveBaseUrl, type GlobalOptions } from '../../context.js';
 import { UserError } from '../../errors.js';

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { RequestLogLine } from '../../../contract/extras.js';
+import type { RequestLogLine } from '../../../contract/request-log.js';
 import { ExtrasClient, type LogQueryParams } from '../../../client/extras.js';
 import { globalOptions, resolveBaseUrl } from '../../context.js';
 import { UserError } from '../../errors.js';

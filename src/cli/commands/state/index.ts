@@ -43,7 +43,7 @@ export function register(group: Command): void {
         const code = (error as NodeJS.ErrnoException).code;
         throw new UserError(`${file}: ${code ? `cannot be read (${code})` : `not valid JSON (${(error as Error).message})`}`);
       }
-      const { StateFile } = await import('../../../contract/extras.js');
+      const { StateFile } = await import('../../../contract/state.js');
       const { formatPath } = await import('../../../emulator/fixtures.js');
       const parsed = StateFile.safeParse(json);
       if (!parsed.success) {

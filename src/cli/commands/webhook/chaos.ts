@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { formatDuration, parseDuration } from '../../../clock/duration.js';
-import type { ChaosSetRequest, ChaosView } from '../../../contract/extras.js';
+import type { ChaosSetRequest, ChaosView } from '../../../contract/chaos.js';
 import { ExtrasClient } from '../../../client/extras.js';
 import { controlClient, globalOptions, resolveAppId, resolveBaseUrl } from '../../context.js';
 import { UserError } from '../../errors.js';

@@ -1,5 +1,5 @@
 import { Option, type Command } from 'commander';
-import type { DeliveryDetail } from '../../../contract/webhooks.js';
+import type { DeliveryDetail, DeliveryStatus } from '../../../contract/webhooks.js';
 import { controlClient, globalOptions, resolveAppId } from '../../context.js';
 import { UserError } from '../../errors.js';
 import { columns, printResult, table } from '../../output.js';
@@ -19,7 +19,7 @@ export function registerDeliveries(group: Command): void {
       if (!/^\d+$/.test(flags.limit) || limit < 1 || limit > 1000) throw new UserError(`--limit must be a whole number from 1 to 1000, not "${flags.limit}"`);
       const control = controlClient(options);
       const appId = await resolveAppId(control, options);
-      const list = await control.deliveries({ app_id: appId, status: flags.status, scan_id: flags.scan, event_id: flags.event, limit });
+      const list = await control.deliveries({ app_id: appId, status: flags.status as DeliveryStatus | undefined, scan_id: flags.scan, event_id: flags.event, limit });
       printResult(Boolean(options.json), list, (l) => (l.data.length === 0 ? `no deliveries for ${appId}` : columns(DELIVERY_HEADER, l.data.map(deliveryRow))));
     });
 

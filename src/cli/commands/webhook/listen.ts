@@ -23,6 +23,7 @@ export function registerListen(group: Command): void {
       const control = controlClient(options);
       const appId = await resolveAppId(control, options);
       const { webhook_secret: secret } = await control.signingSecret(appId);
+      if (!secret) throw new UserError(`the emulator issued no signing secret for ${appId}`);
       if (flags.printSecret) {
         process.stdout.write(`${secret}\n`);
         return;

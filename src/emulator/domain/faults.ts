@@ -1,34 +1,30 @@
-import type { MiddlewareHandler } from 'hono';
-import { CONTROL_PREFIX } from '../../contract/control.js';
 import { ApiError, type ErrorCode } from '../../contract/errors.js';
-import type { FaultRow } from '../../store/tables/extras.js';
+import type { FaultView } from '../../contract/faults.js';
+import { toIso } from '../../contract/time.js';
+import type { Store } from '../../store/index.js';
+import type { FaultRow } from '../../store/tables/faults.js';
 import { seededUnit } from '../../util/seeded-random.js';
-import type { AppEnv, EmulatorContext } from '../context.js';
-import { authenticateSecretKey } from '../domain/keys.js';
 
 /** Response header naming the fault that answered, so an injected failure is never mistaken for a real one. */
 export const FAULT_HEADER = 'Scanctl-Fault';
 
-/**
- * API faults (issue 6): answers chosen routes with a chosen status and error code, for the next N
- * calls or with a seeded probability. The answer is the spec's error body (ERR-1) with the type
- * of its status (CHOICE-4). The control plane (/_scanctl) is never faulted, so a fault can always
- * be cleared.
- */
-export function faults(ctx: EmulatorContext): MiddlewareHandler<AppEnv> {
-  return async (c, next) => {
-    const path = c.req.path;
-    if (path === CONTROL_PREFIX || path.startsWith(`${CONTROL_PREFIX}/`)) return next();
-    const fault = pickFault(ctx, c.req.method, path);
-    if (!fault) return next();
-    // Name the caller in the request log as the route itself would have (display form only).
-    const auth = authenticateSecretKey(ctx.store, ctx.clock.now(), c.req.header('authorization'));
-    if (auth.ok) {
-      c.set('logKey', auth.key.display);
-      c.set('logEnv', auth.env);
-      c.set('logAppId', auth.app.id);
-    }
-    throw faultError(fault);
+export function faultView(row: FaultRow): FaultView {
+  return {
+    id: row.id,
+    object: 'fault',
+    method: row.method as FaultView['method'],
+    path: row.path,
+    status: row.status,
+    code: row.code,
+    message: row.message,
+    count: row.count,
+    remaining: row.remaining,
+    probability: row.probability,
+    seed: row.seed,
+    matched: row.matched,
+    injected: row.injected,
+    active: isActive(row),
+    created_at: toIso(row.created_at),
   };
 }
 
@@ -37,11 +33,11 @@ export function faults(ctx: EmulatorContext): MiddlewareHandler<AppEnv> {
  * of a probability fault draws from a PRNG keyed by (seed, route, index of the call), not by the
  * fault's random id, so the same seed on the same route replays the same sequence of failures.
  */
-export function pickFault(ctx: EmulatorContext, method: string, path: string): FaultRow | null {
-  const { faults: table } = ctx.store.extras;
+export function pickFault(store: Store, method: string, path: string): FaultRow | null {
+  const table = store.faults;
   const candidates = table.all().filter((f) => isActive(f) && routeMatches(f, method, path));
   if (candidates.length === 0) return null;
-  return ctx.store.db.transaction(() => {
+  return store.db.transaction(() => {
     for (const fault of candidates) {
       const fires = fault.probability === null || seededUnit(fault.seed, fault.method, fault.path, fault.matched) < fault.probability;
       table.recordMatch(fault.id, fires);

@@ -1,10 +1,9 @@
 import { parseDuration } from '../../clock/duration.js';
 import { CHOICES } from '../../contract/choices.js';
 import { CONTROL_PREFIX } from '../../contract/control.js';
-import type { LogQuery, RequestLogLine } from '../../contract/extras.js';
+import type { LogQuery, RequestLogLine } from '../../contract/request-log.js';
 import { redactSecret } from '../../util/crypto.js';
-import type { RequestLogEntry } from '../bus.js';
-import type { EmulatorContext } from '../context.js';
+import type { Bus, RequestLogEntry } from '../bus.js';
 
 /** Anything shaped like a key, token or signing secret; pasted into a URL by mistake, it is shown redacted. */
 const SECRET_LIKE = /\b(?:sk|pk|rk|vst|whsec|psess)_(?:live_|test_)?[A-Za-z0-9+/=_-]{6,}/g;
@@ -62,8 +61,8 @@ export class RequestLogBuffer {
   private readonly subscribers = new Set<(line: RequestLogLine) => void>();
   private seq = 0;
 
-  constructor(ctx: EmulatorContext, private readonly size = CHOICES.requestLogBufferSize) {
-    ctx.bus.on('request', (entry) => this.push(entry));
+  constructor(bus: Bus, private readonly size = CHOICES.requestLogBufferSize) {
+    bus.on('request', (entry) => this.push(entry));
   }
 
   private push(entry: RequestLogEntry): void {

@@ -1,7 +1,7 @@
 import type { MiddlewareHandler } from 'hono';
 import { performance } from 'node:perf_hooks';
-import { toIso } from '../contract/time.js';
-import type { AppEnv, EmulatorContext } from './context.js';
+import { toIso } from '../../contract/time.js';
+import type { AppEnv, EmulatorContext } from '../context.js';
 
 /**
  * Announces every request on the bus (method, path, status, key display form, latency, error

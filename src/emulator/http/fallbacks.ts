@@ -1,6 +1,6 @@
 import type { Context, Hono } from 'hono';
 import { HTTPException } from 'hono/http-exception';
-import { ApiError } from '../contract/errors.js';
+import { ApiError } from '../../contract/errors.js';
 
 /** One onError for the whole emulator: everything that is not a success is the spec's error body. */
 export function errorResponse(c: Context, error: unknown): Response {

@@ -1,0 +1,108 @@
+import {
+  fillPath,
+  type BodyInput,
+  type Operation,
+  type PathParams,
+  type QueryInput,
+  type Result,
+} from '../contract/operation.js';
+import { ApiCallError, ConnectionError, ContractError, describeFetchError, readErrorBody } from './http.js';
+import { readServerSentEvents, type ServerSentEvent } from './sse.js';
+
+/** `fetch` or anything shaped like it: tests pass the emulator's `app.request`. */
+export type FetchLike = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
+
+type ParamsPart<O extends Operation> = keyof PathParams<O> extends never ? { params?: undefined } : { params: PathParams<O> };
+type BodyPart<O extends Operation> = O['request'] extends object ? { body: BodyInput<O> } : { body?: undefined };
+type QueryPart<O extends Operation> = O['query'] extends object ? { query?: QueryInput<O> } : { query?: undefined };
+
+/** What a call sends besides its path, query and body. */
+export interface CallExtras {
+  /** Authorization: Bearer <this> (a secret key or a session token). */
+  bearer?: string;
+  /** A Cookie header (the portal's). */
+  cookie?: string;
+  headers?: Record<string, string>;
+  /** Give up after this many real milliseconds. */
+  timeoutMs?: number;
+  signal?: AbortSignal;
+}
+
+export type CallInput<O extends Operation> = ParamsPart<O> & BodyPart<O> & QueryPart<O> & CallExtras;
+type InputArgs<O extends Operation> = {} extends CallInput<O> ? [input?: CallInput<O>] : [input: CallInput<O>];
+
+/**
+ * The one typed client of every operation, against the real service or the emulator alike:
+ * `api.call(OPS.createSession, { bearer: key, body: { host_user_ref } })`. The path, method and
+ * schemas come from the operation's declaration; what comes back is validated against it.
+ */
+export class ApiClient {
+  readonly baseUrl: string;
+
+  constructor(baseUrl: string, private readonly fetchImpl: FetchLike = (input, init) => fetch(input, init)) {
+    this.baseUrl = baseUrl.replace(/\/+$/, '');
+  }
+
+  /** Calls a JSON operation: its success, validated, or ApiCallError / ConnectionError / ContractError. */
+  async call<O extends Operation>(op: O, ...[input]: InputArgs<O>): Promise<Result<O>> {
+    const response = await this.send(op, ...([input] as InputArgs<O>));
+    const declared = op.responses[response.status];
+    const text = await response.text();
+    if (!declared) throw new ContractError(op, response.status, `status ${response.status} is not one the operation declares`);
+    let json: unknown = undefined;
+    if (text) {
+      try {
+        json = JSON.parse(text);
+      } catch {
+        throw new ContractError(op, response.status, 'the body is not JSON');
+      }
+    }
+    if (!declared.schema) return { status: response.status, headers: response.headers, body: json } as Result<O>;
+    const parsed = declared.schema.safeParse(json);
+    if (!parsed.success) throw new ContractError(op, response.status, parsed.error.issues[0]?.message ?? 'the body does not match its schema');
+    return { status: response.status, headers: response.headers, body: parsed.data } as Result<O>;
+  }
+
+  /** Sends an operation's request and returns the raw successful answer (bytes, a stream). */
+  async send<O extends Operation>(op: O, ...[input]: InputArgs<O>): Promise<Response> {
+    const call = (input ?? {}) as CallExtras & { params?: Record<string, string>; query?: Record<string, unknown>; body?: unknown };
+    const url = new URL(`${this.baseUrl}${fillPath(op.path, call.params)}`);
+    for (const [name, value] of Object.entries(call.query ?? {})) if (value !== undefined && value !== null) url.searchParams.set(name, String(value));
+    const headers: Record<string, string> = { accept: 'application/json', ...call.headers };
+    if (call.bearer !== undefined) headers.authorization = `Bearer ${call.bearer}`;
+    if (call.cookie !== undefined) headers.cookie = call.cookie;
+    if (call.body !== undefined) headers['content-type'] = op.request?.contentType ?? 'application/json';
+    const signals = [call.signal, call.timeoutMs ? AbortSignal.timeout(call.timeoutMs) : undefined].filter((s): s is AbortSignal => s !== undefined);
+    let response: Response;
+    try {
+      response = await this.fetchImpl(url.toString(), {
+        method: op.method.toUpperCase(),
+        headers,
+        body: call.body === undefined ? undefined : JSON.stringify(call.body),
+        redirect: 'manual',
+        signal: signals.length === 0 ? undefined : signals.length === 1 ? signals[0] : AbortSignal.any(signals),
+      });
+    } catch (error) {
+      throw new ConnectionError(this.baseUrl, describeFetchError(error));
+    }
+    if (response.status >= 300) throw new ApiCallError(response.status, await readErrorBody(response), op.method.toUpperCase(), url.pathname, response.headers);
+    return response;
+  }
+
+  /**
+   * Follows a server-sent event stream until it ends or `signal` aborts; resolves when it ended.
+   * `onEvent` gets each event with its data parsed as JSON.
+   */
+  async stream<O extends Operation>(
+    op: O,
+    input: CallInput<O> & { signal: AbortSignal },
+    onEvent: (event: ServerSentEvent<unknown>) => void,
+  ): Promise<void> {
+    const response = await this.send(op, ...([{ ...input, headers: { accept: 'text/event-stream', ...input.headers } }] as InputArgs<O>));
+    try {
+      await readServerSentEvents(response, (event) => onEvent({ ...event, data: event.data === '' ? null : JSON.parse(event.data) }));
+    } catch (error) {
+      if (!input.signal.aborted) throw new ConnectionError(this.baseUrl, `the stream broke: ${(error as Error).message}`);
+    }
+  }
+}

@@ -1,0 +1,89 @@
+import { CONTROL_PREFIX } from '../control.js';
+import { Installation, InstallationList, ScanList, ScanListQuery, UsageList, UsageQuery } from '../device.js';
+import { byOperationId } from '../operation.js';
+import { controlOperation as control } from './define.js';
+import { SCAN_EXAMPLE } from './device.js';
+
+/**
+ * The control plane of the device side: installations (block, unblock), recorded scans and the
+ * billing view (usage). The SDK's own routes are in ./device.ts.
+ */
+const P = CONTROL_PREFIX;
+
+const installationBlockActions = (['block', 'unblock'] as const).map((action) =>
+  control({
+    method: 'post',
+    path: `${P}/installations/{installation_id}/${action}`,
+    operationId: `${action}Installation`,
+    summary: action === 'block' ? "Block an installation server-side: its next scan fails to start" : 'Lift the block of an installation',
+    rules: ['DEV-3'],
+    pathParams: { installation_id: 'The installation, e.g. ins_Hk3nV9qW2sB6dJ0e.' },
+    responses: { 200: { description: 'The installation in its new state.', schema: Installation } },
+    errors: ['resource_missing'],
+  }),
+);
+
+export const scanOperations = byOperationId(
+  control({
+    method: 'get',
+    path: `${P}/apps/{app_id}/installations`,
+    operationId: 'listInstallations',
+    summary: "The app's enrolled installations",
+    rules: ['DEV-1'],
+    pathParams: { app_id: 'The app, e.g. app_demo.' },
+    responses: { 200: { description: 'The installations.', schema: InstallationList } },
+    errors: ['resource_missing'],
+  }),
+  control({
+    method: 'get',
+    path: `${P}/installations/{installation_id}`,
+    operationId: 'getInstallation',
+    summary: 'One installation',
+    pathParams: { installation_id: 'The installation.' },
+    responses: { 200: { description: 'The installation.', schema: Installation } },
+    errors: ['resource_missing'],
+  }),
+  ...installationBlockActions,
+  control({
+    method: 'get',
+    path: `${P}/apps/{app_id}/scans`,
+    operationId: 'listScans',
+    summary: "The app's recorded scans, newest first",
+    pathParams: { app_id: 'The app, e.g. app_demo.' },
+    query: ScanListQuery,
+    responses: { 200: { description: 'The scans.', schema: ScanList, example: { object: 'list', data: [SCAN_EXAMPLE] } } },
+    errors: ['resource_missing'],
+  }),
+  control({
+    method: 'get',
+    path: `${P}/usage`,
+    operationId: 'getUsage',
+    summary: 'The billing view per app and month: monthly active scanning users, billable, test, failed and abandoned scans',
+    rules: ['BILL-1', 'BILL-2', 'BILL-3', 'BILL-4', 'BILL-5', 'BILL-6'],
+    query: UsageQuery,
+    responses: {
+      200: {
+        description: 'One row per app and UTC month of occurred_at (with app_id and month: exactly that row, zeros included).',
+        schema: UsageList,
+        example: {
+          object: 'list',
+          data: [
+            {
+              object: 'usage',
+              app_id: 'app_demo',
+              month: '2026-11',
+              monthly_active_users: 1,
+              billable_scans: 2,
+              test_scans: 3,
+              test_active_users: 1,
+              completed_scans: 4,
+              failed_scans: 1,
+              abandoned_scans: 0,
+            },
+          ],
+        },
+      },
+    },
+    errors: ['resource_missing'],
+  }),
+);

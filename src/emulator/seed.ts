@@ -1,0 +1,57 @@
+import { ApiError } from '../contract/errors.js';
+import { META } from '../store/meta-keys.js';
+import { packagePath } from '../util/package-root.js';
+import type { EmulatorContext } from './context.js';
+import { applyFixtures } from './domain/fixtures.js';
+import { FixtureError, readFixtures, type Fixtures } from './fixtures.js';
+
+/** The fixtures shipped with scanctl: what a fresh database is seeded with. */
+export const BUNDLED_FIXTURES_FILE = packagePath('fixtures', 'default.json');
+
+type SeedContext = Pick<EmulatorContext, 'store' | 'ids' | 'box' | 'clock' | 'config'>;
+
+/**
+ * The one way fixtures get into a database (serve at start, state reset): upserted in one
+ * transaction, and remembered as the database's fixtures (file and default app), so that a restart
+ * and a reset find them again.
+ */
+export function seedFixtures(ctx: SeedContext, file: string, fixtures: Fixtures = readFixtures(file)): void {
+  ctx.store.db.transaction(() => {
+    applyFixtures(ctx.store, ctx.ids, ctx.box, ctx.clock.now(), fixtures);
+    ctx.store.meta.set(META.fixturesPath, file);
+    if (fixtures.apps[0]) ctx.store.meta.set(META.defaultAppId, fixtures.apps[0].id);
+  })();
+  followStoredFixtures(ctx);
+}
+
+/** The fixture file this database was seeded from (or the bundled one), as a refusal when it no longer reads. */
+export function storedFixtures(ctx: SeedContext): { file: string; fixtures: Fixtures } {
+  const file = ctx.store.meta.get(META.fixturesPath) ?? ctx.config.fixturesPath ?? BUNDLED_FIXTURES_FILE;
+  try {
+    return { file, fixtures: readFixtures(file) };
+  } catch (error) {
+    if (error instanceof FixtureError) throw new ApiError('parameter_invalid', `Cannot read the fixtures: ${error.message}`.slice(0, 500));
+    throw error;
+  }
+}
+
+/** The emulator's view of its fixtures (default app, file) follows what the database says. */
+export function followStoredFixtures(ctx: SeedContext): void {
+  ctx.config.defaultAppId = ctx.store.meta.get(META.defaultAppId) ?? ctx.store.apps.all()[0]?.id ?? null;
+  ctx.config.fixturesPath = ctx.store.meta.get(META.fixturesPath) ?? ctx.config.fixturesPath ?? null;
+}
+
+export interface FixtureKeyPair {
+  secret: string;
+  publishable: string;
+}
+
+/**
+ * The keys the fixture file gives an app, so that commands and the ready line can use the test
+ * key without anyone reading the file a second time. The database keeps only their hashes.
+ */
+export function fixtureKeys(ctx: SeedContext, appId: string): { file: string; test: FixtureKeyPair | null; live: FixtureKeyPair | null } {
+  const { file, fixtures } = storedFixtures(ctx);
+  const app = fixtures.apps.find((a) => a.id === appId);
+  return { file, test: app?.keys.test ?? null, live: app?.keys.live ?? null };
+}
