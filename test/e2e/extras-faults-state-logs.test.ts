@@ -3,6 +3,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, runCli, startServe, type ServeProcess } from '../helpers/cli.js';
+import { Condition } from '../helpers/wait.js';
 
 const DEMO_SECRET = 'sk_test_demoSecretKey00000000000001';
 
@@ -136,15 +137,10 @@ describe('scanctl faults, state, logs tail (built CLI, real socket)', () => {
     });
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (c) => (stdout += c));
-    child.stderr.on('data', (c) => (stderr += c));
-    const waitFor = async (read: () => string, needle: string) => {
-      const deadline = Date.now() + 10_000;
-      while (!read().includes(needle)) {
-        if (Date.now() > deadline) throw new Error(`timed out waiting for ${needle}: ${read()} ${stderr}`);
-        await new Promise((r) => setTimeout(r, 25));
-      }
-    };
+    const output = new Condition();
+    child.stdout.on('data', (c) => ((stdout += c), output.notify()));
+    child.stderr.on('data', (c) => ((stderr += c), output.notify()));
+    const waitFor = (read: () => string, needle: string) => output.until(() => `${needle}: ${read()} ${stderr}`, () => read().includes(needle), 10_000);
     try {
       await waitFor(() => stderr, 'Following the request log');
       await cli(['session', 'mint', '--user', 'ignored_by_filter']);
