@@ -6,6 +6,7 @@ import { globalOptions } from '../context.js';
 import { waitForSignal } from '../signals.js';
 import { bold, dim } from '../style.js';
 import { table } from '../output.js';
+import { packageVersion } from '../../util/package-root.js';
 import type * as Seed from '../../emulator/seed.js';
 
 /** Loaded with the emulator, when serve starts. */
@@ -47,7 +48,6 @@ export function register(program: Command): void {
       const { DatabaseLockedError, DatabaseTooNewError } = await import('../../store/db.js');
       const { FixtureError } = await import('../../emulator/fixtures.js');
       ({ fixtureKeys } = await import('../../emulator/seed.js'));
-      const { packageVersion } = await import('../main.js');
       let server;
       try {
         server = await startEmulatorServer({
