@@ -164,12 +164,7 @@ export function createWebhookEngine(deps: WebhookEngineDeps): WebhookEngine {
     await record({ row, number, url, startedAt, headers, outcome });
   }
 
-  /**
-   * Group commit of attempt outcomes: the attempts that finish in the same turn of the event loop
-   * are recorded in ONE transaction, each in its own savepoint (one that fails rolls back alone).
-   * Each attempt's promise settles only after that commit, so the dispatcher's slot, `runDue` and
-   * the stream event all wait until the outcome is stored.
-   */
+  /** An attempt that came back, to be recorded. */
   interface Finished {
     row: DeliveryWithEvent;
     number: number;
@@ -178,67 +173,18 @@ export function createWebhookEngine(deps: WebhookEngineDeps): WebhookEngine {
     headers: Record<string, string>;
     outcome: SendOutcome;
   }
-  interface QueuedRecord extends Finished {
-    resolve: () => void;
-    reject: (error: unknown) => void;
-  }
-  let recordQueue: QueuedRecord[] = [];
-  type Recorded = { now: number; stillOurs: boolean; error: unknown };
-  // The common case: the whole group in one transaction, no savepoint per item.
-  const recordAll = store.db.transaction((items: QueuedRecord[]): Recorded[] =>
-    items.map((item) => {
-      const now = clock.now();
-      return { now, stillOurs: writeRecord(item, now), error: null };
-    }),
-  );
-  // When one item fails (and rolled the group back), the group again with a savepoint per item, so it fails alone.
-  const recordOne = store.db.transaction((item: Finished, now: number) => writeRecord(item, now));
-  const recordEach = store.db.transaction((items: QueuedRecord[]): Recorded[] =>
-    items.map((item) => {
-      const now = clock.now();
-      try {
-        // Nested in the group's transaction, better-sqlite3 runs this as a savepoint.
-        return { now, stillOurs: recordOne(item, now), error: null };
-      } catch (error) {
-        return { now, stillOurs: false, error };
-      }
-    }),
-  );
-  const recordGroup = (items: QueuedRecord[]): Recorded[] => {
-    try {
-      return recordAll(items);
-    } catch {
-      return recordEach(items);
-    }
-  };
 
-  function record(item: Finished): Promise<void> {
-    return new Promise<void>((resolve, reject) => {
-      if (recordQueue.length === 0) setImmediate(flushRecords);
-      recordQueue.push({ ...item, resolve, reject });
+  /**
+   * Records the outcome in the store's group commit (the attempts that finish in the same turn
+   * share a transaction) and emits the stream event once it is committed, so the dispatcher's
+   * slot, `runDue` and the stream event all wait until the outcome is stored.
+   */
+  async function record(item: Finished): Promise<void> {
+    const { now, stillOurs } = await store.groupCommit.run(() => {
+      const now = clock.now();
+      return { now, stillOurs: writeRecord(item, now) };
     });
-  }
-
-  function flushRecords(): void {
-    const items = recordQueue;
-    recordQueue = [];
-    if (items.length === 0) return;
-    let results: Recorded[];
-    try {
-      results = recordGroup(items);
-    } catch (error) {
-      for (const item of items) item.reject(error);
-      return;
-    }
-    items.forEach((item, i) => {
-      const result = results[i]!;
-      if (result.error !== null) {
-        item.reject(result.error);
-        return;
-      }
-      emitFinished(item, result.now, result.stillOurs);
-      item.resolve();
-    });
+    emitFinished(item, now, stillOurs);
   }
 
   /** The outcome of one attempt as the delivery state machine counts it (CHOICE-9). */
