@@ -18,6 +18,10 @@ export interface EmulatorConfig {
   version: string;
   /** Check every answer against its operation's declared statuses and schemas (tests turn this on). */
   validateResponses: boolean;
+  /** The port serve listens on (the Host check compares it); null in-process. */
+  port: number | null;
+  /** Host names admitted besides loopback (`serve --allowed-host`); see http/host-guard.ts. */
+  allowedHosts: readonly string[];
 }
 
 /** Everything a handler needs, built once by createEmulator. */
