@@ -49,5 +49,7 @@ export interface AppEnv {
     logAppId?: string;
     /** Set by errorResponse: the error body's code, for the request log. */
     errorCode?: string;
+    /** The JSON body's text as received, for fields kept exactly as sent (WH-3). */
+    jsonText?: string;
   };
 }

@@ -68,6 +68,7 @@ export async function readJson<S extends z.ZodType>(c: Context, schema: S): Prom
     const reason = error instanceof RangeError ? 'nested too deeply' : (error as Error).message;
     throw new ApiError('invalid_json', `The request body is not valid JSON: ${reason.slice(0, 200)}.`);
   }
+  c.set('jsonText', text);
   return parseWith(schema, json);
 }
 
