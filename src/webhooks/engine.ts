@@ -8,7 +8,7 @@ import type { DeliveryWithEvent } from '../store/tables/webhooks.js';
 import { chaosOrder, chaosVerdict, type ChaosVerdict } from './chaos.js';
 import { effectiveWebhookUrl, onOutboxChange } from './outbox.js';
 import { sendOnce, type SendOutcome } from './sender.js';
-import { signPayload } from './signature.js';
+import { signPayload } from '../verify.js';
 
 /** The webhook dispatcher: claims due deliveries on the emulator clock and sends them (issue 4). */
 export interface WebhookEngine extends TimerSource {
@@ -92,7 +92,7 @@ export function createWebhookEngine(ctx: EmulatorContext): WebhookEngine {
   const headersFor = (row: DeliveryWithEvent, secret: string): Record<string, string> => ({
     'content-type': 'application/json',
     'user-agent': `scanctl-emulator/${ctx.config.version}`,
-    [WEBHOOK_HEADERS.signature]: signPayload(secret, row.payload),
+    [WEBHOOK_HEADERS.signature]: signPayload(row.payload, secret),
     [WEBHOOK_HEADERS.eventId]: row.event_id,
     [WEBHOOK_HEADERS.eventType]: row.event_type,
   });

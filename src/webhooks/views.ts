@@ -5,7 +5,7 @@ import { WEBHOOK_HEADERS, type DeliveryDetail, type DeliveryView, type ListenerV
 import type { DeliveryWithEvent, ListenerRow } from '../store/tables/webhooks.js';
 import { webhookSecretHint } from '../emulator/domain/apps.js';
 import { effectiveWebhookUrl } from './outbox.js';
-import { signPayload } from './signature.js';
+import { signPayload } from '../verify.js';
 
 export function deliveryView(row: DeliveryWithEvent): DeliveryView {
   return {
@@ -37,7 +37,7 @@ export function deliveryDetail(ctx: EmulatorContext, row: DeliveryWithEvent): De
     const sealed = ctx.store.apps.get(row.app_id)?.webhook_secret_sealed;
     headers = {
       'content-type': 'application/json',
-      ...(sealed ? { [WEBHOOK_HEADERS.signature]: signPayload(ctx.box.open(sealed), row.payload) } : {}),
+      ...(sealed ? { [WEBHOOK_HEADERS.signature]: signPayload(row.payload, ctx.box.open(sealed)) } : {}),
       [WEBHOOK_HEADERS.eventId]: row.event_id,
       [WEBHOOK_HEADERS.eventType]: row.event_type,
     };
