@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterEach, describe, expect, it } from 'vitest';
 import { EXIT } from '../../src/cli/exit-codes.js';
-import { signPayload } from '../../src/webhooks/signature.js';
+import { signPayload } from '../../src/verify.js';
 import { DEMO } from '../helpers/emulator.js';
 import { BIN, runCli, startServe } from '../helpers/cli.js';
 import { playScans } from '../helpers/scans.js';
@@ -116,7 +116,7 @@ describe('scanctl webhook (built CLI)', () => {
     const body = '{"id":"evt_1","type":"scan.completed"}';
     const file = join(dir, 'body.json');
     writeFileSync(file, body);
-    const sig = signPayload(DEMO.webhookSecret, body);
+    const sig = signPayload(body, DEMO.webhookSecret);
     const ok = await runCli(['webhook', 'verify', '--secret', DEMO.webhookSecret, '--signature', sig, file]);
     expect(ok.code).toBe(0);
     expect(ok.stdout).toContain('signature ok');
