@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { EXIT } from '../../src/cli/exit-codes.js';
-import { signPayload } from '../../src/webhooks/signature.js';
+import { signPayload } from '../../src/verify.js';
 import { DEMO } from '../helpers/emulator.js';
 import { runCli, startServe } from '../helpers/cli.js';
 import { control, spawnCli } from '../helpers/robust.js';
@@ -102,7 +102,7 @@ describe('scanctl webhook (built CLI)', () => {
     const body = '{"id":"evt_1","type":"scan.completed"}';
     const file = join(dir, 'body.json');
     writeFileSync(file, body);
-    const sig = signPayload(DEMO.webhookSecret, body);
+    const sig = signPayload(body, DEMO.webhookSecret);
     const ok = await runCli(['webhook', 'verify', '--secret', DEMO.webhookSecret, '--signature', sig, file]);
     expect(ok.code).toBe(0);
     expect(ok.stdout).toContain('signature ok');
