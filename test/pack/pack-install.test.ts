@@ -1,11 +1,11 @@
 import { execFile, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tempDir } from '../helpers/temp.js';
 
 /**
  * The package as a user gets it: `npm pack`, then a global install of the tarball into a clean
@@ -19,7 +19,8 @@ const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { na
 const skip = process.env.SCANCTL_SKIP_PACK === '1';
 
 describe.skipIf(skip)('npm pack + global install of the tarball', () => {
-  const work = mkdtempSync(join(tmpdir(), 'scanctl-pack-'));
+  // tempDir: collected (and removed after the file) even when the suite is skipped.
+  const work = tempDir('scanctl-pack-');
   const prefix = join(work, 'prefix');
   const bin = join(prefix, 'bin', 'scanctl');
   let files: string[] = [];
