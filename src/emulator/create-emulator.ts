@@ -16,6 +16,7 @@ import { RateLimiter } from './domain/rate-limit.js';
 import { RequestLogBuffer } from './domain/request-log.js';
 import { installFallbacks } from './http/fallbacks.js';
 import { mountRoutes } from './http/implement.js';
+import { hostGuard } from './http/host-guard.js';
 import { injectFaults } from './http/inject-faults.js';
 import { requestLog } from './http/request-log.js';
 import { ROUTES } from './routes/index.js';
@@ -47,6 +48,8 @@ export function createEmulator(deps: EmulatorDeps): Emulator {
     defaultAppId: null,
     version: '0.0.0',
     validateResponses: false,
+    port: null,
+    allowedHosts: [],
     ...deps.config,
   };
   const bus = new Bus();
@@ -72,6 +75,8 @@ export function createEmulator(deps: EmulatorDeps): Emulator {
 
   const app = new Hono<AppEnv>();
   app.use('*', requestLog(ctx));
+  // Before everything else, so that no route (now or added later) answers a rebound or cross-site request.
+  app.use('*', hostGuard(config));
   const limitBody = bodyLimit({
     maxSize: config.maxBodyBytes,
     onError: () => {

@@ -1,5 +1,5 @@
 import { WEBHOOK_HEADERS } from '../contract/webhooks.js';
-import { signPayload } from './signature.js';
+import { signPayload } from '../verify.js';
 
 /** The User-Agent of the emulator's deliveries. */
 export function emulatorUserAgent(version: string): string {
@@ -32,7 +32,7 @@ export function signedDeliveryHeaders(
   return deliveryHeaders({
     eventId: event.event_id,
     eventType: event.event_type,
-    signature: secret === null ? null : signPayload(secret, event.payload),
+    signature: secret === null ? null : signPayload(event.payload, secret),
     userAgent,
   });
 }
