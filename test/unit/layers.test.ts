@@ -9,6 +9,8 @@ import { describe, expect, it } from 'vitest';
  */
 const LAYERS: Array<{ dir: string; rank: number }> = [
   { dir: 'util', rank: 0 },
+  // The customer's signature check: Node's crypto only, no scanctl module.
+  { dir: 'verify.ts', rank: 0 },
   { dir: 'contract', rank: 1 },
   { dir: 'clock', rank: 2 },
   { dir: 'store', rank: 3 },
@@ -16,7 +18,6 @@ const LAYERS: Array<{ dir: string; rank: number }> = [
   { dir: 'emulator', rank: 5 },
   { dir: 'client', rank: 6 },
   { dir: 'sdk', rank: 6 },
-  { dir: 'device', rank: 6 },
   { dir: 'tui', rank: 7 },
   { dir: 'cli', rank: 8 },
   // The package's library entry (src/index.ts) may re-export anything.

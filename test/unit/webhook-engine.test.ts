@@ -2,8 +2,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { VirtualClock, frozenBase } from '../../src/clock/clock.js';
 import { WEBHOOK_RETRY_GAPS_MS } from '../../src/contract/choices.js';
 import type { DeliveryStreamEvent } from '../../src/contract/webhooks.js';
-import { applyFixtures } from '../../src/emulator/domain/fixtures.js';
-import { readFixtures } from '../../src/emulator/fixtures.js';
+import { applyFixtures } from '../../src/emulator/domain/apply-fixtures.js';
+import { readFixtures } from '../../src/emulator/fixture-file.js';
 import { openDatabase } from '../../src/store/db.js';
 import { createStore } from '../../src/store/index.js';
 import { SecretBox } from '../../src/util/crypto.js';
@@ -11,7 +11,7 @@ import { randomIds } from '../../src/util/ids.js';
 import { createWebhookEngine } from '../../src/webhooks/engine.js';
 import { recordScanEvent } from '../../src/webhooks/outbox.js';
 import type { SendRequest } from '../../src/webhooks/sender.js';
-import { verifySignature } from '../../src/webhooks/signature.js';
+import { verifySignature } from '../../src/verify.js';
 import { DEMO, FIXTURES_FILE } from '../helpers/emulator.js';
 
 afterEach(() => {

@@ -1,7 +1,7 @@
 import type { Context } from 'hono';
 import type { z } from 'zod';
 import { ApiError } from '../../contract/errors.js';
-import { formatPath } from '../fixtures.js';
+import { formatPath } from '../fixture-file.js';
 
 /**
  * CHOICE-3: how an invalid request is answered. A missing field is parameter_missing, a field
