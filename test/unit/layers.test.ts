@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
  */
 const LAYERS: Array<{ dir: string; rank: number }> = [
   { dir: 'util', rank: 0 },
-  // The customer's signature check: Node's crypto only, no scanctl module.
+  // scanctl/verify: the signature check that loads only node:crypto.
   { dir: 'verify.ts', rank: 0 },
   { dir: 'contract', rank: 1 },
   { dir: 'clock', rank: 2 },
