@@ -1,7 +1,8 @@
 import { z } from 'zod';
+import { HostUserRef } from './sessions.js';
 import { CHOICES } from './choices.js';
 import { Env } from './control.js';
-import { DateTime } from './time.js';
+import { DateTime, DateTimeInput, queryInteger } from './time.js';
 
 /**
  * CHOICE-7: request and response shapes of the device routes (the spec names them but does not
@@ -102,7 +103,7 @@ export const ScanEventRequest = z
     scan_id: DeviceId,
     status: ScanStatus,
     /** When it happened on the device; an offline scan keeps its own time when it syncs later. */
-    occurred_at: DateTime,
+    occurred_at: DateTimeInput,
     model_version: ModelVersion,
   })
   .meta({ id: 'ScanEventRequest' });
@@ -178,8 +179,8 @@ export type InstallationList = z.infer<typeof InstallationList>;
 
 export const ScanListQuery = z
   .strictObject({
-    host_user_ref: z.string().min(1).max(CHOICES.hostUserRefMaxLength).optional(),
-    limit: z.coerce.number().int().min(1).max(1000).optional(),
+    host_user_ref: HostUserRef.optional(),
+    limit: queryInteger(1, 1000).optional(),
   })
   .meta({ id: 'ScanListQuery' });
 

@@ -36,7 +36,9 @@ function derivedErrors(op: Operation): ErrorCode[] {
   if (!originCheckExempt(op.path)) codes.push('origin_not_allowed');
   if (op.request) codes.push('parameter_missing', 'parameter_invalid', 'parameter_unknown', 'invalid_json', 'unsupported_media_type', 'body_too_large');
   else if (op.method !== 'get') codes.push('unsupported_media_type');
-  if (op.query) codes.push('parameter_missing', 'parameter_invalid', 'parameter_unknown');
+  // CHOICE-14: every route refuses query parameters it does not declare.
+  codes.push('parameter_invalid', 'parameter_unknown');
+  if (op.query) codes.push('parameter_missing');
   if (op.security === 'secretKey') codes.push('invalid_api_key', 'rate_limited');
   if (op.security === 'portalCookie') codes.push('portal_login_required');
   return codes;

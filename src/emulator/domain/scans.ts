@@ -1,7 +1,7 @@
 import { CHOICES } from '../../contract/choices.js';
 import type { Scan, ScanEventRequest, ScanEventResponse } from '../../contract/device.js';
 import { ApiError } from '../../contract/errors.js';
-import { toIso } from '../../contract/time.js';
+import { parseRfc3339, toIso } from '../../contract/time.js';
 import type { Store } from '../../store/index.js';
 import type { ScanListRow, ScanRow } from '../../store/tables/device.js';
 import { sha256Hex } from '../../util/crypto.js';
@@ -101,7 +101,7 @@ export function withIdempotency<R extends { status: number; body: unknown }>(
 }
 
 function parseOccurredAt(text: string, now: number): number {
-  const ms = Date.parse(text);
+  const ms = parseRfc3339(text);
   if (Number.isNaN(ms)) throw new ApiError('parameter_invalid', 'Invalid occurred_at: not a date-time.', 'occurred_at');
   if (ms > now + CHOICES.occurredAtSkewMs) {
     throw new ApiError(
