@@ -6,7 +6,8 @@ import { expectErrorBody, testEmulator } from '../helpers/emulator.js';
 describe('route fallbacks: 405 versus 404 on hono path patterns', () => {
   it('ERR-2: the matcher understands :name, :name{regex} and optional :name? segments', () => {
     expect(routeMatches('/v1/apps/:app_id', '/v1/apps/app_demo')).toBe(true);
-    expect(routeMatches('/v1/apps/:app_id', '/v1/apps/app_demo/')).toBe(true);
+    // CHOICE-15: a trailing slash is another path.
+    expect(routeMatches('/v1/apps/:app_id', '/v1/apps/app_demo/')).toBe(false);
     expect(routeMatches('/v1/apps/:app_id', '/v1/apps')).toBe(false);
     expect(routeMatches('/v1/apps/:app_id', '/v1/apps/a/b')).toBe(false);
 
