@@ -28,7 +28,7 @@ describe('route fallbacks: 405 versus 404 on hono path patterns', () => {
     // Literal parts stay literal: a dot is not "any character", a wildcard never matches.
     expect(routeMatches('/openapi.json', '/openapiXjson')).toBe(false);
     expect(routeMatches('/static/*', '/static/x')).toBe(false);
-    expect(routeRegex('/a/:b').source).toBe('^\/a\/(?:[^/]+)$');
+    expect(routeRegex('/a/:b').source).toBe('^\\/a\\/(?:[^/]+)$');
   });
 
   it('ERR-2: every registered route matches its own concrete paths (the alternations expanded)', () => {
