@@ -9,6 +9,7 @@ import { META } from '../store/meta-keys.js';
 import { SecretBox } from '../util/crypto.js';
 import { randomIds, type Ids } from '../util/ids.js';
 import { createWebhookEngine } from '../webhooks/engine.js';
+import { emulatorUserAgent } from '../webhooks/headers.js';
 import { Bus } from './bus.js';
 import type { AppEnv, EmulatorConfig, EmulatorContext } from './context.js';
 import { RateLimiter } from './domain/rate-limit.js';
@@ -63,7 +64,13 @@ export function createEmulator(deps: EmulatorDeps): Emulator {
     rateLimiter: new RateLimiter(config.rateLimitPerSecond),
     requestLog: new RequestLogBuffer(bus),
   } as EmulatorContext;
-  ctx.webhooks = createWebhookEngine(ctx);
+  ctx.webhooks = createWebhookEngine({
+    store,
+    clock,
+    box: ctx.box,
+    events: { wanted: () => bus.listenerCount('delivery') > 0, emit: (event) => bus.emit('delivery', event) },
+    userAgent: emulatorUserAgent(config.version),
+  });
   ctx.scheduler.register(ctx.webhooks);
 
   const app = new Hono<AppEnv>();
