@@ -83,16 +83,18 @@ export function installationView(row: InstallationRow): Installation {
  */
 export function enroll(store: Store, now: number, app: AppRow, body: EnrollmentRequest): { view: EnrollmentResponse; created: boolean } {
   const { attestation } = body;
+  // CHOICE-18: the challenge is used up by any attempt, a refused one included (committed on its
+  // own), so a refused attestation cannot be retried against the same challenge.
+  const hash = sha256Hex(attestation.challenge);
+  const known = store.device.challenge(hash);
+  if (!known || known.app_id !== app.id || !store.device.useChallenge(hash, now)) {
+    throw new ApiError(
+      'challenge_invalid',
+      'The attestation challenge is unknown, already used or expired: request a new one with POST /v1/device/challenge.',
+      'attestation.challenge',
+    );
+  }
   return store.db.transaction((): { view: EnrollmentResponse; created: boolean } => {
-    const hash = sha256Hex(attestation.challenge);
-    const known = store.device.challenge(hash);
-    if (!known || known.app_id !== app.id || !store.device.useChallenge(hash, now)) {
-      throw new ApiError(
-        'challenge_invalid',
-        'The attestation challenge is unknown, already used or expired: request a new one with POST /v1/device/challenge.',
-        'attestation.challenge',
-      );
-    }
     const bundleOk = safeEqual(attestation.bundle_id, app.bundle_id);
     const teamOk = safeEqual(attestation.team_id, app.team_id);
     const existing = store.device.installation(body.installation_id);
