@@ -97,6 +97,10 @@ export type ScanStatus = z.infer<typeof ScanStatus>;
 export const SCAN_OUTCOMES = ['completed', 'failed', 'abandoned'] as const;
 export type ScanOutcome = (typeof SCAN_OUTCOMES)[number];
 
+/** DEV-5: the Idempotency-Key of POST /v1/scan-events: 1 to 255 printable ASCII characters, no spaces. */
+export const IDEMPOTENCY_KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
+export const IdempotencyKey = z.string().min(1).max(255).regex(IDEMPOTENCY_KEY_PATTERN, 'must be 1 to 255 printable ASCII characters without spaces');
+
 export const ScanEventRequest = z
   .strictObject({
     installation_id: DeviceId,
