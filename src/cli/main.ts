@@ -44,8 +44,12 @@ export async function runCli(args: string[], io: CliIo): Promise<number> {
 export function reportError(error: unknown, io: CliIo): number {
   const write = (line: string) => io.stderr.write(`${line}\n`);
   if (error instanceof CommanderError) {
-    // Commander already printed its message (usage errors) or the help/version text.
-    return error.exitCode === 0 ? EXIT.ok : EXIT.usage;
+    // Help and version were printed already; a usage error is one line (commander's own output is off).
+    if (error.exitCode === 0 || error.code === 'commander.help' || error.code === 'commander.helpDisplayed' || error.code === 'commander.version') {
+      return error.exitCode === 0 ? EXIT.ok : EXIT.usage;
+    }
+    write(`scanctl: ${error.message.replace(/^error: /, '').replace(/\s*\n\s*/g, ' ')} (see --help)`);
+    return EXIT.usage;
   }
   if (error instanceof UserError) {
     write(`scanctl: ${error.message}`);

@@ -5,7 +5,7 @@ import { UserError } from '../../errors.js';
 import { EXIT } from '../../exit-codes.js';
 import { contextOf } from '../../context.js';
 
-export function registerVerify(group: Command): void {
+export function register(group: Command): void {
   group
     .command('verify [file]')
     .description('check a Service-Signature against the raw body bytes of FILE (or stdin, or -); exit 0 on a match')
