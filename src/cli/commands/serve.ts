@@ -101,6 +101,8 @@ function printReady(
   if (ctx.json) {
     ctx.io.stdout.write(
       `${JSON.stringify({
+        object: 'serve_ready',
+        // Kept for scripts written before every --json object carried `object`.
         event: 'ready',
         base_url: server.url,
         port: server.port,

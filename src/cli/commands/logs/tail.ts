@@ -32,7 +32,12 @@ export function formatLogLine(line: RequestLogLine): string {
     .trimEnd();
 }
 
-/** scanctl logs tail (issue 6). */
+/** A line under --json: named by `object`, every field present (null when absent). */
+export function logLineJson(line: RequestLogLine) {
+  return { object: 'request_log_line', ...line, key: line.key ?? null, env: line.env ?? null, app_id: line.app_id ?? null, error_code: line.error_code ?? null };
+}
+
+/** `scanctl logs tail`. */
 export function register(group: Command): void {
   group
     .command('tail')
@@ -60,7 +65,7 @@ export function register(group: Command): void {
         n: flags.lines !== undefined ? String(flags.lines) : flags.since ? undefined : '10',
         all: flags.all ? '1' : undefined,
       };
-      const print = (line: RequestLogLine) => ctx.io.stdout.write(`${ctx.json ? JSON.stringify(line) : formatLogLine(line)}\n`);
+      const print = (line: RequestLogLine) => ctx.printLine(logLineJson(line), formatLogLine(line));
       const client = ctx.extras();
       if (!flags.follow) {
         for (const line of (await client.logs(query)).data) print(line);
