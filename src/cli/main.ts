@@ -3,9 +3,7 @@ import { EXIT } from './exit-codes.js';
 import { processIo, type CliIo } from './io.js';
 import { buildProgram } from './program.js';
 import { reportError } from './report-error.js';
-import { packageVersion } from './version.js';
-
-export { packageVersion };
+import { packageVersion } from '../util/package-root.js';
 
 /**
  * `scanctl openapi | head -1`: the reader closed the pipe, so nothing more can be shown. Exit at

@@ -49,9 +49,8 @@ interface CommandGroup {
   group: string;
   description: string;
   verbs: CommandModule[];
-  /** Older names that keep working in users' scripts. */
+  /** Older names that keep working in users' scripts (`scans list`, `device block`). */
   aliases?: string[];
-  hidden?: boolean;
 }
 
 /** Every command and group, in the order --help lists them. */
@@ -63,8 +62,7 @@ const COMMANDS: Array<CommandModule | CommandGroup> = [
   { group: 'key', description: 'secret and publishable keys (the portal side)', verbs: [keyList, keyCreate, keyRotate, keyRevoke, keySuspend, keyReinstate] },
   { group: 'account', description: 'suspend or reinstate an account (the portal side)', verbs: [accountSuspend, accountReinstate] },
   { group: 'clock', description: "the emulator's virtual clock", verbs: [clockShow, clockAdvance, clockSet] },
-  { group: 'scan', description: "play the SDK's device side (simulate) and list recorded scans", verbs: [scanSimulate, scanList] },
-  { group: 'scans', description: 'recorded scans (the same as `scan list`)', verbs: [scanList], hidden: true },
+  { group: 'scan', description: "play the SDK's device side (simulate) and list recorded scans", verbs: [scanSimulate, scanList], aliases: ['scans'] },
   usage,
   { group: 'installation', description: 'device installations: list, block, unblock', verbs: [installationList, installationBlock, installationUnblock], aliases: ['device'] },
   {
@@ -100,7 +98,7 @@ export function buildProgram(version: string, io: CliIo): Command {
       entry.register(program);
       continue;
     }
-    const group = program.command(entry.group, { hidden: entry.hidden }).description(entry.description);
+    const group = program.command(entry.group).description(entry.description);
     for (const alias of entry.aliases ?? []) group.alias(alias);
     for (const verb of entry.verbs) verb.register(group);
   }

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { EXIT } from '../../src/cli/exit-codes.js';
-import { signPayload } from '../../src/webhooks/signature.js';
+import { signPayload } from '../../src/verify.js';
 import { runCommand } from '../helpers/cli-in-process.js';
 import { DEMO } from '../helpers/emulator.js';
 
@@ -13,7 +13,7 @@ describe('scanctl webhook verify and chaos flags (in-process)', () => {
     try {
       const body = '{"id":"evt_1","type":"scan.completed"}';
       writeFileSync(join(dir, 'body.json'), body);
-      const sig = signPayload(DEMO.webhookSecret, body);
+      const sig = signPayload(body, DEMO.webhookSecret);
       const ok = await runCommand(['webhook', 'verify', '--secret', DEMO.webhookSecret, '--signature', sig, 'body.json'], { cwd: dir });
       expect(ok.code).toBe(0);
       expect(ok.stdout).toContain('signature ok');

@@ -7,7 +7,7 @@ import { waitForInterrupt } from '../io.js';
 import { bold, dim } from '../style.js';
 import { table } from '../output.js';
 import { wholeNumber } from '../parse-options.js';
-import { packageVersion } from '../version.js';
+import { packageVersion } from '../../util/package-root.js';
 import type * as Seed from '../../emulator/seed.js';
 
 /** Loaded with the emulator, when serve starts. */
@@ -20,6 +20,7 @@ interface ServeFlags {
   fixtures?: string;
   reset?: boolean;
   rateLimit: number;
+  allowedHost: string[];
 }
 
 export function register(program: Command): void {
@@ -42,8 +43,15 @@ export function register(program: Command): void {
         .argParser(wholeNumber(0, 1_000_000_000))
         .default(CHOICES.defaultRateLimitPerSecond),
     )
+    .addOption(
+      new Option('--allowed-host <name>', 'admit requests for this host name besides loopback (repeatable; name or name:port), e.g. a CI service name')
+        .argParser((value: string, previous: string[] = []) => [...previous, value])
+        .default([]),
+    )
     .action(async (flags: ServeFlags, command: Command) => {
       const ctx = contextOf(command);
+      const allowedHosts = allowedHostsOf(flags.allowedHost, ctx.io.env.SCANCTL_ALLOWED_HOSTS);
+      checkBindAddress(flags.host, allowedHosts);
       const { port, rateLimit } = flags;
       const { startEmulatorServer, PortInUseError } = await import('../../emulator/server.js');
       const { DatabaseLockedError, DatabaseTooNewError } = await import('../../store/db.js');
@@ -60,6 +68,7 @@ export function register(program: Command): void {
           rateLimitPerSecond: rateLimit,
           version: packageVersion(),
           stateFile: STATE_FILE,
+          allowedHosts,
         });
       } catch (error) {
         if (error instanceof DatabaseLockedError) {
@@ -86,6 +95,32 @@ export function register(program: Command): void {
       await server.close();
       if (!ctx.json) ctx.io.stderr.write('scanctl: emulator stopped\n');
     });
+}
+
+/** --allowed-host values plus SCANCTL_ALLOWED_HOSTS (comma or space separated); each must be a bare host name. */
+function allowedHostsOf(flags: string[], env: string | undefined): string[] {
+  const names = [...flags, ...(env ?? '').split(/[\s,]+/)].map((name) => name.trim()).filter(Boolean);
+  for (const name of names) {
+    if (!/^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9_.-]+)(:\d{1,5})?$/.test(name)) {
+      throw new UserError(`--allowed-host must be a host name or name:port (no scheme, no path), not "${name}"`);
+    }
+  }
+  return [...new Set(names)];
+}
+
+const LOOPBACK_ADDRESSES = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
+
+/** Binding beyond loopback exposes the control plane (no authentication) to the network: name who may call. */
+function checkBindAddress(host: string, allowedHosts: string[]): void {
+  if (LOOPBACK_ADDRESSES.has(host.toLowerCase())) return;
+  if (allowedHosts.length === 0) {
+    throw new UserError(`--host ${host} listens beyond loopback: name the host names clients will use with --allowed-host NAME`, {
+      hint: 'the control plane has no authentication; see docs/security.md',
+    });
+  }
+  process.stderr.write(
+    `scanctl: warning: listening on ${host}: anyone who can reach this address can drive the emulator (no authentication); admitted host names: ${allowedHosts.join(', ')}\n`,
+  );
 }
 
 function printReady(

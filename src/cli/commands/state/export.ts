@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { writeFileSync } from 'node:fs';
+import { closeSync, fchmodSync, openSync, writeFileSync, writeSync } from 'node:fs';
 import { contextOf } from '../../context.js';
 import { UserError } from '../../errors.js';
 
@@ -19,7 +19,8 @@ export function register(group: Command): void {
         return;
       }
       try {
-        writeFileSync(ctx.path(file), text, flags.includeSecrets ? { mode: 0o600 } : {});
+        if (flags.includeSecrets) writePrivateFile(ctx.path(file), text);
+        else writeFileSync(ctx.path(file), text);
       } catch (error) {
         throw new UserError(`cannot write ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
       }
@@ -28,4 +29,15 @@ export function register(group: Command): void {
         `Exported ${r.rows} rows of ${r.tables} tables (schema version ${r.schema_version}) to ${file}${flags.includeSecrets ? ' (with signing secrets in plain text: keep it private)' : ''}.`,
       );
     });
+}
+
+/** Secrets in plain text: owner-only from the first byte, also when the file already existed with wider modes. */
+function writePrivateFile(file: string, text: string): void {
+  const fd = openSync(file, 'w', 0o600);
+  try {
+    fchmodSync(fd, 0o600);
+    writeSync(fd, text);
+  } finally {
+    closeSync(fd);
+  }
 }

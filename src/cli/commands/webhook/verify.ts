@@ -13,7 +13,7 @@ export function register(group: Command): void {
     .requiredOption('--signature <hex>', 'the Service-Signature header value')
     .action(async (file: string | undefined, flags: { secret: string; signature: string }, command: Command) => {
       const ctx = contextOf(command);
-      const { verifySignature, SignatureVerificationError } = await import('../../../webhooks/signature.js');
+      const { verifySignature, SignatureVerificationError } = await import('../../../verify.js');
       let raw: Buffer;
       try {
         raw = file === undefined || file === '-' ? await readAll(ctx.io.stdin) : readFileSync(ctx.path(file));
