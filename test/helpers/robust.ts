@@ -87,7 +87,11 @@ export interface SimLine {
 }
 
 export function simLines(lines: string[]): SimLine[] {
-  return lines.filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as SimLine);
+  // Under --json a failure is also a JSON line ({object: 'error', ...}): keep the scan summaries only.
+  return lines
+    .filter((l) => l.startsWith('{'))
+    .map((l) => JSON.parse(l) as SimLine)
+    .filter((line) => line.object === 'simulated_scan');
 }
 
 /** The scans whose POST /v1/scan-events outcome report the client saw acknowledged. */
