@@ -13,5 +13,7 @@ export const EXIT = {
   waitFailed: 5,
   /** A check failed: a signature did not match, a receiver failed conformance. */
   checkFailed: 6,
+  /** `webhook listen`: another `webhook listen --forward` for the same app took over. */
+  listenerReplaced: 7,
 } as const;
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];

@@ -55,7 +55,7 @@ export function createWebhookEngine(ctx: EmulatorContext): WebhookEngine {
     else active--;
   };
 
-  const emit = (row: DeliveryWithEvent, fields: Partial<DeliveryStreamEvent> & Pick<DeliveryStreamEvent, 'kind' | 'outcome'>) => {
+  const emit = (row: DeliveryWithEvent, fields: Partial<DeliveryStreamEvent> & Pick<DeliveryStreamEvent, 'object' | 'outcome'>) => {
     if (ctx.bus.listenerCount('delivery') === 0) return;
     const event: DeliveryStreamEvent = {
       time: toIso(clock.now()),
@@ -71,6 +71,7 @@ export function createWebhookEngine(ctx: EmulatorContext): WebhookEngine {
       status: null,
       latency_ms: null,
       error: null,
+      response_excerpt: null,
       next_attempt_at: row.next_attempt_at === null ? null : toIso(row.next_attempt_at),
       ...fields,
     };
@@ -82,8 +83,8 @@ export function createWebhookEngine(ctx: EmulatorContext): WebhookEngine {
     for (const id of ids) {
       const row = store.webhooks.deliveryById(id);
       if (!row) continue; // rolled back
-      if (change.kind === 'queued') emit(row, { kind: 'queued', outcome: 'pending' });
-      else emit(row, { kind: 'cancelled', outcome: 'cancelled', error: row.last_error });
+      if (change.kind === 'queued') emit(row, { object: 'delivery.queued', outcome: 'pending' });
+      else emit(row, { object: 'delivery.cancelled', outcome: 'cancelled', error: row.last_error });
     }
     if (change.kind === 'queued') kick();
   });
@@ -102,14 +103,15 @@ export function createWebhookEngine(ctx: EmulatorContext): WebhookEngine {
     return sealed ? ctx.box.open(sealed) : null;
   };
 
-  /** Where an app's deliveries go and the key they are signed with, read once per claimed batch. */
+  /** Where an app's deliveries of a type go and the key they are signed with, read once per claimed batch. */
   interface Destination {
     url: string | null;
     secret: string | null;
   }
-  const destinationOf = (appId: string, batch: Map<string, Destination>): Destination => {
-    let destination = batch.get(appId);
-    if (!destination) batch.set(appId, (destination = { url: effectiveWebhookUrl(store, appId), secret: signingSecret(appId) }));
+  const destinationOf = (row: DeliveryWithEvent, batch: Map<string, Destination>): Destination => {
+    const key = `${row.app_id} ${row.event_type}`;
+    let destination = batch.get(key);
+    if (!destination) batch.set(key, (destination = { url: effectiveWebhookUrl(store, row.app_id, row.event_type), secret: signingSecret(row.app_id) }));
     return destination;
   };
 
@@ -129,10 +131,10 @@ export function createWebhookEngine(ctx: EmulatorContext): WebhookEngine {
     // DEL-2: a delivery cancelled since it was claimed is never sent.
     if (store.webhooks.status(row.id) !== 'in_flight') return;
 
-    const { url, secret } = destinationOf(row.app_id, destinations);
+    const { url, secret } = destinationOf(row, destinations);
     const headers = secret ? headersFor(row, secret) : {};
     const startedAt = clock.now();
-    emit(row, { kind: 'attempt_started', outcome: 'in_flight', attempt: number, url });
+    emit(row, { object: 'delivery.attempt_started', outcome: 'in_flight', attempt: number, url });
 
     let outcome: SendOutcome;
     if (!url) outcome = { status: null, latencyMs: 0, error: 'nowhere to send: the app has no webhook_url and no listener attached', excerpt: null };
@@ -269,12 +271,13 @@ export function createWebhookEngine(ctx: EmulatorContext): WebhookEngine {
     const { row, number, url, outcome } = item;
     const { ok, error, exhausted, next } = verdictOf(item, now);
     emit(row, {
-      kind: 'attempt_finished',
+      object: 'delivery.attempt_finished',
       attempt: number,
       url,
       status: outcome.status,
       latency_ms: outcome.latencyMs,
       error,
+      response_excerpt: outcome.excerpt,
       outcome: !stillOurs ? 'cancelled' : ok ? 'succeeded' : exhausted ? 'failed' : 'retrying',
       next_attempt_at: stillOurs && next !== null ? toIso(next) : null,
     });

@@ -3,7 +3,7 @@ import type { DeliveryDetail, DeliveryStatus } from '../../../contract/webhooks.
 import { controlClient, globalOptions, resolveAppId } from '../../context.js';
 import { UserError } from '../../errors.js';
 import { columns, printResult, table } from '../../output.js';
-import { DELIVERY_HEADER, deliveryRow } from './format.js';
+import { answerExcerpt, DELIVERY_HEADER, deliveryRow } from './format.js';
 
 export function registerDeliveries(group: Command): void {
   group
@@ -59,8 +59,15 @@ export function renderDetail(d: DeliveryDetail): string {
     lines.push(
       '',
       columns(
-        ['#', 'STARTED', 'STATUS', 'LATENCY', 'ERROR'],
-        d.attempt_log.map((a) => [String(a.number), a.started_at, a.status === null ? '---' : String(a.status), a.latency_ms === null ? '' : `${a.latency_ms} ms`, a.error ?? '']),
+        ['#', 'STARTED', 'STATUS', 'LATENCY', 'ERROR', "RECEIVER'S ANSWER"],
+        d.attempt_log.map((a) => [
+          String(a.number),
+          a.started_at,
+          a.status === null ? '---' : String(a.status),
+          a.latency_ms === null ? '' : `${a.latency_ms} ms`,
+          a.error ?? '',
+          a.response_excerpt ? answerExcerpt(a.response_excerpt, 120) : '',
+        ]),
       ),
     );
   }

@@ -1,72 +1,123 @@
 import type { Command } from 'commander';
-import type { DeliveryStreamEvent } from '../../../contract/webhooks.js';
+import type { StreamEnd } from '../../../client/webhook-stream.js';
+import { WEBHOOK_EVENT_TYPES, type DeliveryStreamEvent, type ListenerReplacedEvent, type WebhookEventType } from '../../../contract/webhooks.js';
 import { controlClient, globalOptions, resolveAppId } from '../../context.js';
 import { UserError } from '../../errors.js';
-import { EXIT } from '../../exit-codes.js';
 import { waitForSignal } from '../../signals.js';
 import { attemptLine } from './format.js';
+import { streamEndError } from './listen-end.js';
 
 interface ListenFlags {
   forward?: string;
+  events?: string;
   printSecret?: boolean;
+}
+
+type StreamItem = DeliveryStreamEvent | ListenerReplacedEvent;
+
+const HELP = `
+On a terminal, listen opens a live view: the app's deliveries and their retries as they happen,
+newest first, with the emulator's clock (it can be days ahead of real time) and exhausted
+deliveries marked EXHAUSTED. Keys:
+  up/down, j/k    pick a delivery: it stays selected as new ones arrive (until then the
+                  selection follows the newest)
+  pgup/pgdn       a page up or down; G the oldest; g back to following the newest
+  enter           its detail: headers, the exact body, each attempt with the receiver's answer
+  r               resend the selected delivery's event (same event id, same bytes)
+  esc             back to the list
+  q, ctrl+c       quit
+
+Off a terminal (piped), or with --json, it prints a line per finished attempt instead (with
+--json one JSON object per line; every object has an \`object\` field: listener.ready,
+delivery.attempt_finished, listener.replaced).
+
+An app has one listener: a later \`webhook listen --forward\` for the same app replaces this one,
+which says so and exits 7. When the emulator stops, listen says so and exits 4.
+
+Examples:
+  scanctl webhook listen --forward http://localhost:3000/webhooks
+  scanctl webhook listen --forward http://localhost:3000/webhooks --events scan.completed,scan.failed
+  export WHSEC=$(scanctl webhook listen --print-secret)`;
+
+/** --events: a comma-separated list of event types, each checked against the three there are. */
+export function parseEvents(text: string): WebhookEventType[] {
+  const names = [...new Set(text.split(',').map((n) => n.trim()).filter(Boolean))];
+  const unknown = names.filter((n) => !(WEBHOOK_EVENT_TYPES as readonly string[]).includes(n));
+  if (names.length === 0 || unknown.length > 0) {
+    const what = unknown.length > 0 ? `unknown event type${unknown.length === 1 ? '' : 's'} ${unknown.map((n) => `"${n}"`).join(', ')}` : 'no event type';
+    throw new UserError(`--events: ${what}; the event types are ${WEBHOOK_EVENT_TYPES.join(', ')}`);
+  }
+  return names as WebhookEventType[];
 }
 
 export function registerListen(group: Command): void {
   group
     .command('listen')
-    .description("forward the app's signed deliveries to a local URL while this runs; prints the signing secret")
+    .description("forward the app's signed deliveries to a local URL while this runs, in a live view on a terminal; prints the signing secret")
     .option('--forward <url>', 'where deliveries go while this runs (even when the app has no webhook_url)')
+    .option('--events <types>', `only these event types are forwarded and shown, comma-separated (${WEBHOOK_EVENT_TYPES.join(', ')})`)
     .option('--print-secret', 'print only the whsec_ signing secret and exit (for CI)')
+    .addHelpText('after', HELP)
     .action(async (flags: ListenFlags, command: Command) => {
       const options = globalOptions(command);
+      const json = Boolean(options.json);
       if (flags.forward !== undefined && !isHttpUrl(flags.forward)) throw new UserError(`--forward must be an http(s) URL, not "${flags.forward}"`);
+      const events = flags.events === undefined ? null : parseEvents(flags.events);
       const control = controlClient(options);
       const appId = await resolveAppId(control, options);
       const { webhook_secret: secret } = await control.signingSecret(appId);
       if (!secret) throw new UserError(`the emulator issued no signing secret for ${appId}`);
       if (flags.printSecret) {
-        process.stdout.write(`${secret}\n`);
+        process.stdout.write(json ? `${JSON.stringify({ object: 'webhook_secret', app_id: appId, webhook_secret: secret })}\n` : `${secret}\n`);
         return;
       }
       const { openDeliveryStream } = await import('../../../client/webhook-stream.js');
-      const tty = Boolean(process.stdout.isTTY && process.stdin.isTTY) && !options.json;
-      const subscribers = new Set<(e: DeliveryStreamEvent) => void>();
-      const stream = await openDeliveryStream(control.baseUrl, { appId, forward: flags.forward }, (e) => {
+      const tty = Boolean(process.stdout.isTTY && process.stdin.isTTY) && !json;
+      const subscribers = new Set<(e: StreamItem) => void>();
+      const stream = await openDeliveryStream(control.baseUrl, { appId, forward: flags.forward, events: events ?? undefined }, (e) => {
         for (const s of subscribers) s(e);
       });
+      const target = flags.forward ?? stream.ready.effective_url;
+      let end: StreamEnd | null = null;
+      const ended = stream.done.then((e) => (end = e));
       try {
         if (tty) {
           const { renderListen } = await import('../../../tui/render.js');
           await renderListen({
             appId,
-            forwardUrl: flags.forward ?? stream.ready.effective_url,
+            forwardUrl: target,
             secret,
-            subscribe: (fn) => (subscribers.add(fn), () => void subscribers.delete(fn)),
+            events,
+            subscribe: (fn) => {
+              const only = (e: StreamItem) => void (e.object !== 'listener.replaced' && fn(e));
+              subscribers.add(only);
+              return () => void subscribers.delete(only);
+            },
             resend: async (eventId) => void (await control.resendEvent(eventId)),
             loadDetail: (deliveryId) => control.delivery(deliveryId),
-            closed: stream.done,
+            readClock: async () => (await control.clock()).now,
+            emulatorTime: stream.ready.emulator_time,
+            closed: ended,
           });
-          return;
-        }
-        const json = Boolean(options.json);
-        const target = flags.forward ?? stream.ready.effective_url;
-        if (json) {
-          process.stdout.write(`${JSON.stringify({ object: 'webhook_listen', app_id: appId, forward_url: target, webhook_secret: secret })}\n`);
         } else {
-          process.stdout.write(`Ready: deliveries of ${appId} go to ${target ?? 'nowhere (no webhook_url; pass --forward URL)'}\n`);
-          process.stdout.write(`Signing secret: ${secret}\n`);
-        }
-        subscribers.add((e) => {
-          if (e.kind !== 'attempt_finished') return;
-          process.stdout.write(`${json ? JSON.stringify(e) : attemptLine(e)}\n`);
-        });
-        const stopped = await Promise.race([waitForSignal().then(() => 'signal' as const), stream.done.then(() => 'closed' as const)]);
-        if (stopped === 'closed') {
-          throw new UserError('the emulator closed the delivery stream (was it stopped?)', { exitCode: EXIT.connection });
+          if (json) {
+            const ready = { object: 'listener.ready', app_id: appId, forward_url: target, events, webhook_secret: secret, emulator_time: stream.ready.emulator_time };
+            process.stdout.write(`${JSON.stringify(ready)}\n`);
+          } else {
+            process.stdout.write(`Ready: deliveries of ${appId}${events ? ` (${events.join(', ')})` : ''} go to ${target ?? 'nowhere (no webhook_url; pass --forward URL)'}\n`);
+            process.stdout.write(`Signing secret: ${secret}\n`);
+          }
+          subscribers.add((e) => {
+            if (e.object === 'delivery.attempt_finished') process.stdout.write(`${json ? JSON.stringify(e) : attemptLine(e)}\n`);
+            else if (e.object === 'listener.replaced' && json) process.stdout.write(`${JSON.stringify(e)}\n`);
+          });
+          await Promise.race([waitForSignal(), ended]);
         }
       } finally {
         stream.close();
       }
+      const error = end ? streamEndError(end) : null;
+      if (error) throw error;
     });
 }
 
