@@ -150,7 +150,7 @@ describe('webhook control plane', () => {
     const response = await emu.app.request('/_scanctl/webhooks/stream?app_id=app_demo');
     // Subscribed once `ready` is read; the rest of the stream is read on from the same reader.
     const stream = sseReader(response.body!);
-    expect((await stream.next()).event).toBe('ready');
+    expect((await stream.next())?.event).toBe('ready');
     scan(emu, 's1');
     await stream.until((e) => e.some((x) => x.data.object === 'delivery.queued'));
     const reader = stream.until((e) => e.filter((x) => x.event === 'delivery').length >= 3);
