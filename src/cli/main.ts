@@ -1,15 +1,9 @@
 import { CommanderError } from 'commander';
-import { readFileSync } from 'node:fs';
 import { ApiCallError, ConnectionError } from '../client/http.js';
 import { UserError } from './errors.js';
 import { EXIT } from './exit-codes.js';
 import { buildProgram } from './program.js';
-import { packagePath } from '../util/package-root.js';
-
-export function packageVersion(): string {
-  const pkg = JSON.parse(readFileSync(packagePath('package.json'), 'utf8')) as { version: string };
-  return pkg.version;
-}
+import { packageVersion } from '../util/package-root.js';
 
 /**
  * `scanctl openapi | head -1`: the reader closed the pipe, so nothing more can be shown. Exit at

@@ -25,7 +25,7 @@ const fetchOf = (emu: TestEmulator) => (async (url: string, init?: RequestInit) 
 
 async function listen(emu: TestEmulator, options: { forward?: string; events?: Array<'scan.completed' | 'scan.failed'> }) {
   const seen: Array<DeliveryStreamEvent | ListenerReplacedEvent> = [];
-  const stream = await openDeliveryStream('http://emulator', { appId: DEMO.appId, ...options }, (e) => seen.push(e), fetchOf(emu));
+  const stream = await openDeliveryStream('http://127.0.0.1', { appId: DEMO.appId, ...options }, (e) => seen.push(e), fetchOf(emu));
   cleanups.push(() => stream.close());
   return { stream, seen };
 }

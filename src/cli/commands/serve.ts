@@ -6,6 +6,7 @@ import { globalOptions } from '../context.js';
 import { waitForSignal } from '../signals.js';
 import { bold, dim } from '../style.js';
 import { table } from '../output.js';
+import { packageVersion } from '../../util/package-root.js';
 import type * as Seed from '../../emulator/seed.js';
 
 /** Loaded with the emulator, when serve starts. */
@@ -18,6 +19,7 @@ interface ServeFlags {
   fixtures?: string;
   reset?: boolean;
   rateLimit: string;
+  allowedHost: string[];
 }
 
 export function register(program: Command): void {
@@ -39,15 +41,21 @@ export function register(program: Command): void {
         .env('SCANCTL_RATE_LIMIT')
         .default(String(CHOICES.defaultRateLimitPerSecond)),
     )
+    .addOption(
+      new Option('--allowed-host <name>', 'admit requests for this host name besides loopback (repeatable; name or name:port), e.g. a CI service name')
+        .argParser((value: string, previous: string[] = []) => [...previous, value])
+        .default([]),
+    )
     .action(async (flags: ServeFlags, command: Command) => {
       const json = Boolean(globalOptions(command).json);
+      const allowedHosts = allowedHostsOf(flags.allowedHost, process.env.SCANCTL_ALLOWED_HOSTS);
+      checkBindAddress(flags.host, allowedHosts);
       const port = parseInteger(flags.port, '--port', 0, 65535);
       const rateLimit = parseInteger(flags.rateLimit, '--rate-limit', 0, 1_000_000_000);
       const { startEmulatorServer, PortInUseError } = await import('../../emulator/server.js');
       const { DatabaseLockedError, DatabaseTooNewError } = await import('../../store/db.js');
       const { FixtureError } = await import('../../emulator/fixtures.js');
       ({ fixtureKeys } = await import('../../emulator/seed.js'));
-      const { packageVersion } = await import('../main.js');
       let server;
       try {
         server = await startEmulatorServer({
@@ -59,6 +67,7 @@ export function register(program: Command): void {
           rateLimitPerSecond: rateLimit,
           version: packageVersion(),
           stateFile: STATE_FILE,
+          allowedHosts,
         });
       } catch (error) {
         if (error instanceof DatabaseLockedError) {
@@ -85,6 +94,32 @@ export function register(program: Command): void {
       await server.close();
       if (!json) process.stderr.write('scanctl: emulator stopped\n');
     });
+}
+
+/** --allowed-host values plus SCANCTL_ALLOWED_HOSTS (comma or space separated); each must be a bare host name. */
+function allowedHostsOf(flags: string[], env: string | undefined): string[] {
+  const names = [...flags, ...(env ?? '').split(/[\s,]+/)].map((name) => name.trim()).filter(Boolean);
+  for (const name of names) {
+    if (!/^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9_.-]+)(:\d{1,5})?$/.test(name)) {
+      throw new UserError(`--allowed-host must be a host name or name:port (no scheme, no path), not "${name}"`);
+    }
+  }
+  return [...new Set(names)];
+}
+
+const LOOPBACK_ADDRESSES = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
+
+/** Binding beyond loopback exposes the control plane (no authentication) to the network: name who may call. */
+function checkBindAddress(host: string, allowedHosts: string[]): void {
+  if (LOOPBACK_ADDRESSES.has(host.toLowerCase())) return;
+  if (allowedHosts.length === 0) {
+    throw new UserError(`--host ${host} listens beyond loopback: name the host names clients will use with --allowed-host NAME`, {
+      hint: 'the control plane has no authentication; see docs/security.md',
+    });
+  }
+  process.stderr.write(
+    `scanctl: warning: listening on ${host}: anyone who can reach this address can drive the emulator (no authentication); admitted host names: ${allowedHosts.join(', ')}\n`,
+  );
 }
 
 function parseInteger(value: string, flag: string, min: number, max: number): number {

@@ -11,7 +11,9 @@ import {
 import type { ListenerRow } from '../../store/tables/webhooks.js';
 import type { EmulatorContext } from '../context.js';
 import { effectiveWebhookUrl, resendEvent, ResendError } from '../../webhooks/outbox.js';
-import { deliveryDetail, deliveryView, ensureSigningSecret, listenerView } from '../../webhooks/views.js';
+import { emulatorUserAgent } from '../../webhooks/headers.js';
+import { ensureSigningSecret } from '../../webhooks/signing-secret.js';
+import { deliveryDetail, deliveryView, listenerView } from '../../webhooks/views.js';
 import { implement } from '../http/implement.js';
 import { requireApp } from '../http/loaders.js';
 import { sseResponse } from '../http/sse.js';
@@ -22,7 +24,7 @@ export const webhookRoutes = [
     if (query.app_id) requireApp(ctx, query.app_id);
     return { status: 200, body: { object: 'list', data: ctx.store.webhooks.deliveries(query).map(deliveryView) } };
   }),
-  implement(OPS.getWebhookDelivery)(({ ctx, delivery }) => ({ status: 200, body: deliveryDetail(ctx, delivery) })),
+  implement(OPS.getWebhookDelivery)(({ ctx, delivery }) => ({ status: 200, body: deliveryDetail(ctx.store, ctx.box, emulatorUserAgent(ctx.config.version), delivery) })),
   // A new delivery of the same event: same id, same signed bytes, due now.
   implement(OPS.resendWebhookEvent)(({ ctx, params }) => {
     try {
@@ -41,7 +43,7 @@ export const webhookRoutes = [
   // The emulator's stand-in for the portal's reveal: issues the app's whsec_ if it has none (APP-2's path).
   implement(OPS.revealWebhookSigningSecret)(({ ctx, body: { app_id } }) => {
     requireApp(ctx, app_id);
-    return { status: 200, body: { object: 'webhook_secret', app_id, webhook_secret: ensureSigningSecret(ctx, app_id) } };
+    return { status: 200, body: { object: 'webhook_secret', app_id, webhook_secret: ensureSigningSecret(ctx.store, ctx.ids, ctx.box, ctx.clock.now(), app_id) } };
   }),
   implement(OPS.streamWebhookDeliveries)(({ ctx, c, query }) => {
     const app = requireApp(ctx, query.app_id);
@@ -88,7 +90,7 @@ export const webhookRoutes = [
 /** One listener per app: a new one replaces (and tells) the ones attached before it. */
 function attachListener(ctx: EmulatorContext, appId: string, forwardUrl: string, events: WebhookEventType[] | null): ListenerRow {
   const listener: ListenerRow = { id: ctx.ids.id('lsn'), app_id: appId, forward_url: forwardUrl, events: events ? JSON.stringify(events) : null, created_at: ctx.clock.now() };
-  ensureSigningSecret(ctx, appId);
+  ensureSigningSecret(ctx.store, ctx.ids, ctx.box, ctx.clock.now(), appId);
   const previous = ctx.store.db.transaction(() => {
     const rows = ctx.store.webhooks.listenersOf(appId);
     for (const row of rows) ctx.store.webhooks.deleteListener(row.id);

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { closeSync, fchmodSync, openSync, readFileSync, writeFileSync, writeSync } from 'node:fs';
 import { ExtrasClient } from '../../../client/extras.js';
 import { globalOptions, resolveBaseUrl } from '../../context.js';
 import { UserError } from '../../errors.js';
@@ -21,7 +21,8 @@ export function register(group: Command): void {
         return;
       }
       try {
-        writeFileSync(file, text, flags.includeSecrets ? { mode: 0o600 } : {});
+        if (flags.includeSecrets) writePrivateFile(file, text);
+        else writeFileSync(file, text);
       } catch (error) {
         throw new UserError(`cannot write ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
       }
@@ -71,4 +72,15 @@ export function register(group: Command): void {
       const result = await new ExtrasClient(resolveBaseUrl(options)).resetState();
       printResult(Boolean(options.json), result, (r) => `Reset the emulator: every table emptied, re-seeded from ${r.fixtures ?? 'no fixtures'} (apps: ${r.apps.join(', ') || 'none'}).`);
     });
+}
+
+/** Secrets in plain text: owner-only from the first byte, also when the file already existed with wider modes. */
+function writePrivateFile(file: string, text: string): void {
+  const fd = openSync(file, 'w', 0o600);
+  try {
+    fchmodSync(fd, 0o600);
+    writeSync(fd, text);
+  } finally {
+    closeSync(fd);
+  }
 }

@@ -13,7 +13,7 @@ export function registerVerify(group: Command): void {
     .requiredOption('--signature <hex>', 'the Service-Signature header value')
     .action(async (file: string | undefined, flags: { secret: string; signature: string }, command: Command) => {
       const options = globalOptions(command);
-      const { verifySignature, SignatureVerificationError } = await import('../../../webhooks/signature.js');
+      const { verifySignature, SignatureVerificationError } = await import('../../../verify.js');
       let raw: Buffer;
       try {
         raw = file === undefined || file === '-' ? await readStdin() : readFileSync(file);
