@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ControlClient } from '../../src/client/control.js';
-import { judge, waitForDeliveries } from '../../src/client/wait.js';
+import { judge, progressLines, waitForDeliveries, waitProgress, type WaitTimer } from '../../src/client/wait.js';
 import type { DeliveryView } from '../../src/contract/webhooks.js';
 import { recordScanEvent } from '../../src/webhooks/outbox.js';
 import { DEMO, expectErrorBody, portalCookie, testEmulator, type TestEmulator } from '../helpers/emulator.js';
@@ -174,24 +174,40 @@ describe('webhook control plane', () => {
   });
 });
 
+/**
+ * A wait's real time that moves only when the wait sleeps; each sleep first runs `step`, the world
+ * moving on (the emulator's clock advancing, deliveries being made) between two polls.
+ */
+function steppedTimer(step: (sleep: number) => Promise<void> = async () => undefined): WaitTimer & { slept: () => number } {
+  let now = 0;
+  let sleeps = 0;
+  return {
+    now: () => now,
+    sleep: async (ms) => {
+      now += ms;
+      await step(++sleeps);
+    },
+    slept: () => sleeps,
+  };
+}
+
 describe('waitForDeliveries', () => {
   it('returns ok once every delivery of the scans is acknowledged', async () => {
-    const { emu, r } = await setup();
+    const { emu } = await setup();
     scan(emu, 's1');
     scan(emu, 's2');
-    const waiting = waitForDeliveries(controlOf(emu), { scanIds: ['s1', 's2'], timeoutMs: 5_000, pollMs: 5 });
-    await emu.advance(0);
-    await r.waitFor(2);
-    const outcome = await waiting;
+    const timer = steppedTimer(() => emu.advance(0));
+    const outcome = await waitForDeliveries(controlOf(emu), { scanIds: ['s1', 's2'], timeoutMs: 5_000, pollMs: 5, timer });
     expect(outcome.ok).toBe(true);
     expect(outcome.deliveries).toHaveLength(2);
+    expect(timer.slept()).toBe(1);
   });
 
   it('reports the exhausted delivery with its last status and error', async () => {
     const { emu } = await setup(() => 500);
     scan(emu, 's1');
     await emu.advance(60 * 3_600_000);
-    const outcome = await waitForDeliveries(controlOf(emu), { scanIds: ['s1'], timeoutMs: 1_000, pollMs: 5 });
+    const outcome = await waitForDeliveries(controlOf(emu), { scanIds: ['s1'], timeoutMs: 1_000, pollMs: 5, timer: steppedTimer() });
     expect(outcome).toMatchObject({ ok: false, reason: 'failed', delivery: { status: 'failed', attempts: 17, last_status: 500, last_error: 'HTTP 500' } });
   });
 
@@ -199,8 +215,24 @@ describe('waitForDeliveries', () => {
     const { emu } = await setup(() => 500);
     scan(emu, 's1');
     await emu.advance(0);
-    const outcome = await waitForDeliveries(controlOf(emu), { scanIds: ['s1'], timeoutMs: 50, pollMs: 5 });
+    const timer = steppedTimer();
+    const outcome = await waitForDeliveries(controlOf(emu), { scanIds: ['s1'], timeoutMs: 50, pollMs: 5, timer });
     expect(outcome).toMatchObject({ ok: false, reason: 'timeout' });
+    expect(timer.now()).toBe(50);
+  });
+
+  it('says how the wait stands each time it changes: delivered, retrying, the next attempt on the emulator clock', async () => {
+    const { emu } = await setup((n) => (n === 1 ? 200 : n <= 3 ? 500 : 200));
+    for (const id of ['s1', 's2', 's3']) scan(emu, id);
+    const lines: string[] = [];
+    const timer = steppedTimer((sleep) => emu.advance(sleep === 1 ? 0 : 30_000));
+    const outcome = await waitForDeliveries(controlOf(emu), { scanIds: ['s1', 's2', 's3'], timeoutMs: 5_000, pollMs: 5, timer, onProgress: progressLines((l) => lines.push(l)) });
+    expect(outcome.ok).toBe(true);
+    expect(lines).toEqual([
+      'waiting for 3 deliveries (0 delivered, 3 queued)',
+      'waiting for 3 deliveries (1 delivered, 2 retrying, next attempt 10:00:30 on the emulator clock)',
+    ]);
+    expect(waitProgress([])).toBe('waiting for 0 deliveries (0 delivered)');
   });
 
   it('an event whose first delivery failed but whose resend succeeded counts as acknowledged', () => {

@@ -64,10 +64,12 @@ async function waitForScanDeliveries(
   json: boolean,
   out: (line: string) => void,
 ): Promise<void> {
-  const { waitForDeliveries } = await import('../../../client/wait.js');
+  const { progressLines, waitForDeliveries } = await import('../../../client/wait.js');
   const control = controlClient(options);
   const appId = await resolveAppId(control, options);
-  const outcome = await waitForDeliveries(control, { scanIds, appId, timeoutMs });
+  // While it waits, plain mode says how the deliveries stand (stderr: stdout stays the result).
+  const onProgress = json ? undefined : progressLines((line) => process.stderr.write(`${line}\n`));
+  const outcome = await waitForDeliveries(control, { scanIds, appId, timeoutMs, onProgress });
   const acknowledged = outcome.deliveries.filter((d) => d.status === 'succeeded').length;
   if (outcome.ok) {
     if (json) out(JSON.stringify({ event: 'wait', ok: true, acknowledged, deliveries: outcome.deliveries.length }));
