@@ -6,11 +6,13 @@ import { renderApp } from './view.js';
 export function register(group: Command): void {
   group
     .command('show')
-    .description("show the app's settings")
+    .description("show the app's settings, and the `webhook listen` forwarding its deliveries if one is")
     .action(async (_flags: object, command: Command) => {
       const options = globalOptions(command);
       const control = controlClient(options);
-      const app = await control.app(await resolveAppId(control, options));
-      printResult(Boolean(options.json), app, renderApp);
+      const appId = await resolveAppId(control, options);
+      const [app, listeners] = await Promise.all([control.app(appId), control.webhookListeners()]);
+      const listener = listeners.data.find((l) => l.app_id === appId) ?? null;
+      printResult(Boolean(options.json), { ...app, listener }, renderApp);
     });
 }

@@ -7,7 +7,7 @@ import { EXIT } from '../../exit-codes.js';
 export function streamEndError(end: StreamEnd): UserError | null {
   if (end.reason === 'replaced') return replacedError(end.event);
   if (end.reason === 'lost') {
-    return new UserError('the emulator stopped: the delivery stream closed', { exitCode: EXIT.connection, hint: 'start it again with `scanctl serve`, then run `scanctl webhook listen` again' });
+    return new UserError('the emulator stopped: the delivery stream closed', { exitCode: EXIT.connection });
   }
   return null;
 }
