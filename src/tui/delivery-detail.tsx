@@ -14,7 +14,7 @@ export function detailLines(d: DeliveryDetail, width: number): { head: Line[]; a
   const exhausted = d.status === 'failed' && d.attempts >= d.max_attempts;
   const head: Line[] = [
     {
-      text: `${d.id}  ${d.event_type}  ${exhausted ? 'EXHAUSTED' : d.status}  attempt ${d.attempts} of ${d.max_attempts}${d.next_attempt_at ? `, next ${d.next_attempt_at}` : ''}`,
+      text: `${d.id}  ${d.event_type}  ${exhausted ? 'EXHAUSTED' : d.status}  attempt ${d.attempts} of ${d.max_attempts}${d.next_attempt_at ? `, next ${shortTime(d.next_attempt_at)}` : ''}`,
       bold: true,
       ...(exhausted ? { color: 'red' } : {}),
     },

@@ -38,7 +38,7 @@ export function fitColumns(columns: number): Column[] {
     // Latency sits before NEXT, the scan after TYPE, as in `webhook deliveries`.
     picked.splice(optional.id === 'scan' ? 2 : picked.length - 1, 0, optional);
   }
-  return [...picked, { id: 'answer', title: 'ERROR / ANSWER', width: Math.max(MIN_ANSWER, rest) }];
+  return [...picked, { id: 'answer', title: 'ANSWER', width: Math.max(MIN_ANSWER, rest) }];
 }
 
 /** The list rows that fit: `rows` of the terminal less the lines around the list (ink redraws cleanly only below the height). */

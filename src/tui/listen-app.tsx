@@ -69,8 +69,9 @@ export function ListenApp(props: ListenAppProps) {
       else if (input === 'r' && view.openLine) view.resend(view.openLine.latest.event_id);
       return;
     }
-    if (key.upArrow || input === 'k') view.selection.move(view.lines, -1);
-    else if (key.downArrow || input === 'j') view.selection.move(view.lines, 1);
+    // Keys typed faster than a frame can arrive together ("jjj").
+    if (key.upArrow || /^k+$/.test(input)) view.selection.move(view.lines, key.upArrow ? -1 : -input.length);
+    else if (key.downArrow || /^j+$/.test(input)) view.selection.move(view.lines, key.downArrow ? 1 : input.length);
     else if (key.pageUp) view.selection.move(view.lines, -view.size);
     else if (key.pageDown) view.selection.move(view.lines, view.size);
     else if (key.home || input === 'g') view.selection.follow();
@@ -83,13 +84,12 @@ export function ListenApp(props: ListenAppProps) {
     <Box flexDirection="column" width={width}>
       <Text wrap="truncate">
         <Text bold>scanctl webhook listen</Text> {props.appId} {'->'} {props.forwardUrl ?? '(no webhook URL)'}
-        {props.events ? `  (only ${props.events.join(', ')})` : ''}
       </Text>
       <Text dimColor wrap="truncate">
         signing secret: {props.secret}
       </Text>
       <Text wrap="truncate">{clockLine(clock.time, clock.aheadMs)}</Text>
-      <Text wrap="truncate">{countLine(lines, selection.start, size)}</Text>
+      <Text wrap="truncate">{countLine(lines, props.events ?? null, selection.start, size)}</Text>
       {openId ? (
         <DeliveryDetailView state={detail} width={width} height={size + 1} />
       ) : (
@@ -116,9 +116,10 @@ function clockLine(time: string | null, aheadMs: number): string {
 }
 
 /** How many deliveries in which state, and which rows are in view. */
-function countLine(lines: DeliveryLine[], start: number, size: number): string {
+function countLine(lines: DeliveryLine[], events: readonly string[] | null, start: number, size: number): string {
   const count = (state: string) => lines.filter((l) => stateOf(l.latest) === state).length;
   const exhausted = count('EXHAUSTED');
-  const counts = `${lines.length} deliver${lines.length === 1 ? 'y' : 'ies'}: ${count('delivered')} delivered, ${count('retrying')} retrying${exhausted ? `, ${exhausted} EXHAUSTED` : ''}`;
+  const only = events ? ` of ${events.join(', ')}` : '';
+  const counts = `${lines.length} deliver${lines.length === 1 ? 'y' : 'ies'}${only}: ${count('delivered')} delivered, ${count('retrying')} retrying${exhausted ? `, ${exhausted} EXHAUSTED` : ''}`;
   return lines.length > size ? `${counts}  (rows ${start + 1}-${Math.min(lines.length, start + size)} of ${lines.length})` : counts;
 }

@@ -133,6 +133,10 @@ describe('webhook listen TUI', () => {
     check(frame);
     expect(selectedLine(frame)).toContain('evt_00000000000000000001');
     expect(frame).toContain('(rows 66-80 of 80)');
+    // Keys that arrive together count one each.
+    ui.stdin.write('kkk');
+    frame = await ui.frame((t) => selectedLine(t).includes('evt_00000000000000000004'));
+    check(frame);
     // g: back to following the newest.
     ui.stdin.write('g');
     frame = await ui.frame((t) => selectedLine(t).includes('evt_00000000000000000080'));
@@ -192,11 +196,12 @@ describe('webhook listen TUI', () => {
 
   it('shows the emulator clock as read (days ahead of real time) and marks an exhausted delivery', async () => {
     const readClock = vi.fn(async () => '2030-01-02T03:04:05.000Z');
-    const { ui, f } = app({ readClock });
+    const { ui, f } = app({ readClock, events: ['scan.completed', 'scan.failed'] });
     await ui.frame(has('emulator clock 2030-01-02 03:04:05Z'));
     expect(ui.lastFrame()).toMatch(/, \d+ days ahead of real time/);
     f.push({ ...base, attempt: 17, outcome: 'failed', next_attempt_at: null });
     const frame = await ui.frame(has('EXHAUSTED'));
+    expect(frame).toContain('1 delivery of scan.completed, scan.failed: 0 delivered');
     expect(frame.split('\n').find((l) => l.includes('evt_1'))).toContain('EXHAUSTED');
     expect(frame).toContain('1 EXHAUSTED');
     ui.unmount();
