@@ -1,12 +1,11 @@
-import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { afterEach, describe, expect, it } from 'vitest';
 import { EXIT } from '../../src/cli/exit-codes.js';
 import { signPayload } from '../../src/verify.js';
 import { DEMO } from '../helpers/emulator.js';
-import { BIN, runCli, startServe } from '../helpers/cli.js';
+import { runCli, startServe } from '../helpers/cli.js';
+import { spawnListen } from '../helpers/listen.js';
 import { playScans } from '../helpers/scans.js';
 import { startReceiver } from '../helpers/webhook-receiver.js';
 import { tempDir } from '../helpers/temp.js';
@@ -16,28 +15,7 @@ afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c().catch(() => undefined);
 });
 
-/** `scanctl webhook listen` as a child process (not a terminal), its stdout read line by line. */
-function listen(args: string[]) {
-  const child = spawn(process.execPath, [BIN, 'webhook', 'listen', ...args], { env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
-  const lines: string[] = [];
-  let stderr = '';
-  child.stderr.on('data', (c) => (stderr += c));
-  createInterface({ input: child.stdout }).on('line', (l) => lines.push(l));
-  const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
-  const waitLines = async (n: number, timeoutMs = 15_000) => {
-    const deadline = Date.now() + timeoutMs;
-    while (lines.length < n) {
-      if (Date.now() > deadline) throw new Error(`listen printed ${lines.length} of ${n} lines: ${lines.join('\n')} ${stderr}`);
-      await new Promise((r) => setTimeout(r, 25));
-    }
-    return lines;
-  };
-  cleanups.push(async () => {
-    child.kill('SIGTERM');
-    await exited;
-  });
-  return { child, lines, waitLines, exited, stderr: () => stderr };
-}
+const listen = (args: string[]) => spawnListen(args, cleanups);
 
 describe('scanctl webhook (built CLI)', () => {
   it('WH-4: listen --forward --json forwards signed deliveries to the URL of an app without webhook_url, one JSON object per attempt', async () => {

@@ -1,9 +1,8 @@
-import { spawn } from 'node:child_process';
-import { createInterface } from 'node:readline';
 import { afterEach, describe, expect, it } from 'vitest';
 import { EXIT } from '../../src/cli/exit-codes.js';
 import { DEMO } from '../helpers/emulator.js';
-import { BIN, runCli, startServe } from '../helpers/cli.js';
+import { runCli, startServe } from '../helpers/cli.js';
+import { spawnListen } from '../helpers/listen.js';
 import { playScans } from '../helpers/scans.js';
 import { startReceiver } from '../helpers/webhook-receiver.js';
 
@@ -12,33 +11,7 @@ afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c().catch(() => undefined);
 });
 
-/** `scanctl webhook listen` off a terminal; `line(p)` resolves with the first stdout line (printed or to come) that matches. */
-function listen(args: string[]) {
-  const child = spawn(process.execPath, [BIN, 'webhook', 'listen', ...args], { env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
-  const lines: string[] = [];
-  const reader = createInterface({ input: child.stdout });
-  reader.on('line', (l) => lines.push(l));
-  let stderr = '';
-  child.stderr.on('data', (c) => (stderr += c));
-  const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
-  const line = (test: (l: string) => boolean) =>
-    new Promise<string>((resolve, reject) => {
-      const found = lines.find(test);
-      if (found !== undefined) return resolve(found);
-      const onLine = (l: string) => {
-        if (!test(l)) return;
-        reader.off('line', onLine);
-        resolve(l);
-      };
-      reader.on('line', onLine);
-      void exited.then(() => reject(new Error(`listen exited without the line; stdout:\n${lines.join('\n')}\nstderr: ${stderr}`)));
-    });
-  cleanups.push(async () => {
-    child.kill('SIGTERM');
-    await exited;
-  });
-  return { child, lines, line, exited, stderr: () => stderr };
-}
+const listen = (args: string[]) => spawnListen(args, cleanups);
 
 describe('scanctl webhook listen (built CLI)', () => {
   it('a second listen for the same app: the first says which listener replaced it and exits 7; app show says who forwards where since when', async () => {
