@@ -4,13 +4,14 @@
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { buildProgram } from '../dist/cli/program.js';
+import { processIo } from '../dist/cli/io.js';
 import { renderCliReference } from '../dist/cli/reference-docs.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const outDir = `${root}docs/cli`;
 const { version } = JSON.parse(readFileSync(`${root}package.json`, 'utf8'));
 
-const pages = renderCliReference(buildProgram(version));
+const pages = renderCliReference(buildProgram(version, processIo()));
 mkdirSync(outDir, { recursive: true });
 const wanted = new Set(pages.map((page) => page.file));
 for (const file of readdirSync(outDir)) if (file.endsWith('.md') && !wanted.has(file)) rmSync(`${outDir}/${file}`);

@@ -4,13 +4,14 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import type { Command } from 'commander';
 import { buildProgram } from '../../src/cli/program.js';
+import { processIo } from '../../src/cli/io.js';
 import { renderCliReference } from '../../src/cli/reference-docs.js';
 
 const DOCS = fileURLToPath(new URL('../../docs/cli', import.meta.url));
 const STALE = 'docs/cli is stale: run `npm run docs:cli` and commit the result';
 
 function render() {
-  return renderCliReference(buildProgram('0.0.0-test'));
+  return renderCliReference(buildProgram('0.0.0-test', processIo()));
 }
 
 function runnable(command: Command): Command[] {
@@ -39,7 +40,7 @@ describe('docs/cli, the command reference generated from the program', () => {
 
   it('documents every command, every option and every argument of the program', () => {
     const all = pages.map((page) => page.content).join('\n');
-    for (const command of runnable(buildProgram('0.0.0-test'))) {
+    for (const command of runnable(buildProgram('0.0.0-test', processIo()))) {
       const names: string[] = [];
       for (let c: Command | null = command; c; c = c.parent) names.unshift(c.name());
       expect(all).toContain(`## ${names.join(' ')}\n`);

@@ -9,6 +9,8 @@ import { describe, expect, it } from 'vitest';
  */
 const LAYERS: Array<{ dir: string; rank: number }> = [
   { dir: 'util', rank: 0 },
+  // scanctl/verify: the signature check that loads only node:crypto.
+  { dir: 'verify.ts', rank: 0 },
   { dir: 'contract', rank: 1 },
   { dir: 'clock', rank: 2 },
   { dir: 'store', rank: 3 },

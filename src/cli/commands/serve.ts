@@ -2,8 +2,8 @@ import { Command, Option } from 'commander';
 import { DEFAULT_DB, DEFAULT_HOST, DEFAULT_PORT, readServeState, STATE_FILE } from '../../emulator/serve-state.js';
 import { CHOICES } from '../../contract/choices.js';
 import { UserError } from '../errors.js';
-import { globalOptions } from '../context.js';
-import { waitForSignal } from '../signals.js';
+import { contextOf, type CommandContext } from '../context.js';
+import { waitForInterrupt } from '../io.js';
 import { bold, dim } from '../style.js';
 import { table } from '../output.js';
 import { packageVersion } from '../../util/package-root.js';
@@ -47,8 +47,8 @@ export function register(program: Command): void {
         .default([]),
     )
     .action(async (flags: ServeFlags, command: Command) => {
-      const json = Boolean(globalOptions(command).json);
-      const allowedHosts = allowedHostsOf(flags.allowedHost, process.env.SCANCTL_ALLOWED_HOSTS);
+      const ctx = contextOf(command);
+      const allowedHosts = allowedHostsOf(flags.allowedHost, ctx.io.env.SCANCTL_ALLOWED_HOSTS);
       checkBindAddress(flags.host, allowedHosts);
       const port = parseInteger(flags.port, '--port', 0, 65535);
       const rateLimit = parseInteger(flags.rateLimit, '--rate-limit', 0, 1_000_000_000);
@@ -63,7 +63,7 @@ export function register(program: Command): void {
           host: flags.host,
           dbPath: flags.db,
           fixturesPath: flags.fixtures ?? null,
-          reset: Boolean(flags.reset) || /^(1|true|yes|on)$/i.test(process.env.SCANCTL_RESET ?? ''),
+          reset: Boolean(flags.reset) || /^(1|true|yes|on)$/i.test(ctx.io.env.SCANCTL_RESET ?? ''),
           rateLimitPerSecond: rateLimit,
           version: packageVersion(),
           stateFile: STATE_FILE,
@@ -88,11 +88,11 @@ export function register(program: Command): void {
         throw error;
       }
       // Listen for the signals before announcing readiness: a caller may stop us the moment it reads the ready line.
-      const stopped = waitForSignal();
-      printReady(server, flags, json);
+      const stopped = waitForInterrupt(ctx.io);
+      printReady(ctx, server, flags);
       await stopped;
       await server.close();
-      if (!json) process.stderr.write('scanctl: emulator stopped\n');
+      if (!ctx.json) ctx.io.stderr.write('scanctl: emulator stopped\n');
     });
 }
 
@@ -129,17 +129,17 @@ function parseInteger(value: string, flag: string, min: number, max: number): nu
 }
 
 function printReady(
+  ctx: CommandContext,
   server: Awaited<ReturnType<typeof import('../../emulator/server.js').startEmulatorServer>>,
   flags: ServeFlags,
-  json: boolean,
 ): void {
   const { emulator } = server;
   const appId = emulator.config.defaultAppId;
   const app = appId ? emulator.store.apps.get(appId) : undefined;
   const keys = appId ? readyKeys(emulator, appId) : null;
   const now = new Date(emulator.clock.now()).toISOString();
-  if (json) {
-    process.stdout.write(
+  if (ctx.json) {
+    ctx.io.stdout.write(
       `${JSON.stringify({
         event: 'ready',
         base_url: server.url,
@@ -171,7 +171,7 @@ function printReady(
     dim(`Try: scanctl session mint --user member_123${server.port === 7226 ? '' : ` --base-url ${server.url}`}`),
     dim('Press Ctrl+C to stop.'),
   ];
-  process.stdout.write(`${lines.join('\n')}\n`);
+  ctx.io.stdout.write(`${lines.join('\n')}\n`);
 }
 
 /** The default app's test keys from the fixtures, for the banner; none when the file no longer reads. */

@@ -1,6 +1,5 @@
 import type { Command } from 'commander';
-import { controlClient, globalOptions, resolveAppId } from '../../context.js';
-import { printResult } from '../../output.js';
+import { contextOf } from '../../context.js';
 import { renderApp } from './view.js';
 
 export function register(group: Command): void {
@@ -8,11 +7,11 @@ export function register(group: Command): void {
     .command('show')
     .description("show the app's settings, and the `webhook listen` forwarding its deliveries if one is")
     .action(async (_flags: object, command: Command) => {
-      const options = globalOptions(command);
-      const control = controlClient(options);
-      const appId = await resolveAppId(control, options);
+      const ctx = contextOf(command);
+      const control = ctx.control();
+      const appId = await ctx.appId();
       const [app, listeners] = await Promise.all([control.app(appId), control.webhookListeners()]);
       const listener = listeners.data.find((l) => l.app_id === appId) ?? null;
-      printResult(Boolean(options.json), { ...app, listener }, renderApp);
+      ctx.print({ ...app, listener }, renderApp);
     });
 }

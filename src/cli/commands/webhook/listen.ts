@@ -1,9 +1,9 @@
 import type { Command } from 'commander';
 import type { StreamEnd } from '../../../client/webhook-stream.js';
 import { WEBHOOK_EVENT_TYPES, type DeliveryStreamEvent, type ListenerReplacedEvent, type WebhookEventType } from '../../../contract/webhooks.js';
-import { controlClient, globalOptions, resolveAppId } from '../../context.js';
+import { contextOf } from '../../context.js';
 import { UserError } from '../../errors.js';
-import { waitForSignal } from '../../signals.js';
+import { waitForInterrupt } from '../../io.js';
 import { attemptLine } from './format.js';
 import { streamEndError } from './listen-end.js';
 
@@ -59,24 +59,29 @@ export function registerListen(group: Command): void {
     .option('--print-secret', 'print only the whsec_ signing secret and exit (for CI)')
     .addHelpText('after', HELP)
     .action(async (flags: ListenFlags, command: Command) => {
-      const options = globalOptions(command);
-      const json = Boolean(options.json);
+      const ctx = contextOf(command);
+      const json = ctx.json;
       if (flags.forward !== undefined && !isHttpUrl(flags.forward)) throw new UserError(`--forward must be an http(s) URL, not "${flags.forward}"`);
       const events = flags.events === undefined ? null : parseEvents(flags.events);
-      const control = controlClient(options);
-      const appId = await resolveAppId(control, options);
+      const control = ctx.control();
+      const appId = await ctx.appId();
       const { webhook_secret: secret } = await control.signingSecret(appId);
       if (!secret) throw new UserError(`the emulator issued no signing secret for ${appId}`);
       if (flags.printSecret) {
-        process.stdout.write(json ? `${JSON.stringify({ object: 'webhook_secret', app_id: appId, webhook_secret: secret })}\n` : `${secret}\n`);
+        ctx.printLine({ object: 'webhook_secret', app_id: appId, webhook_secret: secret }, secret);
         return;
       }
       const { openDeliveryStream } = await import('../../../client/webhook-stream.js');
-      const tty = Boolean(process.stdout.isTTY && process.stdin.isTTY) && !json;
+      const tty = Boolean(ctx.io.stdout.isTTY && ctx.io.stdin.isTTY) && !json;
       const subscribers = new Set<(e: StreamItem) => void>();
-      const stream = await openDeliveryStream(control.baseUrl, { appId, forward: flags.forward, events: events ?? undefined }, (e) => {
-        for (const s of subscribers) s(e);
-      });
+      const stream = await openDeliveryStream(
+        control.baseUrl,
+        { appId, forward: flags.forward, events: events ?? undefined },
+        (e) => {
+          for (const s of subscribers) s(e);
+        },
+        ctx.io.fetch,
+      );
       const target = flags.forward ?? stream.ready.effective_url;
       let end: StreamEnd | null = null;
       const ended = stream.done.then((e) => (end = e));
@@ -102,16 +107,16 @@ export function registerListen(group: Command): void {
         } else {
           if (json) {
             const ready = { object: 'listener.ready', app_id: appId, forward_url: target, events, webhook_secret: secret, emulator_time: stream.ready.emulator_time };
-            process.stdout.write(`${JSON.stringify(ready)}\n`);
+            ctx.out(JSON.stringify(ready));
           } else {
-            process.stdout.write(`Ready: deliveries of ${appId}${events ? ` (${events.join(', ')})` : ''} go to ${target ?? 'nowhere (no webhook_url; pass --forward URL)'}\n`);
-            process.stdout.write(`Signing secret: ${secret}\n`);
+            ctx.out(`Ready: deliveries of ${appId}${events ? ` (${events.join(', ')})` : ''} go to ${target ?? 'nowhere (no webhook_url; pass --forward URL)'}`);
+            ctx.out(`Signing secret: ${secret}`);
           }
           subscribers.add((e) => {
-            if (e.object === 'delivery.attempt_finished') process.stdout.write(`${json ? JSON.stringify(e) : attemptLine(e)}\n`);
-            else if (e.object === 'listener.replaced' && json) process.stdout.write(`${JSON.stringify(e)}\n`);
+            if (e.object === 'delivery.attempt_finished') ctx.printLine(e, attemptLine(e));
+            else if (e.object === 'listener.replaced' && json) ctx.out(JSON.stringify(e));
           });
-          await Promise.race([waitForSignal(), ended]);
+          await Promise.race([waitForInterrupt(ctx.io), ended]);
         }
       } finally {
         stream.close();
