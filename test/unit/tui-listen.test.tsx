@@ -180,6 +180,20 @@ describe('webhook listen TUI', () => {
     ui.unmount();
   });
 
+  it('a detail with 17 attempts fits an 80x24 terminal: the head and the newest attempts, with their answers', async () => {
+    const attempts = Array.from({ length: 17 }, (_, i) => ({ ...detail.attempt_log[0]!, number: i + 1, response_excerpt: `{"error":"try ${i + 1}"}` }));
+    const { ui, f } = app({ loadDetail: async () => ({ ...detail, status: 'failed', attempts: 17, next_attempt_at: null, attempt_log: attempts }) }, { columns: 80, rows: 24 });
+    f.push(base);
+    await ui.frame(has('evt_1'));
+    ui.stdin.write('\r');
+    const frame = await ui.frame(has('#17'));
+    expect(frame.split('\n').length).toBeLessThan(24);
+    expect(frame).toContain('EXHAUSTED');
+    expect(frame).toContain('answer: {"error":"try 17"}');
+    expect(frame).toMatch(/\.\.\. \d+ earlier lines of attempts not shown/);
+    ui.unmount();
+  });
+
   it('the columns fit the width and follow a resize: the scan id and latency come back when there is room', async () => {
     const { ui, f } = app({}, { columns: 80, rows: 24 });
     f.push(nth(1));
