@@ -212,3 +212,8 @@ export const ListenerReplacedEvent = z
 export type ListenerReplacedEvent = z.infer<typeof ListenerReplacedEvent>;
 
 export const MAX_ATTEMPTS = CHOICES.webhookMaxAttempts;
+
+/** The data of every event on the live stream, told apart by `object`. */
+export const DeliveryStreamData = z
+  .union([DeliveryStreamReady, DeliveryStreamEvent, ListenerReplacedEvent])
+  .meta({ id: 'WebhookStreamData', description: 'One data line of the live stream: `object` says which kind it is.' });
