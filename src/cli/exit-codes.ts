@@ -15,5 +15,7 @@ export const EXIT = {
   checkFailed: 6,
   /** `webhook listen`: another `webhook listen --forward` for the same app took over. */
   listenerReplaced: 7,
+  /** Stopped by Ctrl+C (128 + SIGINT), after saying how far it got. */
+  interrupted: 130,
 } as const;
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];

@@ -48,7 +48,7 @@ describe('scanctl webhook listen (built CLI)', () => {
     cleanups.push(() => serve.stop());
     const bad = await runCli(['webhook', 'listen', '--events', 'scan.completed,scan.done', '--base-url', serve.baseUrl]);
     expect(bad.code).toBe(EXIT.usage);
-    expect(bad.stderr).toContain('unknown event type "scan.done"; the event types are scan.completed, scan.failed, scan.results_available');
+    expect(bad.stderr).toContain('Expected comma-separated event types among scan.completed, scan.failed, scan.results_available (unknown: "scan.done").');
     const receiver = await startReceiver(DEMO.webhookSecret, () => ({ status: 500, body: '{"error":"db down"}' }));
     cleanups.push(() => receiver.close());
     const l = listen(['--forward', receiver.url, '--events', 'scan.completed', '--base-url', serve.baseUrl]);

@@ -1,15 +1,16 @@
-import type { Command } from 'commander';
+import { InvalidArgumentError, Option, type Command } from 'commander';
 import type { StreamEnd } from '../../../client/webhook-stream.js';
 import { WEBHOOK_EVENT_TYPES, type DeliveryStreamEvent, type ListenerReplacedEvent, type WebhookEventType } from '../../../contract/webhooks.js';
 import { contextOf } from '../../context.js';
 import { UserError } from '../../errors.js';
 import { waitForInterrupt } from '../../io.js';
+import { httpUrl } from '../../parse-options.js';
 import { attemptLine } from './format.js';
 import { streamEndError } from './listen-end.js';
 
 interface ListenFlags {
   forward?: string;
-  events?: string;
+  events?: WebhookEventType[];
   printSecret?: boolean;
 }
 
@@ -39,13 +40,13 @@ Examples:
   scanctl webhook listen --forward http://localhost:3000/webhooks --events scan.completed,scan.failed
   export WHSEC=$(scanctl webhook listen --print-secret)`;
 
-/** --events: a comma-separated list of event types, each checked against the three there are. */
-export function parseEvents(text: string): WebhookEventType[] {
+/** --events (commander's argParser): a comma-separated list of event types, each one of the three there are. */
+export function eventTypes(text: string): WebhookEventType[] {
   const names = [...new Set(text.split(',').map((n) => n.trim()).filter(Boolean))];
   const unknown = names.filter((n) => !(WEBHOOK_EVENT_TYPES as readonly string[]).includes(n));
   if (names.length === 0 || unknown.length > 0) {
-    const what = unknown.length > 0 ? `unknown event type${unknown.length === 1 ? '' : 's'} ${unknown.map((n) => `"${n}"`).join(', ')}` : 'no event type';
-    throw new UserError(`--events: ${what}; the event types are ${WEBHOOK_EVENT_TYPES.join(', ')}`);
+    const what = unknown.length > 0 ? `unknown: ${unknown.map((n) => `"${n}"`).join(', ')}` : 'none given';
+    throw new InvalidArgumentError(`Expected comma-separated event types among ${WEBHOOK_EVENT_TYPES.join(', ')} (${what}).`);
   }
   return names as WebhookEventType[];
 }
@@ -54,15 +55,14 @@ export function registerListen(group: Command): void {
   group
     .command('listen')
     .description("forward the app's signed deliveries to a local URL while this runs, in a live view on a terminal; prints the signing secret")
-    .option('--forward <url>', 'where deliveries go while this runs (even when the app has no webhook_url)')
-    .option('--events <types>', `only these event types are forwarded and shown, comma-separated (${WEBHOOK_EVENT_TYPES.join(', ')})`)
+    .addOption(new Option('--forward <url>', 'where deliveries go while this runs (even when the app has no webhook_url)').argParser(httpUrl))
+    .addOption(new Option('--events <types>', `only these event types are forwarded and shown, comma-separated (${WEBHOOK_EVENT_TYPES.join(', ')})`).argParser(eventTypes))
     .option('--print-secret', 'print only the whsec_ signing secret and exit (for CI)')
     .addHelpText('after', HELP)
     .action(async (flags: ListenFlags, command: Command) => {
       const ctx = contextOf(command);
       const json = ctx.json;
-      if (flags.forward !== undefined && !isHttpUrl(flags.forward)) throw new UserError(`--forward must be an http(s) URL, not "${flags.forward}"`);
-      const events = flags.events === undefined ? null : parseEvents(flags.events);
+      const events = flags.events ?? null;
       const control = ctx.control();
       const appId = await ctx.appId();
       const { webhook_secret: secret } = await control.signingSecret(appId);
@@ -124,13 +124,4 @@ export function registerListen(group: Command): void {
       const error = end ? streamEndError(end) : null;
       if (error) throw error;
     });
-}
-
-function isHttpUrl(text: string): boolean {
-  try {
-    const url = new URL(text);
-    return url.protocol === 'http:' || url.protocol === 'https:';
-  } catch {
-    return false;
-  }
 }
