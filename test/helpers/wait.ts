@@ -71,7 +71,8 @@ export async function followDeliveries(baseUrl: string, appId: string): Promise<
   const events: DeliveryStreamEvent[] = [];
   const changed = new Condition();
   const stream = await openDeliveryStream(baseUrl, { appId }, (event) => {
-    events.push(event);
+    // A follower without --forward is never replaced; only delivery events come.
+    if ('delivery_id' in event) events.push(event);
     changed.notify();
   });
   return { events, changed, close: () => stream.close() };
