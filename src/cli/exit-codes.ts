@@ -1,4 +1,4 @@
-/** The CLI's exit codes; the README's table mirrors this file. */
+/** The CLI's exit codes; the table in docs/emulator.md mirrors this file. */
 export const EXIT = {
   ok: 0,
   /** Something unexpected: a bug in scanctl. */
