@@ -72,6 +72,8 @@ export const ERROR_CODES = {
   key_state_conflict: 409,
   live_keys_not_allowed: 403,
   clock_backwards: 400,
+  // The web console: a form post that did not come from one of its own pages.
+  cross_site_request: 403,
   // Device routes (CHOICE-7).
   session_token_invalid: 401,
   session_token_expired: 401,

@@ -1,0 +1,122 @@
+/** @jsxImportSource hono/jsx */
+import { CHOICES } from '../../contract/choices.js';
+import { DELIVERY_STATUSES } from '../../contract/webhooks.js';
+import type { DeliveryPage, DeliveryPageRow } from '../../store/tables/delivery-pages.js';
+import type { Failure } from '../form.js';
+import { pageHref } from '../render.js';
+import { Layout, type Chrome } from './layout.js';
+import { ErrorText, fieldFailure, TableRegion, Time } from './parts.js';
+
+export const DELIVERY_PAGE_SIZE = 50;
+
+export interface DeliveriesProps {
+  chrome: Chrome;
+  page: DeliveryPage;
+  total: number;
+  status: string | undefined;
+  failure?: Failure | undefined;
+  /** The newest page updates live (new deliveries appear); other pages update their own rows only. */
+  first: boolean;
+  live: string;
+}
+
+/** The element id of a delivery's row, which live updates replace. */
+export const rowId = (id: string) => `delivery-${id}`;
+
+/** The delivery list: newest first, a page at a time, updating live. */
+export function DeliveriesPage(props: DeliveriesProps) {
+  const { chrome, page } = props;
+  const { app, apps } = chrome;
+  const statusFailure = fieldFailure(props.failure, 'filter', 'status');
+  const first = page.rows[0];
+  const last = page.rows.at(-1);
+  return (
+    <Layout page="Deliveries" chrome={chrome} live={props.live}>
+      <p>
+        Webhook deliveries of <code>{app.id}</code>: each attempt up to {CHOICES.webhookMaxAttempts}, retried on the emulator's clock.{' '}
+        <span id="live-status" role="status" class="muted">
+          Reload to see the latest.
+        </span>
+      </p>
+      <form method="get" action="/deliveries" class="filters">
+        {apps[0] && app.id !== apps[0].id ? <input type="hidden" name="app" value={app.id} /> : null}
+        <div class="field">
+          <label for="filter-status">Status</label>
+          <select id="filter-status" name="status" aria-invalid={statusFailure ? 'true' : undefined} aria-describedby={statusFailure ? 'filter-status-error' : undefined}>
+            <option value="">any</option>
+            {DELIVERY_STATUSES.map((s) => (
+              <option value={s} selected={s === props.status}>
+                {s}
+              </option>
+            ))}
+          </select>
+          {statusFailure ? <ErrorText id="filter-status-error" failure={statusFailure} /> : null}
+        </div>
+        <button type="submit">Filter</button>
+      </form>
+      <p class="muted">
+        {props.total.toLocaleString('en')} {props.status ? `${props.status} ` : ''}deliveries
+      </p>
+      <TableRegion label="Deliveries">
+        <table>
+          <caption class="visually-hidden">Deliveries, newest first</caption>
+          <thead>
+            <tr>
+              <th scope="col">Delivery</th>
+              <th scope="col">Event</th>
+              <th scope="col">Member</th>
+              <th scope="col">Status</th>
+              <th scope="col">Attempt</th>
+              <th scope="col">Receiver answered</th>
+              <th scope="col">Latency</th>
+              <th scope="col">Next attempt</th>
+              <th scope="col">Created</th>
+            </tr>
+          </thead>
+          <tbody id="deliveries-rows" data-max={props.first ? String(DELIVERY_PAGE_SIZE) : undefined}>
+            {page.rows.length === 0 ? (
+              <tr data-empty="">
+                <td colspan={9}>No deliveries yet. Set a Webhook URL in Settings, then run a scan (scanctl scan simulate).</td>
+              </tr>
+            ) : (
+              page.rows.map((row) => <DeliveryRow row={row} chrome={chrome} />)
+            )}
+          </tbody>
+        </table>
+      </TableRegion>
+      <nav aria-label="Pages" class="pager">
+        {page.hasNewer && first ? <a href={pageHref('/deliveries', app, apps, { status: props.status, after: first.id })}>Newer</a> : null}
+        {page.hasNewer ? <a href={pageHref('/deliveries', app, apps, { status: props.status })}>Newest</a> : null}
+        {page.hasOlder && last ? <a href={pageHref('/deliveries', app, apps, { status: props.status, before: last.id })}>Older</a> : null}
+      </nav>
+    </Layout>
+  );
+}
+
+export function DeliveryRow(props: { row: DeliveryPageRow; chrome: Chrome }) {
+  const { row, chrome } = props;
+  return (
+    <tr id={rowId(row.id)}>
+      <td>
+        <a href={pageHref(`/deliveries/${encodeURIComponent(row.id)}`, chrome.app, chrome.apps)}>{row.id}</a>
+      </td>
+      <td>
+        {row.event_type}
+        {row.origin === 'resend' ? <span class="badge">resend</span> : null}
+      </td>
+      <td class="wrap">{row.host_user_ref}</td>
+      <td>
+        <span class={`status status-${row.status}`}>{row.status}</span>
+      </td>
+      <td>
+        {row.attempts}/{CHOICES.webhookMaxAttempts}
+      </td>
+      <td class="wrap">{row.last_status ?? row.last_error ?? '-'}</td>
+      <td>{row.latency_ms === null ? '-' : `${row.latency_ms} ms`}</td>
+      <td>{row.status === 'pending' ? <Time ms={row.next_attempt_at} now={chrome.now} /> : '-'}</td>
+      <td>
+        <Time ms={row.created_at} now={chrome.now} />
+      </td>
+    </tr>
+  );
+}
