@@ -2,7 +2,7 @@
 import { Hono } from 'hono';
 import { toApiError } from '../emulator/http/fallbacks.js';
 import type { EmulatorContext } from '../emulator/context.js';
-import { CONSOLE_CSS, CONSOLE_JS } from './assets.js';
+import { CONSOLE_CSS, CONSOLE_ICON, CONSOLE_JS } from './assets.js';
 import type { ConsoleEnv } from './env.js';
 import { ErrorPage } from './pages/sign-in.js';
 import { renderPage, securityHeaders } from './render.js';
@@ -24,6 +24,7 @@ export function createConsoleApp(ctx: EmulatorContext): Hono<ConsoleEnv> {
   app.use('*', securityHeaders());
   app.get('/console/console.css', (c) => c.body(CONSOLE_CSS, 200, { 'content-type': 'text/css; charset=utf-8', 'cache-control': 'no-cache' }));
   app.get('/console/console.js', (c) => c.body(CONSOLE_JS, 200, { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'no-cache' }));
+  app.get('/console/icon.svg', (c) => c.body(CONSOLE_ICON, 200, { 'content-type': 'image/svg+xml', 'cache-control': 'max-age=86400' }));
   app.use('*', sameOriginPosts());
   app.use('*', requireSignIn(ctx));
   app.get('/', (c) => c.redirect('/deliveries', 303));

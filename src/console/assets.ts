@@ -26,6 +26,7 @@ h1 { font-size: 24px; margin: 12px 0; }
 h2 { font-size: 18px; margin: 24px 0 8px; }
 h3 { font-size: 15px; margin: 16px 0 8px; }
 button { font: inherit; padding: 6px 14px; border: 1px solid var(--accent); border-radius: 6px; background: var(--accent); color: #fff; cursor: pointer; min-height: 36px; }
+button.secondary { background: var(--bg); color: var(--accent); }
 button.danger { background: var(--bg); color: var(--bad); border-color: var(--bad); }
 form.inline { display: inline-flex; flex-wrap: wrap; align-items: center; gap: 6px; margin: 2px 4px 2px 0; }
 form.stack { display: grid; gap: 12px; max-width: 640px; margin: 12px 0 24px; justify-items: start; }
@@ -44,7 +45,9 @@ input[aria-invalid=true] { border-color: var(--bad); border-width: 2px; }
 .secret p { margin: 0 0 8px; }
 .table-region { overflow-x: auto; max-width: 100%; }
 table { border-collapse: collapse; width: 100%; }
-th, td { text-align: left; padding: 6px 10px; border-bottom: 1px solid var(--line); vertical-align: top; white-space: nowrap; }
+th, td { text-align: left; padding: 6px 10px; border-bottom: 1px solid var(--line); vertical-align: top; }
+td.mono, td.nowrap { white-space: nowrap; }
+td.wrap { min-width: 10ch; }
 thead th { background: var(--soft); font-size: 13px; }
 td.wrap, .wrap { white-space: normal; overflow-wrap: anywhere; }
 caption { text-align: left; font-weight: 600; padding: 4px 0; }
@@ -64,8 +67,18 @@ ul.accounts { list-style: none; padding: 0; display: grid; gap: 12px; }
   nav[aria-label="Console"] ul { padding: 6px 8px; }
   dl.facts { grid-template-columns: 1fr; }
   dl.facts dd { margin-bottom: 8px; }
+  /* Lists become one card per row, each cell labelled by its column. */
+  table.cards thead { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); }
+  table.cards, table.cards tbody, table.cards tr { display: block; width: 100%; }
+  table.cards tr { border-bottom: 1px solid var(--line); padding: 6px 0; }
+  table.cards td { display: grid; grid-template-columns: 9em 1fr; gap: 8px; border: 0; padding: 2px 0; white-space: normal; overflow-wrap: anywhere; }
+  table.cards td:not([data-label]), table.cards tbody th { display: block; border: 0; padding: 2px 0; }
+  table.cards td::before { content: attr(data-label); font-weight: 600; color: var(--muted); }
 }
 `;
+
+/** The tab's icon (a browser asks for one; without it every page logs a 404). */
+export const CONSOLE_ICON = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"><rect width="16" height="16" rx="3" fill="#0b5cad"/><path d="M4 8h8M8 4v8" stroke="#fff" stroke-width="2"/></svg>';
 
 /**
  * Live updates: the page names its stream in <body data-live>; each `patch` event carries

@@ -58,7 +58,7 @@ export function DeliveriesPage(props: DeliveriesProps) {
         {props.total.toLocaleString('en')} {props.status ? `${props.status} ` : ''}deliveries
       </p>
       <TableRegion label="Deliveries">
-        <table>
+        <table class="cards">
           <caption class="visually-hidden">Deliveries, newest first</caption>
           <thead>
             <tr>
@@ -97,24 +97,24 @@ export function DeliveryRow(props: { row: DeliveryPageRow; chrome: Chrome }) {
   const { row, chrome } = props;
   return (
     <tr id={rowId(row.id)}>
-      <td>
+      <td data-label="Delivery">
         <a href={pageHref(`/deliveries/${encodeURIComponent(row.id)}`, chrome.app, chrome.apps)}>{row.id}</a>
       </td>
-      <td>
+      <td data-label="Event">
         {row.event_type}
         {row.origin === 'resend' ? <span class="badge">resend</span> : null}
       </td>
-      <td class="wrap">{row.host_user_ref}</td>
-      <td>
+      <td data-label="Member" class="wrap">{row.host_user_ref}</td>
+      <td data-label="Status">
         <span class={`status status-${row.status}`}>{row.status}</span>
       </td>
-      <td>
+      <td data-label="Attempt">
         {row.attempts}/{CHOICES.webhookMaxAttempts}
       </td>
-      <td class="wrap">{row.last_status ?? row.last_error ?? '-'}</td>
-      <td>{row.latency_ms === null ? '-' : `${row.latency_ms} ms`}</td>
-      <td>{row.status === 'pending' ? <Time ms={row.next_attempt_at} now={chrome.now} /> : '-'}</td>
-      <td>
+      <td data-label="Receiver answered" class="wrap">{row.last_status ?? row.last_error ?? '-'}</td>
+      <td data-label="Latency">{row.latency_ms === null ? '-' : `${row.latency_ms} ms`}</td>
+      <td data-label="Next attempt">{row.status === 'pending' ? <Time ms={row.next_attempt_at} now={chrome.now} /> : '-'}</td>
+      <td data-label="Created">
         <Time ms={row.created_at} now={chrome.now} />
       </td>
     </tr>

@@ -109,7 +109,7 @@ export function DeliveryLive(props: { detail: DeliveryDetail; now: number }) {
         <p>No attempt yet.</p>
       ) : (
         <TableRegion label="Attempts">
-          <table>
+          <table class="cards">
             <thead>
               <tr>
                 <th scope="col">#</th>
@@ -123,14 +123,14 @@ export function DeliveryLive(props: { detail: DeliveryDetail; now: number }) {
             <tbody>
               {detail.attempt_log.map((a) => (
                 <tr>
-                  <td>{a.number}</td>
-                  <td>
+                  <td data-label="#">{a.number}</td>
+                  <td data-label="Started">
                     <Time ms={Date.parse(a.started_at)} now={now} />
                   </td>
-                  <td class="wrap">{a.url}</td>
-                  <td>{a.status ?? '-'}</td>
-                  <td>{a.latency_ms === null ? '-' : `${a.latency_ms} ms`}</td>
-                  <td class="wrap mono">{a.error ?? a.response_excerpt ?? ''}</td>
+                  <td data-label="URL" class="wrap">{a.url}</td>
+                  <td data-label="Receiver status">{a.status ?? '-'}</td>
+                  <td data-label="Latency">{a.latency_ms === null ? '-' : `${a.latency_ms} ms`}</td>
+                  <td data-label="Answer or error" class="wrap mono">{a.error ?? a.response_excerpt ?? ''}</td>
                 </tr>
               ))}
             </tbody>

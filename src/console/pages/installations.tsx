@@ -13,7 +13,7 @@ export function InstallationsPage(props: { chrome: Chrome; installations: Instal
       {props.done === 'block' ? <Notice>Blocked: its next scan fails to start.</Notice> : null}
       {props.done === 'unblock' ? <Notice>Unblocked.</Notice> : null}
       <TableRegion label="Installations">
-        <table>
+        <table class="cards">
           <caption class="visually-hidden">Device installations</caption>
           <thead>
             <tr>
@@ -36,19 +36,19 @@ export function InstallationsPage(props: { chrome: Chrome; installations: Instal
                 const verb = i.status === 'blocked' ? 'unblock' : 'block';
                 return (
                   <tr>
-                    <td class="mono">{i.id}</td>
-                    <td>
+                    <td data-label="Installation" class="mono">{i.id}</td>
+                    <td data-label="Status">
                       <span class={`status status-${i.status}`}>{i.status}</span>
                     </td>
-                    <td>{i.app_version ?? '-'}</td>
-                    <td>
+                    <td data-label="App version">{i.app_version ?? '-'}</td>
+                    <td data-label="Enrolled">
                       <Time ms={Date.parse(i.enrolled_at)} now={chrome.now} />
                     </td>
-                    <td>{i.enrollments}</td>
-                    <td>
+                    <td data-label="Enrollments">{i.enrollments}</td>
+                    <td data-label="Last seen">
                       <Time ms={Date.parse(i.last_seen_at)} now={chrome.now} />
                     </td>
-                    <td>
+                    <td data-label="Action">
                       <ActionForm
                         action={pageHref(`/installations/${encodeURIComponent(i.id)}/${verb}`, chrome.app, chrome.apps)}
                         label={verb === 'block' ? 'Block' : 'Unblock'}

@@ -40,7 +40,7 @@ export function KeysPage(props: KeysProps) {
         </>
       ) : null}
       <TableRegion label="Keys">
-        <table>
+        <table class="cards">
           <caption class="visually-hidden">Keys of the app</caption>
           <thead>
             <tr>
@@ -55,10 +55,10 @@ export function KeysPage(props: KeysProps) {
           <tbody>
             {keys.map((key) => (
               <tr id={`key-${key.id}`}>
-                <td>{key.env}</td>
-                <td>{key.kind}</td>
-                <td class="wrap mono">{key.display}</td>
-                <td>
+                <td data-label="Environment">{key.env}</td>
+                <td data-label="Kind">{key.kind}</td>
+                <td data-label="Key" class="wrap mono">{key.display}</td>
+                <td data-label="State">
                   <span class={`status status-${key.state}`}>{key.state}</span>
                   {key.state === 'rotating' && key.grace_until ? (
                     <span class="grace">
@@ -67,10 +67,10 @@ export function KeysPage(props: KeysProps) {
                     </span>
                   ) : null}
                 </td>
-                <td>
+                <td data-label="Created">
                   <Time ms={Date.parse(key.created_at)} now={chrome.now} />
                 </td>
-                <td class="actions">
+                <td data-label="Actions" class="actions">
                   {key.state === 'revoked' ? (
                     '-'
                   ) : (
@@ -128,6 +128,7 @@ function KeyAction(props: { verb: string; label: string; keyView: KeyView; actio
       hidden={{ key_id: keyView.id }}
       failure={props.failure}
       danger={props.danger}
+      secondary={!props.danger}
       ariaLabel={`${props.label} ${keyView.env} ${keyView.kind} key ${keyView.display}`}
     />
   );

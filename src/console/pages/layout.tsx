@@ -32,6 +32,7 @@ export function Document(props: { title: string; children?: Child; live?: string
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <title>{props.title} · scanctl console</title>
         <link rel="stylesheet" href="/console/console.css" />
+        <link rel="icon" href="/console/icon.svg" type="image/svg+xml" />
         {props.live ? <script src="/console/console.js" defer /> : null}
       </head>
       <body data-live={props.live}>{props.children}</body>

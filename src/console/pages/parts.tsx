@@ -89,6 +89,7 @@ export function ActionForm(props: {
   hidden?: Record<string, string>;
   failure?: Failure | undefined;
   danger?: boolean;
+  secondary?: boolean;
   ariaLabel?: string;
 }) {
   const failure = formFailure(props.failure, props.form, []);
@@ -97,7 +98,7 @@ export function ActionForm(props: {
       {Object.entries(props.hidden ?? {}).map(([name, value]) => (
         <input type="hidden" name={name} value={value} />
       ))}
-      <button type="submit" class={props.danger ? 'danger' : undefined} aria-label={props.ariaLabel}>
+      <button type="submit" class={props.danger ? 'danger' : props.secondary ? 'secondary' : undefined} aria-label={props.ariaLabel}>
         {props.label}
       </button>
       {failure ? <ErrorText id={`${props.form}-error`} failure={failure} /> : null}

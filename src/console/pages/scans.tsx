@@ -35,7 +35,7 @@ export function ScansPage(props: ScansProps) {
         {props.member ? 'Scans of this member' : 'Every member\'s scans'}, newest first (at most {props.limit}).
       </p>
       <TableRegion label="Scans">
-        <table>
+        <table class="cards">
           <caption class="visually-hidden">Recorded scans</caption>
           <thead>
             <tr>
@@ -57,18 +57,18 @@ export function ScansPage(props: ScansProps) {
             ) : (
               props.scans.map((s) => (
                 <tr>
-                  <td class="mono">{s.id}</td>
-                  <td class="wrap">
+                  <td data-label="Scan" class="mono">{s.id}</td>
+                  <td data-label="Member" class="wrap">
                     <a href={pageHref('/scans', chrome.app, chrome.apps, { host_user_ref: s.host_user_ref })}>{s.host_user_ref}</a>
                   </td>
-                  <td>
+                  <td data-label="Outcome">
                     <span class={`status status-${s.status}`}>{s.status}</span>
                   </td>
-                  <td>{s.env}</td>
-                  <td>{s.billable ? 'billable' : 'not billable'}</td>
-                  <td>{s.occurred_at ? <Time ms={Date.parse(s.occurred_at)} now={chrome.now} /> : '-'}</td>
-                  <td>{s.result_stored ? 'stored' : '-'}</td>
-                  <td class="mono">{s.installation_id}</td>
+                  <td data-label="Environment">{s.env}</td>
+                  <td data-label="Billable">{s.billable ? 'billable' : 'not billable'}</td>
+                  <td data-label="Occurred at">{s.occurred_at ? <Time ms={Date.parse(s.occurred_at)} now={chrome.now} /> : '-'}</td>
+                  <td data-label="Result">{s.result_stored ? 'stored' : '-'}</td>
+                  <td data-label="Installation" class="mono">{s.installation_id}</td>
                 </tr>
               ))
             )}

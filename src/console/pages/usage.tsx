@@ -15,7 +15,7 @@ export function UsagePage(props: { chrome: Chrome; rows: UsageRow[]; month: stri
         <button type="submit">Show</button>
       </form>
       <TableRegion label="Usage">
-        <table>
+        <table class="cards">
           <caption class="visually-hidden">Usage per month</caption>
           <thead>
             <tr>
@@ -36,11 +36,11 @@ export function UsagePage(props: { chrome: Chrome; rows: UsageRow[]; month: stri
               props.rows.map((u) => (
                 <tr>
                   <th scope="row">{u.month}</th>
-                  <td>{u.monthly_active_users}</td>
-                  <td>{u.billable_scans}</td>
-                  <td>{u.test_scans}</td>
-                  <td>{u.failed_scans}</td>
-                  <td>{u.abandoned_scans}</td>
+                  <td data-label="Active users (billed)">{u.monthly_active_users}</td>
+                  <td data-label="Billable scans">{u.billable_scans}</td>
+                  <td data-label="Test scans">{u.test_scans}</td>
+                  <td data-label="Failed">{u.failed_scans}</td>
+                  <td data-label="Abandoned">{u.abandoned_scans}</td>
                 </tr>
               ))
             )}
