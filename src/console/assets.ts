@@ -40,6 +40,8 @@ input[type=checkbox] { width: 20px; height: 20px; vertical-align: middle; }
 input[aria-invalid=true] { border-color: var(--bad); border-width: 2px; }
 .hint { margin: 0; color: var(--muted); font-size: 13px; }
 .error { margin: 0; color: var(--bad); font-weight: 600; }
+.error-summary { padding: 8px 12px; border-left: 4px solid var(--bad); background: #fdecea; margin: 8px 0; }
+.error-summary p { margin: 0; }
 .notice { padding: 8px 12px; border-left: 4px solid var(--good); background: #eef8f0; }
 .secret { padding: 12px; border: 2px solid var(--warn); border-radius: 6px; background: #fff8e6; max-width: 720px; margin: 12px 0; }
 .secret p { margin: 0 0 8px; }

@@ -17,7 +17,7 @@ export interface ClockProps {
 export function ClockPage(props: ClockProps) {
   const { chrome } = props;
   return (
-    <Layout page="Clock" chrome={chrome}>
+    <Layout page="Clock" chrome={chrome} failure={props.failure}>
       {props.played !== undefined ? (
         <Notice>
           Clock moved; {props.played} due timer{props.played === 1 ? '' : 's'} (webhook attempts) played on the way.

@@ -31,7 +31,7 @@ export function DeliveriesPage(props: DeliveriesProps) {
   const first = page.rows[0];
   const last = page.rows.at(-1);
   return (
-    <Layout page="Deliveries" chrome={chrome} live={props.live}>
+    <Layout page="Deliveries" chrome={chrome} failure={props.failure} live={props.live}>
       <p>
         Webhook deliveries of <code>{app.id}</code>: each attempt up to {CHOICES.webhookMaxAttempts}, retried on the emulator's clock.{' '}
         <span id="live-status" role="status" class="muted">

@@ -16,7 +16,7 @@ export interface DeliveryProps {
 export function DeliveryPage(props: DeliveryProps) {
   const { detail } = props;
   return (
-    <Layout page="Deliveries" title={`Delivery ${detail.id}`} chrome={props.chrome} live={props.live}>
+    <Layout page="Deliveries" title={`Delivery ${detail.id}`} chrome={props.chrome} failure={props.failure} live={props.live}>
       {props.resent ? <Notice>Resent: a new delivery of the same event (same id, same signed bytes), due now.</Notice> : null}
       <p>
         <a href="/deliveries">All deliveries</a>{' '}

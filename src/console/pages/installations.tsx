@@ -9,7 +9,7 @@ import { ActionForm, Notice, TableRegion, Time } from './parts.js';
 export function InstallationsPage(props: { chrome: Chrome; installations: Installation[]; failure?: Failure | undefined; done?: string | undefined }) {
   const { chrome } = props;
   return (
-    <Layout page="Installations" chrome={chrome}>
+    <Layout page="Installations" chrome={chrome} failure={props.failure}>
       {props.done === 'block' ? <Notice>Blocked: its next scan fails to start.</Notice> : null}
       {props.done === 'unblock' ? <Notice>Unblocked.</Notice> : null}
       <TableRegion label="Installations">

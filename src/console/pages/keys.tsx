@@ -27,7 +27,7 @@ export function KeysPage(props: KeysProps) {
   const action = (verb: string) => pageHref(`/keys/${verb}`, chrome.app, chrome.apps);
   const current = (env: string) => keys.find((k) => k.kind === 'secret' && k.env === env && k.replaced_by === null && k.state !== 'revoked');
   return (
-    <Layout page="Keys" chrome={chrome}>
+    <Layout page="Keys" chrome={chrome} failure={props.failure}>
       {props.done && DONE[props.done] ? <Notice>{DONE[props.done]}</Notice> : null}
       {props.issued ? (
         <>

@@ -2,7 +2,8 @@
 import type { Child } from 'hono/jsx';
 import type { AppRow } from '../../store/tables/apps.js';
 import { pageHref } from '../render.js';
-import { Time } from './parts.js';
+import type { Failure } from '../form.js';
+import { ErrorSummary, Time } from './parts.js';
 
 /** The console's pages, named as the navigation shows them on every page. */
 export const NAV = [
@@ -40,7 +41,7 @@ export function Document(props: { title: string; children?: Child; live?: string
   );
 }
 
-export function Layout(props: { page: PageName; title?: string; chrome: Chrome; live?: string | undefined; children?: Child }) {
+export function Layout(props: { page: PageName; title?: string; chrome: Chrome; live?: string | undefined; failure?: Failure | undefined; children?: Child }) {
   const { chrome } = props;
   const title = props.title ?? props.page;
   return (
@@ -73,6 +74,7 @@ export function Layout(props: { page: PageName; title?: string; chrome: Chrome; 
       </nav>
       <main id="main">
         <h1>{title}</h1>
+        {props.failure ? <ErrorSummary failure={props.failure} /> : null}
         {props.children}
       </main>
     </Document>

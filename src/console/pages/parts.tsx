@@ -21,10 +21,10 @@ function roundSeconds(ms: number): number {
   return ms >= 1000 ? Math.round(ms / 1000) * 1000 : ms;
 }
 
-/** The error the API gave, beside the field it names (or the form's button): role=alert so it is announced. */
+/** The error the API gave, beside the field it names (or the form's button); the page's summary announces it. */
 export function ErrorText(props: { id: string; failure: Failure }) {
   return (
-    <p class="error" id={props.id} role="alert">
+    <p class="error" id={props.id}>
       {props.failure.message} <code>{props.failure.code}</code>
     </p>
   );
@@ -135,6 +135,17 @@ export function TableRegion(props: { label: string; children?: Child }) {
   return (
     <div class="table-region" role="region" aria-label={props.label} tabindex={0}>
       {props.children}
+    </div>
+  );
+}
+
+/** At the top of a page whose action was refused: announced at once (role=alert), whichever form it came from. */
+export function ErrorSummary(props: { failure: Failure }) {
+  return (
+    <div class="error-summary" role="alert">
+      <p>
+        Nothing was changed: {props.failure.message} <code>{props.failure.code}</code>
+      </p>
     </div>
   );
 }

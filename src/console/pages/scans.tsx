@@ -19,7 +19,7 @@ export function ScansPage(props: ScansProps) {
   const { chrome } = props;
   const deleteFailure = formFailure(props.failure, 'delete', ['host_user_ref']);
   return (
-    <Layout page="Scans" chrome={chrome}>
+    <Layout page="Scans" chrome={chrome} failure={props.failure}>
       {props.deleted ? (
         <Notice>
           Deleted {props.deleted.count} stored result{props.deleted.count === 1 ? '' : 's'} of <code>{props.deleted.member}</code> and cancelled

@@ -22,7 +22,7 @@ export function SettingsPage(props: SettingsProps) {
   const results = fieldFailure(props.failure, 'settings', 'results_delivery_enabled');
   const other = formFailure(props.failure, 'settings', FIELDS);
   return (
-    <Layout page="Settings" chrome={props.chrome}>
+    <Layout page="Settings" chrome={props.chrome} failure={props.failure}>
       {props.saved ? <Notice>Saved.</Notice> : null}
       {props.issuedSecret ? <SecretOnce label="Webhook signing secret" value={props.issuedSecret} id="issued-webhook-secret" /> : null}
       <form method="post" action={pageHref('/settings', app, props.chrome.apps)} class="stack">

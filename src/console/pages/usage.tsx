@@ -8,7 +8,7 @@ import { Field, TableRegion } from './parts.js';
 export function UsagePage(props: { chrome: Chrome; rows: UsageRow[]; month: string; failure?: Failure | undefined }) {
   const { chrome } = props;
   return (
-    <Layout page="Usage" chrome={chrome}>
+    <Layout page="Usage" chrome={chrome} failure={props.failure}>
       <form method="get" action="/usage" class="filters">
         {chrome.apps[0]?.id !== chrome.app.id ? <input type="hidden" name="app" value={chrome.app.id} /> : null}
         <Field form="filter" name="month" label="Month (YYYY-MM, UTC)" value={props.month} failure={props.failure} placeholder="2026-11" />
