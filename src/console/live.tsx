@@ -4,6 +4,7 @@ import { ApiError } from '../contract/errors.js';
 import type { DeliveryStreamEvent } from '../contract/webhooks.js';
 import type { EmulatorContext } from '../emulator/context.js';
 import { sseResponse } from '../emulator/http/sse.js';
+import { emulatorUserAgent } from '../webhooks/headers.js';
 import { deliveryDetail } from '../webhooks/views.js';
 import type { ConsoleEnv } from './env.js';
 import { chromeOf } from './pages/chrome.js';
@@ -50,7 +51,7 @@ export function deliveryStream(ctx: EmulatorContext, c: Context<ConsoleEnv>): Re
       for (const id of ids) {
         if (only) {
           const row = ctx.store.webhooks.deliveryById(id);
-          if (row) patches.push({ id: 'delivery-live', html: String(<DeliveryLive detail={deliveryDetail(ctx, row)} now={now} />) });
+          if (row) patches.push({ id: 'delivery-live', html: String(<DeliveryLive detail={deliveryDetail(ctx.store, ctx.box, emulatorUserAgent(ctx.config.version), row)} now={now} />) });
           continue;
         }
         const row = ctx.store.deliveryPages.row(id);

@@ -47,7 +47,7 @@ export function sameOriginPosts(): MiddlewareHandler<ConsoleEnv> {
     if (c.req.method !== 'POST') return next();
     if (!isSameOrigin(c)) {
       throw new ApiError(
-        'cross_site_request',
+        'origin_not_allowed',
         'This form post did not come from a page of the console (its Origin or Sec-Fetch-Site says another site): nothing was changed.',
       );
     }

@@ -8,11 +8,8 @@ export const WebhookEventType = z.enum(WEBHOOK_EVENT_TYPES).meta({ id: 'WebhookE
 export type WebhookEventType = z.infer<typeof WebhookEventType>;
 
 /** The delivery headers (WH-4, WH-5, WH-6). */
-export const WEBHOOK_HEADERS = {
-  signature: 'Service-Signature',
-  eventId: 'Service-Event-Id',
-  eventType: 'Service-Event-Type',
-} as const;
+// Declared in the light verify module, which customers' servers import without the rest.
+export { WEBHOOK_HEADERS } from '../verify.js';
 
 /** WH-2: the measurement-free billing record. strictObject: a measurement can never slip in. */
 export const ScanOutcomeData = z

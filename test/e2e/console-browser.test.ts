@@ -210,7 +210,7 @@ describeBrowser(CHROMIUM ? 'web console in Chromium' : `web console in Chromium 
     // localhost and 127.0.0.1 are different sites.
     await page.goto(`http://localhost:${(evil.address() as AddressInfo).port}/`);
     expect((await answer).status()).toBe(403);
-    await page.getByText('cross_site_request').waitFor();
+    await page.getByText('origin_not_allowed').waitFor();
     expect(s.emu.store.apps.get(DEMO.appId)).toEqual(before);
   });
 });

@@ -1,15 +1,15 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterEach, describe, expect, it } from 'vitest';
 import { EXIT } from '../../src/cli/exit-codes.js';
-import { signPayload } from '../../src/webhooks/signature.js';
+import { signPayload } from '../../src/verify.js';
 import { DEMO } from '../helpers/emulator.js';
 import { BIN, runCli, startServe } from '../helpers/cli.js';
 import { playScans } from '../helpers/scans.js';
 import { startReceiver } from '../helpers/webhook-receiver.js';
+import { tempDir } from '../helpers/temp.js';
 
 const cleanups: Array<() => Promise<unknown>> = [];
 afterEach(async () => {
@@ -112,11 +112,11 @@ describe('scanctl webhook (built CLI)', () => {
   });
 
   it('verify: exit 0 when the signature matches the bytes, EXIT.checkFailed with the reason when not', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'scanctl-verify-'));
+    const dir = tempDir('scanctl-verify-');
     const body = '{"id":"evt_1","type":"scan.completed"}';
     const file = join(dir, 'body.json');
     writeFileSync(file, body);
-    const sig = signPayload(DEMO.webhookSecret, body);
+    const sig = signPayload(body, DEMO.webhookSecret);
     const ok = await runCli(['webhook', 'verify', '--secret', DEMO.webhookSecret, '--signature', sig, file]);
     expect(ok.code).toBe(0);
     expect(ok.stdout).toContain('signature ok');

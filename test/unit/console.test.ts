@@ -154,7 +154,7 @@ describe('web console', () => {
     for (const headers of refused) {
       const res = await post(emu, '/settings', fields, cookie, headers);
       expect(res.status).toBe(403);
-      expect(res.html).toContain('cross_site_request');
+      expect(res.html).toContain('origin_not_allowed');
     }
     expect(emu.store.apps.get(DEMO.appId)).toEqual(before);
     expect((await post(emu, '/settings', fields, cookie, { 'sec-fetch-site': 'same-origin' })).status).toBe(303);

@@ -6,6 +6,7 @@ import type { EmulatorContext } from '../../emulator/context.js';
 import { parseWith } from '../../emulator/http/validate.js';
 import { resendOrRefuse } from '../../emulator/routes/webhooks.js';
 import type { DeliveryWithEvent } from '../../store/tables/webhooks.js';
+import { emulatorUserAgent } from '../../webhooks/headers.js';
 import { deliveryDetail } from '../../webhooks/views.js';
 import type { ConsoleEnv } from '../env.js';
 import { attempt, failureOf, type Failure } from '../form.js';
@@ -30,7 +31,7 @@ export function deliveryRoutes(ctx: EmulatorContext) {
   const detailPage = (c: Context<ConsoleEnv>, row: DeliveryWithEvent, failure?: Failure) => {
     const chrome = chromeOf(ctx, c);
     const live = pageHref('/deliveries/live', chrome.app, chrome.apps, { delivery: row.id });
-    const page = <DeliveryPage chrome={chrome} detail={deliveryDetail(ctx, row)} failure={failure} resent={c.req.query('done') === 'resent'} live={live} />;
+    const page = <DeliveryPage chrome={chrome} detail={deliveryDetail(ctx.store, ctx.box, emulatorUserAgent(ctx.config.version), row)} failure={failure} resent={c.req.query('done') === 'resent'} live={live} />;
     return renderPage(c, page, failure?.status ?? 200);
   };
 
