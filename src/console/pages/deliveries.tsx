@@ -1,7 +1,7 @@
 /** @jsxImportSource hono/jsx */
 import { CHOICES } from '../../contract/choices.js';
 import { DELIVERY_STATUSES } from '../../contract/webhooks.js';
-import type { DeliveryPage, DeliveryPageRow } from '../../store/tables/delivery-pages.js';
+import { COUNT_CAP, type DeliveryPage, type DeliveryPageRow } from '../../store/tables/delivery-pages.js';
 import type { Failure } from '../form.js';
 import { pageHref } from '../render.js';
 import { Layout, type Chrome } from './layout.js';
@@ -55,7 +55,8 @@ export function DeliveriesPage(props: DeliveriesProps) {
         <button type="submit">Filter</button>
       </form>
       <p class="muted">
-        {props.total.toLocaleString('en')} {props.status ? `${props.status} ` : ''}deliveries
+        {props.total > COUNT_CAP ? `More than ${COUNT_CAP.toLocaleString('en')}` : props.total.toLocaleString('en')} {props.status ? `${props.status} ` : ''}
+        deliveries
       </p>
       <TableRegion label="Deliveries">
         <table class="cards">

@@ -23,6 +23,8 @@ export interface DeliveryPage {
   hasNewer: boolean;
 }
 
+export const COUNT_CAP = 10_000;
+
 const SELECT = `SELECT d.*, d.rowid AS seq, e.type AS event_type, e.scan_id AS scan_id, e.payload AS payload, e.created_at AS event_created_at,
     (SELECT a.latency_ms FROM attempts a WHERE a.delivery_id = d.id ORDER BY a.number DESC, a.id DESC LIMIT 1) AS latency_ms
   FROM deliveries d JOIN events e ON e.id = d.event_id`;
@@ -35,9 +37,12 @@ export function deliveryPageStatements(db: Db) {
   const cursor = db.prepare<[string, string], { created_at: number; seq: number }>(
     'SELECT created_at, rowid AS seq FROM deliveries WHERE id = ? AND app_id = ?',
   );
-  const count = db.prepare<{ app_id: string }, { n: number }>('SELECT count(*) AS n FROM deliveries WHERE app_id = @app_id');
-  const countStatus = db.prepare<{ app_id: string; status: string }, { n: number }>(
-    'SELECT count(*) AS n FROM deliveries WHERE app_id = @app_id AND status = @status',
+  // Counting stops past COUNT_CAP: an exact total of 100,000 rows would cost more than the page itself.
+  const count = db.prepare<{ app_id: string; cap: number }, { n: number }>(
+    'SELECT count(*) AS n FROM (SELECT 1 FROM deliveries WHERE app_id = @app_id LIMIT @cap)',
+  );
+  const countStatus = db.prepare<{ app_id: string; status: string; cap: number }, { n: number }>(
+    'SELECT count(*) AS n FROM (SELECT 1 FROM deliveries WHERE app_id = @app_id AND status = @status LIMIT @cap)',
   );
   const row = db.prepare<[string], DeliveryPageRow>(`${SELECT} WHERE d.id = ?`);
   const statements = new Map<string, BetterSqlite3.Statement<Record<string, string | number>, DeliveryPageRow>>();
@@ -77,7 +82,8 @@ export function deliveryPageStatements(db: Db) {
       return { rows, hasOlder: more, hasNewer: side === 'before' };
     },
     row: (id: string) => row.get(id),
+    /** How many deliveries the app has (of that status), counted up to COUNT_CAP + 1: more than the cap reads as "more than". */
     count: (appId: string, status?: DeliveryStatusValue) =>
-      (status ? countStatus.get({ app_id: appId, status }) : count.get({ app_id: appId }))?.n ?? 0,
+      (status ? countStatus.get({ app_id: appId, status, cap: COUNT_CAP + 1 }) : count.get({ app_id: appId, cap: COUNT_CAP + 1 }))?.n ?? 0,
   };
 }
