@@ -48,7 +48,7 @@ input[aria-invalid=true] { border-color: var(--bad); border-width: 2px; }
 .table-region { overflow-x: auto; max-width: 100%; }
 table { border-collapse: collapse; width: 100%; }
 th, td { text-align: left; padding: 6px 10px; border-bottom: 1px solid var(--line); vertical-align: top; }
-td.mono, td.nowrap { white-space: nowrap; }
+td.mono, td.nowrap, td.actions { white-space: nowrap; }
 td.wrap { min-width: 10ch; }
 thead th { background: var(--soft); font-size: 13px; }
 td.wrap, .wrap { white-space: normal; overflow-wrap: anywhere; }

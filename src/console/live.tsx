@@ -3,12 +3,13 @@ import type { Context } from 'hono';
 import { ApiError } from '../contract/errors.js';
 import type { DeliveryStreamEvent } from '../contract/webhooks.js';
 import type { EmulatorContext } from '../emulator/context.js';
+import type { DeliveryStatusValue } from '../store/tables/webhooks.js';
 import { sseResponse } from '../emulator/http/sse.js';
 import { emulatorUserAgent } from '../webhooks/headers.js';
 import { deliveryDetail } from '../webhooks/views.js';
 import type { ConsoleEnv } from './env.js';
 import { chromeOf } from './pages/chrome.js';
-import { DeliveryRow, rowId } from './pages/deliveries.js';
+import { DeliveryRow, DeliveryTotal, rowId } from './pages/deliveries.js';
 import { DeliveryLive } from './pages/delivery.js';
 import { ClockText } from './pages/layout.js';
 
@@ -48,6 +49,10 @@ export function deliveryStream(ctx: EmulatorContext, c: Context<ConsoleEnv>): Re
       changed.clear();
       const now = ctx.clock.now();
       const patches: Patch[] = [{ id: 'emulator-clock', html: String(<ClockText now={now} />) }];
+      if (!only) {
+        const total = ctx.store.deliveryPages.count(appId, status as DeliveryStatusValue | undefined);
+        patches.push({ id: 'deliveries-total', html: String(<DeliveryTotal total={total} status={status} />) });
+      }
       for (const id of ids) {
         if (only) {
           const row = ctx.store.webhooks.deliveryById(id);

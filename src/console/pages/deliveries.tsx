@@ -54,10 +54,7 @@ export function DeliveriesPage(props: DeliveriesProps) {
         </div>
         <button type="submit">Filter</button>
       </form>
-      <p class="muted">
-        {props.total > COUNT_CAP ? `More than ${COUNT_CAP.toLocaleString('en')}` : props.total.toLocaleString('en')} {props.status ? `${props.status} ` : ''}
-        deliveries
-      </p>
+      <DeliveryTotal total={props.total} status={props.status} />
       <TableRegion label="Deliveries">
         <table class="cards">
           <caption class="visually-hidden">Deliveries, newest first</caption>
@@ -119,5 +116,16 @@ export function DeliveryRow(props: { row: DeliveryPageRow; chrome: Chrome }) {
         <Time ms={row.created_at} now={chrome.now} />
       </td>
     </tr>
+  );
+}
+
+/** How many deliveries the list holds (live updates replace it by its id). */
+export function DeliveryTotal(props: { total: number; status: string | undefined }) {
+  const total = props.total > COUNT_CAP ? `More than ${COUNT_CAP.toLocaleString('en')}` : props.total.toLocaleString('en');
+  return (
+    <p class="muted" id="deliveries-total">
+      {total} {props.status ? `${props.status} ` : ''}
+      {props.total === 1 ? 'delivery' : 'deliveries'}
+    </p>
   );
 }
