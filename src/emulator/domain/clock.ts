@@ -1,6 +1,6 @@
 import { parseDuration } from '../../clock/duration.js';
 import { ApiError } from '../../contract/errors.js';
-import { toIso } from '../../contract/time.js';
+import { parseRfc3339, toIso } from '../../contract/time.js';
 import type { EmulatorContext } from '../context.js';
 
 /** The latest time the clock may show: every wire timestamp stays a four-digit-year ISO date. */
@@ -16,7 +16,7 @@ export async function advanceClockBy(ctx: EmulatorContext, duration: string): Pr
 
 /** Moves the clock forward to a time; it never moves back (clock_backwards). */
 export async function setClockTo(ctx: EmulatorContext, time: string): Promise<{ played: number }> {
-  const target = Date.parse(time);
+  const target = parseRfc3339(time);
   if (!(target <= LATEST_CLOCK_MS)) throw new ApiError('parameter_invalid', 'The clock cannot move past the year 9999.', 'time');
   if (target < ctx.clock.now()) {
     throw new ApiError('clock_backwards', `The clock only moves forward: it is already ${toIso(ctx.clock.now())}.`, 'time');
