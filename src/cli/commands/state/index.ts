@@ -5,7 +5,7 @@ import { contextOf } from '../../context.js';
 import { readAll } from '../../io.js';
 import { UserError } from '../../errors.js';
 
-/** scanctl state export|import|reset (issue 6). */
+/** scanctl state export|import|reset. */
 export function register(group: Command): void {
   group
     .command('export <file>')
@@ -45,7 +45,7 @@ export function register(group: Command): void {
         throw new UserError(`${file}: ${code ? `cannot be read (${code})` : `not valid JSON (${(error as Error).message})`}`);
       }
       const { StateFile } = await import('../../../contract/state.js');
-      const { formatPath } = await import('../../../emulator/fixtures.js');
+      const { formatPath } = await import('../../../contract/issue-path.js');
       const parsed = StateFile.safeParse(json);
       if (!parsed.success) {
         const issue = parsed.error.issues[0]!;
