@@ -64,7 +64,8 @@ describe('CHOICE-12: cross-site requests', () => {
   it('CHOICE-12: control plane and portal refuse a foreign Origin, Origin null and Sec-Fetch-Site cross-site; the own origin passes', async () => {
     const emu = testEmulator();
     const before = offset(emu);
-    for (const headers of [{ origin: 'http://evil.example' }, { origin: 'null' }, { origin: 'http://localhost:3000.evil.example' }, { 'sec-fetch-site': 'cross-site' }]) {
+    const foreign: Array<Record<string, string>> = [{ origin: 'http://evil.example' }, { origin: 'null' }, { origin: 'http://localhost:3000.evil.example' }, { 'sec-fetch-site': 'cross-site' }];
+    for (const headers of foreign) {
       const res = await emu.call('POST', '/_scanctl/clock/advance', { json: { duration: '1h' }, headers });
       expect(res.status, JSON.stringify(headers)).toBe(403);
       expect(expectErrorBody(res.body).code).toBe('origin_not_allowed');
@@ -72,7 +73,8 @@ describe('CHOICE-12: cross-site requests', () => {
       expect(expectErrorBody(portal.body).code).toBe('origin_not_allowed');
     }
     expect(offset(emu)).toBe(before);
-    for (const headers of [{ origin: 'http://localhost' }, { origin: 'http://127.0.0.1:7226' }, { 'sec-fetch-site': 'same-origin' }]) {
+    const own: Array<Record<string, string>> = [{ origin: 'http://localhost' }, { origin: 'http://127.0.0.1:7226' }, { 'sec-fetch-site': 'same-origin' }];
+    for (const headers of own) {
       expect((await emu.call('POST', '/_scanctl/clock/advance', { json: { duration: '1m' }, headers })).status, JSON.stringify(headers)).toBe(200);
     }
     // The backend routes are called by servers with a secret key: no Origin rule (and still no CORS header to read the answer).
