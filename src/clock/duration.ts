@@ -1,5 +1,7 @@
 import { DURATION_PATTERN } from '../contract/time.js';
 
+export { DURATION_PATTERN };
+
 const UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };
 
 /**

@@ -19,6 +19,8 @@ export async function simulate(options: SimulateOptions, emit: (event: SimEvent)
   const memory: AppMemory = { enrollmentChecked: false, enrolledThisRun: false, announcedKnown: false, modelVersion: null, uploadsDisabled: false };
   const summaries: ScanSummary[] = [];
   for (let index = 1; index <= options.count; index += 1) {
+    // Stopped (Ctrl+C): the scans so far are what the caller reports.
+    if (options.signal?.aborted) break;
     const summary: ScanSummary = {
       object: 'simulated_scan',
       index,

@@ -6,6 +6,7 @@ import { contextOf, type CommandContext } from '../context.js';
 import { waitForInterrupt } from '../io.js';
 import { bold, dim } from '../style.js';
 import { table } from '../output.js';
+import { wholeNumber } from '../parse-options.js';
 import { packageVersion } from '../../util/package-root.js';
 import type * as Seed from '../../emulator/seed.js';
 
@@ -13,12 +14,12 @@ import type * as Seed from '../../emulator/seed.js';
 let fixtureKeys: typeof Seed.fixtureKeys;
 
 interface ServeFlags {
-  port: string;
+  port: number;
   host: string;
   db: string;
   fixtures?: string;
   reset?: boolean;
-  rateLimit: string;
+  rateLimit: number;
   allowedHost: string[];
 }
 
@@ -26,7 +27,7 @@ export function register(program: Command): void {
   program
     .command('serve')
     .description('run the local emulator of every route (backend, portal, device) on SQLite with a virtual clock')
-    .addOption(new Option('--port <port>', 'port to listen on; 0 picks a free one').env('SCANCTL_PORT').default(String(DEFAULT_PORT)))
+    .addOption(new Option('--port <port>', 'port to listen on; 0 picks a free one').env('SCANCTL_PORT').argParser(wholeNumber(0, 65535)).default(DEFAULT_PORT))
     .addOption(new Option('--host <host>', 'address to bind').env('SCANCTL_HOST').default(DEFAULT_HOST))
     .addOption(new Option('--db <path>', 'SQLite file, or :memory:').env('SCANCTL_DB').default(DEFAULT_DB))
     .addOption(
@@ -39,7 +40,8 @@ export function register(program: Command): void {
     .addOption(
       new Option('--rate-limit <n>', 'requests per second per secret key before 429 rate_limited; 0 turns it off')
         .env('SCANCTL_RATE_LIMIT')
-        .default(String(CHOICES.defaultRateLimitPerSecond)),
+        .argParser(wholeNumber(0, 1_000_000_000))
+        .default(CHOICES.defaultRateLimitPerSecond),
     )
     .addOption(
       new Option('--allowed-host <name>', 'admit requests for this host name besides loopback (repeatable; name or name:port), e.g. a CI service name')
@@ -50,8 +52,7 @@ export function register(program: Command): void {
       const ctx = contextOf(command);
       const allowedHosts = allowedHostsOf(flags.allowedHost, ctx.io.env.SCANCTL_ALLOWED_HOSTS);
       checkBindAddress(flags.host, allowedHosts);
-      const port = parseInteger(flags.port, '--port', 0, 65535);
-      const rateLimit = parseInteger(flags.rateLimit, '--rate-limit', 0, 1_000_000_000);
+      const { port, rateLimit } = flags;
       const { startEmulatorServer, PortInUseError } = await import('../../emulator/server.js');
       const { DatabaseLockedError, DatabaseTooNewError } = await import('../../store/db.js');
       const { FixtureError } = await import('../../emulator/fixture-file.js');
@@ -122,12 +123,6 @@ function checkBindAddress(host: string, allowedHosts: string[]): void {
   );
 }
 
-function parseInteger(value: string, flag: string, min: number, max: number): number {
-  const n = Number(value);
-  if (!/^\d+$/.test(value) || n < min || n > max) throw new UserError(`${flag} must be a whole number from ${min} to ${max}, not "${value}"`);
-  return n;
-}
-
 function printReady(
   ctx: CommandContext,
   server: Awaited<ReturnType<typeof import('../../emulator/server.js').startEmulatorServer>>,
@@ -141,6 +136,8 @@ function printReady(
   if (ctx.json) {
     ctx.io.stdout.write(
       `${JSON.stringify({
+        object: 'serve_ready',
+        // Kept for scripts written before every --json object carried `object`.
         event: 'ready',
         base_url: server.url,
         port: server.port,
