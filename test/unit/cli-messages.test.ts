@@ -28,7 +28,7 @@ describe('messages that say what happened', () => {
     expect(scan.refusal.message).toBe('This session token lacks the scan.create scope, so it cannot report scans: nothing was recorded.');
   });
 
-  it('WH-2: scan simulate --outcome abandoned --wait (and --no-scope --wait) has nothing to wait for, says why, and exits 0', async () => {
+  it('scan simulate --outcome abandoned --wait (and --no-scope --wait) has nothing to wait for, says why, and exits 0', async () => {
     const emulator = testEmulator();
     await runCommand(['app', 'update', '--webhook-url', 'http://127.0.0.1:9/hooks'], { emulator });
     const abandoned = await runCommand(['scan', 'simulate', '--user', 'm', '--outcome', 'abandoned', '--wait'], { emulator });
