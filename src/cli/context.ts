@@ -1,6 +1,5 @@
 import type { Command } from 'commander';
 import { resolve } from 'node:path';
-import { ApiClient } from '../client/api.js';
 import { ControlClient } from '../client/control.js';
 import { ExtrasClient } from '../client/extras.js';
 import { ApiCallError, ConnectionError } from '../client/http.js';
@@ -73,10 +72,6 @@ export class CommandContext {
   get baseUrl(): string {
     this.base ??= resolveBaseUrl(this.options, this.io);
     return this.base;
-  }
-
-  api(): ApiClient {
-    return new ApiClient(this.baseUrl, this.io.fetch);
   }
 
   control(): ControlClient {

@@ -1,4 +1,4 @@
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 
 // Light on purpose: client commands read this without loading the emulator.
@@ -27,11 +27,15 @@ export function writeServeState(file: string, state: ServeState): void {
 }
 
 export function clearServeState(file: string, pid = process.pid): void {
-  rmSync(ownFile(file, pid), { force: true });
-  if (readState(file)?.pid !== pid) return;
-  const next = liveRecords(file).at(-1);
-  if (next) writeFileSync(file, `${JSON.stringify(next, null, 2)}\n`);
-  else rmSync(file, { force: true });
+  try {
+    rmSync(ownFile(file, pid), { force: true });
+    if (readState(file)?.pid !== pid) return;
+    const next = liveRecords(file).at(-1);
+    if (next) writeFileSync(file, `${JSON.stringify(next, null, 2)}\n`);
+    else rmSync(file, { force: true });
+  } catch {
+    // Never written (the folder could not hold it), or already gone: nothing to clear.
+  }
 }
 
 const ownFile = (file: string, pid: number) => join(dirname(file), `${basename(file, '.json')}-${pid}.json`);
@@ -55,19 +59,21 @@ export function isAlive(pid: number): boolean {
   }
 }
 
-/** The records of serves still running beside `file`, oldest first (by modification order of pids is not kept: by pid). */
+/** The records of serves still running beside `file`, oldest first (the last one started is last). */
 function liveRecords(file: string): ServeState[] {
   const prefix = `${basename(file, '.json')}-`;
   let names: string[];
   try {
-    names = readdirSync(dirname(file));
+    names = readdirSync(dirname(file)).filter((name) => name.startsWith(prefix) && name.endsWith('.json'));
   } catch {
     return [];
   }
   return names
-    .filter((name) => name.startsWith(prefix) && name.endsWith('.json'))
-    .map((name) => readState(join(dirname(file), name)))
-    .filter((state): state is ServeState => state !== null && isAlive(state.pid));
+    .map((name) => join(dirname(file), name))
+    .map((path) => ({ state: readState(path), written: statSync(path, { throwIfNoEntry: false })?.mtimeMs ?? 0 }))
+    .filter((record): record is { state: ServeState; written: number } => record.state !== null && isAlive(record.state.pid))
+    .sort((a, b) => a.written - b.written)
+    .map((record) => record.state);
 }
 
 /** What a command finds looking upward from `dir`, as git does: a running emulator, or a stale record. */

@@ -85,7 +85,7 @@ describe('serve lifecycle', () => {
   it('a second serve on the same database fails at once with exit 2 and a clear message; the first keeps working', async () => {
     const first = await start();
     const t0 = Date.now();
-    const second = await runCli(['serve', '--port', '0', '--json', '--db', first.db], { cwd: first.dir });
+    const second = await runCli(['serve', '--port', '0', '--db', first.db], { cwd: first.dir });
     expect(Date.now() - t0).toBeLessThan(10_000);
     expect(second.code).toBe(2);
     expect(second.stdout).toBe('');
@@ -203,7 +203,7 @@ describe('serve lifecycle', () => {
 
     fixtures.apps[1].team_id = 'SHORT';
     writeFileSync(file, JSON.stringify(fixtures));
-    const bad = await runCli(['serve', '--port', '0', '--json', '--db', first.db, '--fixtures', file], { cwd: first.dir });
+    const bad = await runCli(['serve', '--port', '0', '--db', first.db, '--fixtures', file], { cwd: first.dir });
     expect(bad.code).toBe(2);
     expect(bad.stdout).toBe('');
     expect(bad.stderr).toBe(`scanctl: invalid fixtures: ${file}: apps[1].team_id: must be exactly 10 characters\n`);
