@@ -1,5 +1,6 @@
-/** The form of a duration, whatever its length. */
-export const DURATION_PATTERN = /^(\d+(\.\d+)?(ms|s|m|h|d|w))+$/;
+import { DURATION_PATTERN } from '../contract/time.js';
+
+export { DURATION_PATTERN };
 
 const UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
+import { listOf } from './list.js';
 import { CHOICES } from './choices.js';
-import { DateTime } from './time.js';
+import { DateTime, queryInteger } from './time.js';
 
 /** The three event types; signing, headers, event id and retry schedule are the same for all (WH-11). */
 export const WEBHOOK_EVENT_TYPES = ['scan.completed', 'scan.failed', 'scan.results_available'] as const;
@@ -106,7 +107,7 @@ export const DeliveryDetail = DeliveryView.extend({
 }).meta({ id: 'WebhookDeliveryDetail' });
 export type DeliveryDetail = z.infer<typeof DeliveryDetail>;
 
-export const DeliveryListResponse = z.object({ object: z.literal('list'), data: z.array(DeliveryView) }).meta({ id: 'WebhookDeliveryList' });
+export const DeliveryListResponse = listOf(DeliveryView, 'WebhookDeliveryList');
 export type DeliveryListResponse = z.infer<typeof DeliveryListResponse>;
 
 export const DeliveryListQuery = z
@@ -115,7 +116,7 @@ export const DeliveryListQuery = z
     status: DeliveryStatus.optional(),
     scan_id: z.string().optional(),
     event_id: z.string().optional(),
-    limit: z.coerce.number().int().min(1).max(1000).optional(),
+    limit: queryInteger(1, 1000).optional(),
   })
   .meta({ id: 'WebhookDeliveryListQuery' });
 
@@ -124,7 +125,7 @@ export const ListenerView = z
   .meta({ id: 'WebhookListener' });
 export type ListenerView = z.infer<typeof ListenerView>;
 
-export const ListenerListResponse = z.object({ object: z.literal('list'), data: z.array(ListenerView) }).meta({ id: 'WebhookListenerList' });
+export const ListenerListResponse = listOf(ListenerView, 'WebhookListenerList');
 
 export const StreamQuery = z
   .strictObject({

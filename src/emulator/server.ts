@@ -1,8 +1,8 @@
-import { createAdaptorServer } from '@hono/node-server';
 import type { Server } from 'node:http';
 import { resolve } from 'node:path';
 import { openDatabase, loadSecretBox, type Db } from '../store/db.js';
 import { MIGRATIONS } from '../store/migrations/index.js';
+import { createEmulatorHttpServer } from './http/below-router.js';
 import { clearServeState, writeServeState } from './serve-state.js';
 import { createEmulator, type Emulator } from './create-emulator.js';
 import { BUNDLED_FIXTURES_FILE, followStoredFixtures, seedFixtures } from './seed.js';
@@ -66,7 +66,7 @@ export async function startEmulatorServer(options: ServeOptions): Promise<Runnin
     emulator.rateLimiter.limitPerSecond = options.rateLimitPerSecond;
     emulator.config.rateLimitPerSecond = options.rateLimitPerSecond;
 
-    const server = createAdaptorServer({ fetch: emulator.app.fetch }) as Server;
+    const server = createEmulatorHttpServer(emulator.app.fetch);
     server.keepAliveTimeout = 5_000;
     const port = await listen(server, options.port, options.host);
     listening = server;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FixtureError, parseFixtures } from '../../src/emulator/fixtures.js';
+import { FixtureError, parseFixtures } from '../../src/emulator/fixture-file.js';
 import { runCommand } from '../helpers/cli-in-process.js';
 import { DEMO, testEmulator } from '../helpers/emulator.js';
 

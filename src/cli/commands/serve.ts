@@ -55,7 +55,7 @@ export function register(program: Command): void {
       const { port, rateLimit } = flags;
       const { startEmulatorServer, PortInUseError } = await import('../../emulator/server.js');
       const { DatabaseLockedError, DatabaseTooNewError } = await import('../../store/db.js');
-      const { FixtureError } = await import('../../emulator/fixtures.js');
+      const { FixtureError } = await import('../../emulator/fixture-file.js');
       ({ fixtureKeys } = await import('../../emulator/seed.js'));
       let server;
       try {

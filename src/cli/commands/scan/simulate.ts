@@ -2,7 +2,7 @@ import { Option, type Command } from 'commander';
 import { readFileSync } from 'node:fs';
 import { ApiCallError, ConnectionError } from '../../../client/http.js';
 import { secretKeyEnv } from '../../../contract/credentials.js';
-import type { ScanSummary } from '../../../device/simulate-events.js';
+import type { ScanSummary } from '../../../sdk/simulate-events.js';
 import { packagePath } from '../../../util/package-root.js';
 import { contextOf, type CommandContext } from '../../context.js';
 import { UserError } from '../../errors.js';
@@ -107,7 +107,7 @@ async function play(
   flags: SimulateFlags,
   given: { secretKey: string; result: Record<string, unknown>; bundleId: string; teamId: string },
 ): Promise<ScanSummary[]> {
-  const { simulate, SimulationError } = await import('../../../device/simulate.js');
+  const { simulate, SimulationError } = await import('../../../sdk/simulate.js');
   const { renderScanLine, renderStep, renderTotals } = await import('./render.js');
   const { isInteractive, ProgressBar } = await import('../../progress.js');
   const { json } = ctx;

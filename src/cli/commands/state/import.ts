@@ -19,7 +19,7 @@ export function register(group: Command): void {
         throw new UserError(`${file}: ${code ? `cannot be read (${code})` : `not valid JSON (${(error as Error).message})`}`);
       }
       const { StateFile } = await import('../../../contract/state.js');
-      const { formatPath } = await import('../../../emulator/fixtures.js');
+      const { formatPath } = await import('../../../contract/issue-path.js');
       const parsed = StateFile.safeParse(json);
       if (!parsed.success) {
         const issue = parsed.error.issues[0]!;

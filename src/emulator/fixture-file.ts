@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { CHOICES } from '../contract/choices.js';
+import { formatPath } from '../contract/issue-path.js';
 import { PUBLISHABLE_KEY_PATTERN, SECRET_KEY_PATTERN, WEBHOOK_SECRET_PATTERN } from '../contract/credentials.js';
 
 const KeyPair = (env: 'test' | 'live') =>
@@ -125,9 +126,4 @@ export function readFixtures(file: string): Fixtures {
     throw new FixtureError(file, [{ field: '', reason: `cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})` }]);
   }
   return parseFixtures(text, file);
-}
-
-/** apps[0].keys.live -> "apps[0].keys.live" */
-export function formatPath(path: ReadonlyArray<PropertyKey>): string {
-  return path.reduce<string>((out, part) => (typeof part === 'number' ? `${out}[${part}]` : out ? `${out}.${String(part)}` : String(part)), '');
 }
