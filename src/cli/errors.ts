@@ -4,7 +4,7 @@ import { EXIT, type ExitCode } from './exit-codes.js';
 export class UserError extends Error {
   constructor(
     message: string,
-    readonly options: { hint?: string; exitCode?: ExitCode; /** The error code under --json (default: from the exit code). */ code?: string } = {},
+    readonly options: { hint?: string; exitCode?: ExitCode; /** The error code under --json (default: from the exit code). */ code?: string; /** Under --json the command's own output already says it (a report): only the exit code. */ shownInJson?: boolean } = {},
   ) {
     super(message);
     this.name = 'UserError';
