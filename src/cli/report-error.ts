@@ -83,8 +83,9 @@ function apiHint(code: string): string | null {
 /** Prints an error the way the invocation asked: one JSON object on stdout under --json, else lines on stderr. */
 export function reportError(error: unknown, io: CliIo, json: boolean): number {
   const { report, lines } = describeError(error, Boolean(io.env.SCANCTL_DEBUG));
-  if (json && error instanceof UserError && error.options.shownInJson) return report.exit_code;
-  if (json) io.stdout.write(`${JSON.stringify(report)}\n`);
-  else io.stderr.write(`${lines.join('\n')}\n`);
+  const alreadyInOutput = error instanceof UserError && error.options.reportedInOutput;
+  if (json) {
+    if (!alreadyInOutput) io.stdout.write(`${JSON.stringify(report)}\n`);
+  } else io.stderr.write(`${lines.join('\n')}\n`);
   return report.exit_code;
 }

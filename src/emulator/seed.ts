@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import { ApiError } from '../contract/errors.js';
 import { META } from '../store/meta-keys.js';
 import { packagePath } from '../util/package-root.js';
@@ -22,6 +23,22 @@ export function seedFixtures(ctx: SeedContext, file: string, fixtures: Fixtures 
     if (fixtures.apps[0]) ctx.store.meta.set(META.defaultAppId, fixtures.apps[0].id);
   })();
   followStoredFixtures(ctx);
+}
+
+/**
+ * At start-up: a fresh database is seeded from the bundled fixtures, an explicitly named fixture
+ * file is upserted every time; either way the emulator then follows what the database says.
+ * Returns the file loaded, if any.
+ */
+export function seedAtStart(ctx: SeedContext, explicitFile: string | null): string | null {
+  const fresh = ctx.store.apps.all().length === 0;
+  if (!fresh && explicitFile === null) {
+    followStoredFixtures(ctx);
+    return null;
+  }
+  const file = resolve(explicitFile ?? BUNDLED_FIXTURES_FILE);
+  seedFixtures(ctx, file);
+  return file;
 }
 
 /** The fixture file this database was seeded from (or the bundled one), as a refusal when it no longer reads. */

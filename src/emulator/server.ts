@@ -5,7 +5,7 @@ import { MIGRATIONS } from '../store/migrations/index.js';
 import { createEmulatorHttpServer } from './http/below-router.js';
 import { clearServeState, writeServeState } from './serve-state.js';
 import { createEmulator, type Emulator } from './create-emulator.js';
-import { BUNDLED_FIXTURES_FILE, followStoredFixtures, seedFixtures } from './seed.js';
+import { seedAtStart } from './seed.js';
 
 export interface ServeOptions {
   port: number;
@@ -61,8 +61,7 @@ export async function startEmulatorServer(options: ServeOptions): Promise<Runnin
     if (options.reset) resetDatabase(db);
     const box = loadSecretBox(dbPath);
     const emulator = createEmulator({ db, box, config: { version: options.version } });
-    const fixturesLoaded = seed(emulator, options);
-    followStoredFixtures(emulator);
+    const fixturesLoaded = seedAtStart(emulator, options.fixturesPath);
     emulator.rateLimiter.limitPerSecond = options.rateLimitPerSecond;
     emulator.config.rateLimitPerSecond = options.rateLimitPerSecond;
 
@@ -111,15 +110,6 @@ export async function startEmulatorServer(options: ServeOptions): Promise<Runnin
     db.close();
     throw error;
   }
-}
-
-/** Seeds a fresh database from the bundled fixtures, or upserts an explicitly named fixture file. */
-function seed(emulator: Emulator, options: ServeOptions): string | null {
-  const fresh = emulator.store.apps.all().length === 0;
-  if (!fresh && options.fixturesPath === null) return null;
-  const file = resolve(options.fixturesPath ?? BUNDLED_FIXTURES_FILE);
-  seedFixtures(emulator, file);
-  return file;
 }
 
 function listen(server: Server, port: number, host: string): Promise<number> {
