@@ -85,7 +85,7 @@ describe('serve lifecycle', () => {
   it('a second serve on the same database fails at once with exit 2 and a clear message; the first keeps working', async () => {
     const first = await start();
     const t0 = Date.now();
-    const second = await runCli(['serve', '--port', '0', '--db', first.db], { cwd: first.dir });
+    const second = await runCli(['serve', '--port', '0', '--json', '--db', first.db], { cwd: first.dir });
     expect(Date.now() - t0).toBeLessThan(10_000);
     expect(second.code).toBe(2);
     // Under --json the error is one JSON object on stdout.
