@@ -253,7 +253,7 @@ describe('serve lifecycle', () => {
     expect(busy.stderr).toContain(`port ${port} on 127.0.0.1 is already in use`);
     const badPort = await runCli(['serve', '--port', '70000', '--db', ':memory:']);
     expect(badPort.code).toBe(2);
-    expect(badPort.stderr).toBe("scanctl: option '--port <port>' argument '70000' is invalid. Expected a whole number from 0 to 65535. (see --help)\n");
+    expect(badPort.stderr).toBe("scanctl: option '--port <port>' argument '70000' is invalid. Expected a whole number from 0 to 65535. (see scanctl serve --help)\n");
     const viaEnv = await runCli(['serve', '--db', ':memory:'], { env: { SCANCTL_PORT: 'abc' } });
     expect(viaEnv.code).toBe(2);
     const notDb = join(memory.dir, 'not.db');
