@@ -1,5 +1,6 @@
 import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
+import { CHOICES } from '../contract/choices.js';
 
 // Light on purpose: client commands read this without loading the emulator.
 export const DEFAULT_PORT = 7226; // "SCAN" on a phone keypad; clashes with nothing common.
@@ -20,7 +21,7 @@ export interface ServeState {
  * two serves in one folder never delete each other's file.
  */
 export function writeServeState(file: string, state: ServeState): void {
-  mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+  mkdirSync(dirname(file), { recursive: true, mode: CHOICES.privateDirMode });
   const text = `${JSON.stringify(state, null, 2)}\n`;
   writeFileSync(ownFile(file, state.pid), text);
   writeFileSync(file, text);

@@ -140,6 +140,7 @@ function printReady(
         // Kept for scripts written before every --json object carried `object`.
         event: 'ready',
         base_url: server.url,
+        console_url: `${server.url}/`,
         port: server.port,
         pid: process.pid,
         db: flags.db,
@@ -157,6 +158,7 @@ function printReady(
     `${bold(`scanctl emulator ${emulator.config.version}`)} listening on ${bold(server.url)}`,
     '',
     table([
+      ['console', `${server.url}/ (sign in, deliveries, settings, keys, clock in the browser)`],
       ['database', `${flags.db}${flags.db === ':memory:' ? ' (in memory)' : ''}`],
       ['fixtures', server.fixturesLoaded ? `${server.fixturesLoaded} (loaded)` : `${emulator.config.fixturesPath ?? 'none'} (kept from the database)`],
       ['clock', `${now} (virtual: scanctl clock advance 15m)`],
