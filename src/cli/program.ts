@@ -1,4 +1,4 @@
-import { Command } from 'commander';
+import { Command, Option } from 'commander';
 import * as accountReinstate from './commands/account/reinstate.js';
 import * as accountSuspend from './commands/account/suspend.js';
 import * as appShow from './commands/app/show.js';
@@ -39,6 +39,7 @@ import * as webhookVerify from './commands/webhook/verify.js';
 import { attachIo } from './context.js';
 import { addHelpCommand, configureErrors } from './help.js';
 import type { CliIo } from './io.js';
+import { httpUrl } from './parse-options.js';
 
 /** A command file: one verb, registered on its parent (the program or a group). */
 interface CommandModule {
@@ -84,7 +85,7 @@ export function buildProgram(version: string, io: CliIo): Command {
   const program = new Command('scanctl')
     .description('Build and test against the body-scanning service without the service: a local emulator, its clock, and the client side.')
     .version(version, '-V, --version')
-    .option('--base-url <url>', 'service or emulator base URL (env SCANCTL_BASE_URL; default: the local emulator)')
+    .addOption(new Option('--base-url <url>', 'service or emulator base URL (env SCANCTL_BASE_URL; default: the local emulator)').argParser(httpUrl))
     .option('--app <id>', "app id for emulator commands (default: the emulator's default app)")
     .option('--json', 'machine output: the API JSON, one object per line for streams; errors as one JSON object')
     .exitOverride();

@@ -27,6 +27,8 @@ export interface RunningServer {
   port: number;
   emulator: Emulator;
   fixturesLoaded: string | null;
+  /** Why .scanctl/serve.json could not be written (commands then need --base-url), or null. */
+  stateFileError: string | null;
   close(): Promise<void>;
 }
 
@@ -54,6 +56,7 @@ function resetDatabase(db: Db): void {
 export async function startEmulatorServer(options: ServeOptions): Promise<RunningServer> {
   const dbPath = options.dbPath === ':memory:' ? ':memory:' : resolve(options.dbPath);
   const db = openDatabase(dbPath, { exclusive: true });
+  let listening: Server | null = null;
   try {
     if (options.reset) resetDatabase(db);
     const box = loadSecretBox(dbPath);
@@ -65,10 +68,19 @@ export async function startEmulatorServer(options: ServeOptions): Promise<Runnin
     const server = createEmulatorHttpServer(emulator.app.fetch);
     server.keepAliveTimeout = 5_000;
     const port = await listen(server, options.port, options.host);
+    listening = server;
     emulator.config.port = port;
     emulator.config.allowedHosts = options.allowedHosts ?? [];
     const url = `http://${options.host.includes(':') ? `[${options.host}]` : options.host}:${port}`;
-    if (options.stateFile) writeServeState(options.stateFile, { pid: process.pid, base_url: url, db: dbPath });
+    // Only for discovery: a folder that cannot hold it (read-only, .scanctl a file) does not stop an in-memory run.
+    let stateFileError: string | null = null;
+    if (options.stateFile) {
+      try {
+        writeServeState(options.stateFile, { pid: process.pid, base_url: url, db: dbPath });
+      } catch (error) {
+        stateFileError = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+      }
+    }
     // Webhook dispatch in real time; deliveries left in flight by a crash go back to pending, due now.
     emulator.webhooks.start();
 
@@ -78,6 +90,7 @@ export async function startEmulatorServer(options: ServeOptions): Promise<Runnin
       port,
       emulator,
       fixturesLoaded,
+      stateFileError,
       async close() {
         if (closed) return;
         closed = true;
@@ -91,6 +104,9 @@ export async function startEmulatorServer(options: ServeOptions): Promise<Runnin
       },
     };
   } catch (error) {
+    // Never leave a port open over a closed database (every request would fail with 500).
+    listening?.closeAllConnections();
+    listening?.close();
     db.close();
     throw error;
   }

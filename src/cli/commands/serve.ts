@@ -67,12 +67,12 @@ export function register(program: Command): void {
           reset: Boolean(flags.reset) || /^(1|true|yes|on)$/i.test(ctx.io.env.SCANCTL_RESET ?? ''),
           rateLimitPerSecond: rateLimit,
           version: packageVersion(),
-          stateFile: STATE_FILE,
+          stateFile: ctx.path(STATE_FILE),
           allowedHosts,
         });
       } catch (error) {
         if (error instanceof DatabaseLockedError) {
-          const other = readServeState();
+          const other = readServeState(ctx.io.cwd);
           throw new UserError(`${error.message}${other ? ` (pid ${other.pid}, ${other.base_url})` : ''}`, {
             hint: 'stop that server, or pick another file with --db (or --db :memory:)',
           });
@@ -80,17 +80,17 @@ export function register(program: Command): void {
         if (error instanceof PortInUseError) throw new UserError(error.message, { hint: 'pass --port 0 to pick a free port' });
         if (error instanceof FixtureError) throw new UserError(`invalid fixtures: ${error.message}`);
         if (error instanceof DatabaseTooNewError) throw new UserError(error.message);
-        const code = (error as { code?: unknown } | null)?.code;
-        if (typeof code === 'string' && /^(SQLITE_(CANTOPEN|NOTADB|CORRUPT|READONLY|IOERR|PERM|AUTH)|EACCES|EPERM|ENOTDIR|EISDIR|EEXIST|EROFS|ENOSPC)/.test(code)) {
-          throw new UserError(`cannot open the database ${flags.db}: ${(error as Error).message}`, {
-            hint: 'pick another file with --db (or --db :memory:)',
-          });
-        }
+        const { databaseOpenError } = await import('../database-errors.js');
+        const databaseError = databaseOpenError(error, flags.db);
+        if (databaseError) throw databaseError;
         throw error;
       }
       // Listen for the signals before announcing readiness: a caller may stop us the moment it reads the ready line.
       const stopped = waitForInterrupt(ctx.io);
       printReady(ctx, server, flags);
+      if (server.stateFileError) {
+        ctx.io.stderr.write(`scanctl: warning: cannot write ${STATE_FILE} (${server.stateFileError}): other commands will not find this emulator; pass them --base-url ${server.url}\n`);
+      }
       await stopped;
       await server.close();
       if (!ctx.json) ctx.io.stderr.write('scanctl: emulator stopped\n');
