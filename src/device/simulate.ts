@@ -6,7 +6,7 @@ import { CHOICES } from '../contract/choices.js';
 import { secretKeyEnv, type KeyEnv } from '../contract/credentials.js';
 import type { ScanStatus } from '../contract/device.js';
 import type { ErrorBody } from '../contract/errors.js';
-import { randomBase62 } from '../util/crypto.js';
+import { base62From } from '../util/crypto.js';
 import { DeviceClient } from './client.js';
 import {
   EXPECTED_REFUSALS,
@@ -35,6 +35,16 @@ const isTransient = (error: unknown) =>
   error instanceof ConnectionError ||
   (error instanceof ApiCallError && (error.status >= 500 || (error.status === 429 && error.error?.code !== 'quota_exceeded')));
 
+/**
+ * The device's own ids (installation, scan, idempotency keys), drawn from the session token it was
+ * given, as a hash: as random as the token against the service, and the same on every run against
+ * an emulator whose tokens are seeded (`serve --seed`), so that seeded runs repeat byte for byte.
+ */
+function deviceId(prefix: string, length: number, ...parts: Array<string | number>): string {
+  let block = 0;
+  return `${prefix}_${base62From(length, () => createHash('sha256').update([...parts, block++].join('\u0000')).digest())}`;
+}
+
 function refusalOf(step: StepName, error: ApiCallError): Refusal {
   const body = error.error as ErrorBody['error'];
   return { step, status: error.status, code: body.code, message: body.message };
@@ -50,7 +60,7 @@ function retryWait(error: unknown, attempt: number): number {
 export async function simulate(options: SimulateOptions, emit: (event: SimEvent) => void): Promise<ScanSummary[]> {
   const sleep = options.sleep ?? ((ms: number) => sleepReal(ms).then(() => undefined));
   const env = secretKeyEnv(options.secretKey) ?? 'test';
-  const installationId = options.installationId ?? `ins_${randomBase62(16)}`;
+  let installationId = options.installationId;
   const summaries: ScanSummary[] = [];
   let enrolledThisRun = false;
   let enrollmentDone = false;
@@ -64,7 +74,7 @@ export async function simulate(options: SimulateOptions, emit: (event: SimEvent)
       index,
       host_user_ref: options.hostUserRef,
       env,
-      installation_id: installationId,
+      installation_id: installationId ?? '',
       scan_id: null,
       outcome: options.outcome,
       state: 'refused',
@@ -105,20 +115,24 @@ export async function simulate(options: SimulateOptions, emit: (event: SimEvent)
       const minted = await mint(options, env, 'scan', record, sleep);
       device.token = minted.token;
       let now = minted.now;
+      // A fresh install names itself once, from the first token it sees.
+      installationId ??= deviceId('ins', 16, 'installation', minted.token);
+      summary.installation_id = installationId;
+      const enrolledAs = installationId;
 
       const enroll = async () => {
         const challenge = await run('enroll', () => device.challenge());
         if (!challenge) return false;
         const enrolled = await run('enroll', () =>
           device.enroll({
-            installation_id: installationId,
+            installation_id: enrolledAs,
             app_version: options.appVersion,
             attestation: { format: 'stub', challenge: challenge.challenge, bundle_id: options.bundleId, team_id: options.teamId },
           }),
         );
         if (!enrolled) return false;
         enrolledThisRun = true;
-        record({ step: 'enroll', installation_id: installationId, reenrolled: enrolled.reenrolled, enrollments: enrolled.enrollments, status: enrolled.status });
+        record({ step: 'enroll', installation_id: enrolledAs, reenrolled: enrolled.reenrolled, enrollments: enrolled.enrollments, status: enrolled.status });
         return true;
       };
 
@@ -147,11 +161,11 @@ export async function simulate(options: SimulateOptions, emit: (event: SimEvent)
 
       // DEV-4: the model key. An installation the service does not know yet enrolls first (DEV-1);
       // one it knows kept its enrollment across app updates.
-      const keyRequest = { installation_id: installationId, model_version: modelVersion, app_version: options.appVersion };
+      const keyRequest = { installation_id: enrolledAs, model_version: modelVersion, app_version: options.appVersion };
       const announceKnown = () => {
         if (enrolledThisRun || announcedKnown) return;
         announcedKnown = true;
-        record({ step: 'enroll', installation_id: installationId, reenrolled: false, enrollments: 0, status: 'enrolled', skipped: true });
+        record({ step: 'enroll', installation_id: enrolledAs, reenrolled: false, enrollments: 0, status: 'enrolled', skipped: true });
       };
       let notEnrolled = false;
       let key = await run('model_key', async () => {
@@ -181,21 +195,22 @@ export async function simulate(options: SimulateOptions, emit: (event: SimEvent)
         continue;
       }
       record({ step: 'model_key', model_version: key.model_version });
-      const fit = await run('mesh_fit', () => device.meshFit({ installation_id: installationId, model_version: modelVersion }));
+      const fit = await run('mesh_fit', () => device.meshFit({ installation_id: enrolledAs, model_version: modelVersion }));
       if (!fit) {
         summaries.push(finish(summary, emit));
         continue;
       }
       record({ step: 'mesh_fit', fit_id: fit.fit_id });
 
-      const scanId = `scn_${randomBase62(16)}`;
+      const scanId = deviceId('scn', 16, 'scan', minted.token);
       summary.scan_id = scanId;
+      let reports = 0;
       const report = async (status: ScanStatus, occurredAt: string, step: StepName) => {
-        const idem = `idem_${randomBase62(20)}`;
+        const idem = deviceId('idem', 20, 'report', minted.token, (reports += 1));
         // Retries of one event reuse its Idempotency-Key: a replay is answered with the first answer.
         return run(
           step,
-          () => device.scanEvent({ installation_id: installationId, scan_id: scanId, status, occurred_at: occurredAt, model_version: modelVersion }, idem),
+          () => device.scanEvent({ installation_id: enrolledAs, scan_id: scanId, status, occurred_at: occurredAt, model_version: modelVersion }, idem),
           REPORT_RETRIES,
         );
       };
@@ -252,7 +267,7 @@ export async function simulate(options: SimulateOptions, emit: (event: SimEvent)
           }
           const uploaded = await run(
             'result_upload',
-            () => device.uploadResult(scanId, { installation_id: installationId, result: options.result }),
+            () => device.uploadResult(scanId, { installation_id: enrolledAs, result: options.result }),
             options.uploadRetries,
           );
           if (!uploaded) {

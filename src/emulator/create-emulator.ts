@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
-import { VirtualClock } from '../clock/clock.js';
+import type { VirtualClock } from '../clock/clock.js';
 import { CHOICES } from '../contract/choices.js';
 import { ApiError } from '../contract/errors.js';
 import type { Db } from '../store/db.js';
@@ -8,6 +8,7 @@ import { createStore } from '../store/index.js';
 import { META } from '../store/meta-keys.js';
 import { SecretBox } from '../util/crypto.js';
 import { randomIds, type Ids } from '../util/ids.js';
+import { openClock, seededIds, type ClockSetup } from './determinism.js';
 import { createWebhookEngine } from '../webhooks/engine.js';
 import { Bus } from './bus.js';
 import type { AppEnv, EmulatorConfig, EmulatorContext } from './context.js';
@@ -23,7 +24,11 @@ import { Scheduler } from './scheduler.js';
 export interface EmulatorDeps {
   db: Db;
   clock?: VirtualClock;
+  /** Without a clock: how this run's clock starts (`--clock-start`, `--frozen-clock`). */
+  clockSetup?: ClockSetup;
   ids?: Ids;
+  /** Without ids: every id and token drawn from this seed (`--seed`). */
+  seed?: number | null;
   box?: SecretBox;
   config?: Partial<EmulatorConfig>;
 }
@@ -38,7 +43,8 @@ export interface Emulator extends EmulatorContext {
  */
 export function createEmulator(deps: EmulatorDeps): Emulator {
   const store = createStore(deps.db);
-  const clock = deps.clock ?? new VirtualClock({ offsetMs: Number(store.meta.get(META.clockOffset) ?? 0) });
+  const clock = deps.clock ?? openClock(store, deps.clockSetup);
+  const seed = deps.seed ?? null;
   const config: EmulatorConfig = {
     rateLimitPerSecond: CHOICES.defaultRateLimitPerSecond,
     maxBodyBytes: CHOICES.maxBodyBytes,
@@ -46,13 +52,15 @@ export function createEmulator(deps: EmulatorDeps): Emulator {
     defaultAppId: null,
     version: '0.0.0',
     validateResponses: false,
+    seed,
+    inlineFixtures: null,
     ...deps.config,
   };
   const bus = new Bus();
   const ctx = {
     store,
     clock,
-    ids: deps.ids ?? randomIds,
+    ids: deps.ids ?? (seed === null ? randomIds : seededIds(store, seed)),
     box: deps.box ?? SecretBox.random(),
     bus,
     config,

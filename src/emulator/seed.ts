@@ -24,9 +24,13 @@ export function seedFixtures(ctx: SeedContext, file: string, fixtures: Fixtures 
   followStoredFixtures(ctx);
 }
 
+/** What the database records as its fixture file when they were given as an object (startEmulator). */
+export const INLINE_FIXTURES = '(fixtures given as an object)';
+
 /** The fixture file this database was seeded from (or the bundled one), as a refusal when it no longer reads. */
 export function storedFixtures(ctx: SeedContext): { file: string; fixtures: Fixtures } {
   const file = ctx.store.meta.get(META.fixturesPath) ?? ctx.config.fixturesPath ?? BUNDLED_FIXTURES_FILE;
+  if (file === INLINE_FIXTURES && ctx.config.inlineFixtures) return { file, fixtures: ctx.config.inlineFixtures };
   try {
     return { file, fixtures: readFixtures(file) };
   } catch (error) {

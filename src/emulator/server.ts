@@ -5,7 +5,11 @@ import { openDatabase, loadSecretBox, type Db } from '../store/db.js';
 import { MIGRATIONS } from '../store/migrations/index.js';
 import { clearServeState, writeServeState } from './serve-state.js';
 import { createEmulator, type Emulator } from './create-emulator.js';
-import { BUNDLED_FIXTURES_FILE, followStoredFixtures, seedFixtures } from './seed.js';
+import { BUNDLED_FIXTURES_FILE, followStoredFixtures, INLINE_FIXTURES, seedFixtures } from './seed.js';
+import type { ClockSetup } from './determinism.js';
+import type { Fixtures } from './fixtures.js';
+import type { StateFile } from '../contract/state.js';
+import { importState } from './state/import.js';
 
 export interface ServeOptions {
   port: number;
@@ -13,11 +17,21 @@ export interface ServeOptions {
   dbPath: string;
   /** An explicit fixture file is upserted on every start; without one, the bundled file seeds a fresh database. */
   fixturesPath: string | null;
+  /** Fixtures given as an object instead of a file (startEmulator): upserted on start, kept in memory. */
+  inlineFixtures?: Fixtures | null;
   reset: boolean;
   rateLimitPerSecond: number;
   version: string;
   /** Where to record the running server for other scanctl commands (null: nowhere). */
   stateFile: string | null;
+  /** `--seed`: every id and token from this seed. */
+  seed?: number | null;
+  /** `--clock-start`, `--frozen-clock`. */
+  clock?: ClockSetup;
+  /** `--import`: start from this exported state (it replaces what the database and fixtures held). */
+  initialState?: StateFile | null;
+  /** The webhook dispatcher's per-attempt limit, real ms. */
+  webhookAttemptTimeoutMs?: number;
 }
 
 export interface RunningServer {
@@ -55,9 +69,17 @@ export async function startEmulatorServer(options: ServeOptions): Promise<Runnin
   try {
     if (options.reset) resetDatabase(db);
     const box = loadSecretBox(dbPath);
-    const emulator = createEmulator({ db, box, config: { version: options.version } });
+    const emulator = createEmulator({
+      db,
+      box,
+      seed: options.seed ?? null,
+      clockSetup: options.clock,
+      config: { version: options.version, inlineFixtures: options.inlineFixtures ?? null },
+    });
     const fixturesLoaded = seed(emulator, options);
     followStoredFixtures(emulator);
+    if (options.initialState) importState(emulator, options.initialState);
+    if (options.webhookAttemptTimeoutMs !== undefined) emulator.webhooks.attemptTimeoutMs = options.webhookAttemptTimeoutMs;
     emulator.rateLimiter.limitPerSecond = options.rateLimitPerSecond;
     emulator.config.rateLimitPerSecond = options.rateLimitPerSecond;
 
@@ -95,6 +117,10 @@ export async function startEmulatorServer(options: ServeOptions): Promise<Runnin
 
 /** Seeds a fresh database from the bundled fixtures, or upserts an explicitly named fixture file. */
 function seed(emulator: Emulator, options: ServeOptions): string | null {
+  if (options.inlineFixtures) {
+    seedFixtures(emulator, INLINE_FIXTURES, options.inlineFixtures);
+    return INLINE_FIXTURES;
+  }
   const fresh = emulator.store.apps.all().length === 0;
   if (!fresh && options.fixturesPath === null) return null;
   const file = resolve(options.fixturesPath ?? BUNDLED_FIXTURES_FILE);

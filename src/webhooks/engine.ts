@@ -45,10 +45,12 @@ export function createWebhookEngine(ctx: EmulatorContext): WebhookEngine {
   let timer: NodeJS.Timeout | null = null;
   let loop: Promise<void> | null = null;
 
-  // A bounded number of sends at once; waiters get the slot handed over in order.
+  // A bounded number of sends at once; waiters get the slot handed over in order. A seeded emulator
+  // sends one at a time, in due order, so that attempts are recorded in the same order on every run.
+  const concurrency = ctx.config.seed === null ? DISPATCH_CONCURRENCY : 1;
   let active = 0;
   const waiters: Array<() => void> = [];
-  const acquire = () => (active < DISPATCH_CONCURRENCY ? (active++, Promise.resolve()) : new Promise<void>((r) => waiters.push(r)));
+  const acquire = () => (active < concurrency ? (active++, Promise.resolve()) : new Promise<void>((r) => waiters.push(r)));
   const release = () => {
     const next = waiters.shift();
     if (next) next();
@@ -253,7 +255,8 @@ export function createWebhookEngine(ctx: EmulatorContext): WebhookEngine {
       url: url ?? '',
       started_at: startedAt,
       status: outcome.status,
-      latency_ms: outcome.latencyMs,
+      // A frozen clock measures every duration it records, so that two runs store the same bytes.
+      latency_ms: clock.frozenAtMs === null ? outcome.latencyMs : now - startedAt,
       error,
       response_excerpt: outcome.excerpt,
       request_headers: JSON.stringify(headers),

@@ -1,7 +1,7 @@
 import { Command, Option } from 'commander';
-import { DEFAULT_DB, DEFAULT_HOST, DEFAULT_PORT, readServeState, STATE_FILE } from '../../emulator/serve-state.js';
-import { CHOICES } from '../../contract/choices.js';
-import { UserError } from '../errors.js';
+import { DEFAULT_DB, DEFAULT_HOST, DEFAULT_PORT, STATE_FILE } from '../../emulator/serve-state.js';
+import type { RunningServer } from '../../emulator/server.js';
+import { addEmulatorOptions, parseEmulatorFlags, parseWholeNumber, type EmulatorFlags, type EmulatorRunOptions } from '../emulator-flags.js';
 import { globalOptions } from '../context.js';
 import { waitForSignal } from '../signals.js';
 import { bold, dim } from '../style.js';
@@ -11,93 +11,49 @@ import type * as Seed from '../../emulator/seed.js';
 /** Loaded with the emulator, when serve starts. */
 let fixtureKeys: typeof Seed.fixtureKeys;
 
-interface ServeFlags {
+interface ServeFlags extends EmulatorFlags {
   port: string;
   host: string;
-  db: string;
-  fixtures?: string;
   reset?: boolean;
-  rateLimit: string;
 }
 
 export function register(program: Command): void {
-  program
+  const serve = program
     .command('serve')
     .description('run the local emulator of every route (backend, portal, device) on SQLite with a virtual clock')
     .addOption(new Option('--port <port>', 'port to listen on; 0 picks a free one').env('SCANCTL_PORT').default(String(DEFAULT_PORT)))
-    .addOption(new Option('--host <host>', 'address to bind').env('SCANCTL_HOST').default(DEFAULT_HOST))
-    .addOption(new Option('--db <path>', 'SQLite file, or :memory:').env('SCANCTL_DB').default(DEFAULT_DB))
-    .addOption(
-      new Option('--fixtures <file>', 'fixture file to load (upserted on every start); default: the bundled fixtures/default.json seeds a fresh database').env(
-        'SCANCTL_FIXTURES',
-      ),
-    )
+    .addOption(new Option('--host <host>', 'address to bind').env('SCANCTL_HOST').default(DEFAULT_HOST));
+  addEmulatorOptions(serve, { db: DEFAULT_DB, env: true })
     // Not Option.env(): commander would treat SCANCTL_RESET=0 as set and wipe the database.
     .addOption(new Option('--reset', 'start from an empty database (env SCANCTL_RESET=1)'))
-    .addOption(
-      new Option('--rate-limit <n>', 'requests per second per secret key before 429 rate_limited; 0 turns it off')
-        .env('SCANCTL_RATE_LIMIT')
-        .default(String(CHOICES.defaultRateLimitPerSecond)),
-    )
     .action(async (flags: ServeFlags, command: Command) => {
       const json = Boolean(globalOptions(command).json);
-      const port = parseInteger(flags.port, '--port', 0, 65535);
-      const rateLimit = parseInteger(flags.rateLimit, '--rate-limit', 0, 1_000_000_000);
-      const { startEmulatorServer, PortInUseError } = await import('../../emulator/server.js');
-      const { DatabaseLockedError, DatabaseTooNewError } = await import('../../store/db.js');
-      const { FixtureError } = await import('../../emulator/fixtures.js');
+      const port = parseWholeNumber(flags.port, '--port', 0, 65535);
+      const run = await parseEmulatorFlags(flags);
+      const { startForCli, exportOnExit } = await import('../run-emulator.js');
+      const server = await startForCli(run, {
+        port,
+        host: flags.host,
+        db: flags.db,
+        fixtures: flags.fixtures ?? null,
+        reset: Boolean(flags.reset) || /^(1|true|yes|on)$/i.test(process.env.SCANCTL_RESET ?? ''),
+        stateFile: STATE_FILE,
+      });
       ({ fixtureKeys } = await import('../../emulator/seed.js'));
-      const { packageVersion } = await import('../main.js');
-      let server;
-      try {
-        server = await startEmulatorServer({
-          port,
-          host: flags.host,
-          dbPath: flags.db,
-          fixturesPath: flags.fixtures ?? null,
-          reset: Boolean(flags.reset) || /^(1|true|yes|on)$/i.test(process.env.SCANCTL_RESET ?? ''),
-          rateLimitPerSecond: rateLimit,
-          version: packageVersion(),
-          stateFile: STATE_FILE,
-        });
-      } catch (error) {
-        if (error instanceof DatabaseLockedError) {
-          const other = readServeState();
-          throw new UserError(`${error.message}${other ? ` (pid ${other.pid}, ${other.base_url})` : ''}`, {
-            hint: 'stop that server, or pick another file with --db (or --db :memory:)',
-          });
-        }
-        if (error instanceof PortInUseError) throw new UserError(error.message, { hint: 'pass --port 0 to pick a free port' });
-        if (error instanceof FixtureError) throw new UserError(`invalid fixtures: ${error.message}`);
-        if (error instanceof DatabaseTooNewError) throw new UserError(error.message);
-        const code = (error as { code?: unknown } | null)?.code;
-        if (typeof code === 'string' && /^(SQLITE_(CANTOPEN|NOTADB|CORRUPT|READONLY|IOERR|PERM|AUTH)|EACCES|EPERM|ENOTDIR|EISDIR|EEXIST|EROFS|ENOSPC)/.test(code)) {
-          throw new UserError(`cannot open the database ${flags.db}: ${(error as Error).message}`, {
-            hint: 'pick another file with --db (or --db :memory:)',
-          });
-        }
-        throw error;
-      }
       // Listen for the signals before announcing readiness: a caller may stop us the moment it reads the ready line.
       const stopped = waitForSignal();
-      printReady(server, flags, json);
+      printReady(server, flags, run, json);
       await stopped;
-      await server.close();
-      if (!json) process.stderr.write('scanctl: emulator stopped\n');
+      try {
+        if (run.exportOnExit) await exportOnExit(server, run.exportOnExit);
+      } finally {
+        await server.close();
+      }
+      if (!json) process.stderr.write(`scanctl: emulator stopped${run.exportOnExit ? `; state written to ${run.exportOnExit}` : ''}\n`);
     });
 }
 
-function parseInteger(value: string, flag: string, min: number, max: number): number {
-  const n = Number(value);
-  if (!/^\d+$/.test(value) || n < min || n > max) throw new UserError(`${flag} must be a whole number from ${min} to ${max}, not "${value}"`);
-  return n;
-}
-
-function printReady(
-  server: Awaited<ReturnType<typeof import('../../emulator/server.js').startEmulatorServer>>,
-  flags: ServeFlags,
-  json: boolean,
-): void {
+function printReady(server: RunningServer, flags: ServeFlags, run: EmulatorRunOptions, json: boolean): void {
   const { emulator } = server;
   const appId = emulator.config.defaultAppId;
   const app = appId ? emulator.store.apps.get(appId) : undefined;
@@ -116,6 +72,8 @@ function printReady(
         test_secret_key: keys?.secret ?? null,
         test_publishable_key: keys?.publishable ?? null,
         clock: now,
+        frozen_clock: run.clock.frozen,
+        seed: run.seed,
         version: emulator.config.version,
       })}\n`,
     );
@@ -127,7 +85,8 @@ function printReady(
     table([
       ['database', `${flags.db}${flags.db === ':memory:' ? ' (in memory)' : ''}`],
       ['fixtures', server.fixturesLoaded ? `${server.fixturesLoaded} (loaded)` : `${emulator.config.fixturesPath ?? 'none'} (kept from the database)`],
-      ['clock', `${now} (virtual: scanctl clock advance 15m)`],
+      ['clock', `${now} (virtual${run.clock.frozen ? ', frozen' : ''}: scanctl clock advance 15m)`],
+      ...(run.seed === null ? [] : [['seed', `${run.seed} (every id and token is predictable: for tests only)`] as [string, string]]),
       ['default app', app ? `${app.id} (${app.name})` : 'none'],
       ['test secret key', keys?.secret ?? 'not in the fixtures'],
       ['test publishable', keys?.publishable ?? 'not in the fixtures'],

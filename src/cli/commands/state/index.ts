@@ -1,9 +1,10 @@
 import type { Command } from 'commander';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { ExtrasClient } from '../../../client/extras.js';
 import { globalOptions, resolveBaseUrl } from '../../context.js';
 import { UserError } from '../../errors.js';
 import { printResult } from '../../output.js';
+import { readStateFile } from '../../emulator-flags.js';
 
 /** scanctl state export|import|reset (issue 6). */
 export function register(group: Command): void {
@@ -36,21 +37,8 @@ export function register(group: Command): void {
     .description('replace the whole emulator state with a file from `state export` (one transaction)')
     .action(async (file: string, _flags: object, command: Command) => {
       const options = globalOptions(command);
-      let json: unknown;
-      try {
-        json = JSON.parse(file === '-' ? readFileSync(0, 'utf8') : readFileSync(file, 'utf8'));
-      } catch (error) {
-        const code = (error as NodeJS.ErrnoException).code;
-        throw new UserError(`${file}: ${code ? `cannot be read (${code})` : `not valid JSON (${(error as Error).message})`}`);
-      }
-      const { StateFile } = await import('../../../contract/state.js');
-      const { formatPath } = await import('../../../emulator/fixtures.js');
-      const parsed = StateFile.safeParse(json);
-      if (!parsed.success) {
-        const issue = parsed.error.issues[0]!;
-        throw new UserError(`${file}: ${formatPath(issue.path) || 'the file'}: ${issue.message}`, { hint: 'import a file written by `scanctl state export`' });
-      }
-      const result = await new ExtrasClient(resolveBaseUrl(options)).importState(parsed.data);
+      const state = await readStateFile(file);
+      const result = await new ExtrasClient(resolveBaseUrl(options)).importState(state);
       printResult(Boolean(options.json), result, (r) => {
         const rows = Object.values(r.tables).reduce((sum, n) => sum + n, 0);
         const lines = [`Imported ${rows} rows of ${Object.keys(r.tables).length} tables from ${file}; clock offset ${r.clock_offset_ms} ms.`];

@@ -1,0 +1,109 @@
+import { Option, type Command } from 'commander';
+import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { CHOICES } from '../contract/choices.js';
+import type { StateFile } from '../contract/state.js';
+import { MAX_SEED } from '../util/seeded-random.js';
+import { UserError } from './errors.js';
+
+/**
+ * The options `serve` and `exec` share: what the emulator starts from (database, fixtures, an
+ * exported state), how its run repeats (seed, clock start, frozen clock) and what it leaves behind.
+ * Every value is checked here, before anything starts: bad input is one line and exit 2.
+ */
+export interface EmulatorFlags {
+  db: string;
+  fixtures?: string;
+  rateLimit: string;
+  seed?: string;
+  clockStart?: string;
+  frozenClock?: boolean;
+  import?: string;
+  exportOnExit?: string;
+}
+
+export interface EmulatorRunOptions {
+  rateLimitPerSecond: number;
+  seed: number | null;
+  clock: { startMs: number | null; frozen: boolean };
+  initialState: StateFile | null;
+  exportOnExit: string | null;
+}
+
+export function addEmulatorOptions(command: Command, defaults: { db: string; env: boolean }): Command {
+  const env = (option: Option, name: string) => (defaults.env ? option.env(name) : option);
+  return command
+    .addOption(env(new Option('--db <path>', 'SQLite file, or :memory:').default(defaults.db), 'SCANCTL_DB'))
+    .addOption(
+      env(
+        new Option('--fixtures <file>', 'fixture file to load (upserted on every start); default: the bundled fixtures/default.json seeds a fresh database'),
+        'SCANCTL_FIXTURES',
+      ),
+    )
+    .addOption(
+      env(
+        new Option('--rate-limit <n>', 'requests per second per secret key before 429 rate_limited; 0 turns it off').default(String(CHOICES.defaultRateLimitPerSecond)),
+        'SCANCTL_RATE_LIMIT',
+      ),
+    )
+    .option('--seed <n>', 'draw every id and token from this seed: the same commands give the same bytes (predictable: for tests only)')
+    .option('--clock-start <time>', 'start the virtual clock at this time (ISO 8601, e.g. 2026-01-01 or 2026-01-01T09:00:00Z)')
+    .option('--frozen-clock', 'the clock moves only when told (clock advance/set), never with real time')
+    .option('--import <file>', 'start from a state written by `scanctl state export` (or --export-on-exit)')
+    .option('--export-on-exit <file>', 'when the emulator stops, write its whole state there (signing secrets included, mode 0600)');
+}
+
+export async function parseEmulatorFlags(flags: EmulatorFlags): Promise<EmulatorRunOptions> {
+  return {
+    rateLimitPerSecond: parseWholeNumber(flags.rateLimit, '--rate-limit', 0, 1_000_000_000),
+    seed: flags.seed === undefined ? null : parseWholeNumber(flags.seed, '--seed', 0, MAX_SEED),
+    clock: { startMs: flags.clockStart === undefined ? null : parseTime(flags.clockStart, '--clock-start'), frozen: Boolean(flags.frozenClock) },
+    initialState: flags.import === undefined ? null : await readStateFile(flags.import),
+    exportOnExit: flags.exportOnExit ?? null,
+  };
+}
+
+export function parseWholeNumber(value: string, flag: string, min: number, max: number): number {
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || n < min || n > max) throw new UserError(`${flag} must be a whole number from ${min} to ${max}, not "${value}"`);
+  return n;
+}
+
+const ISO_TIME = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2}))?$/;
+const LATEST_MS = Date.parse('9999-12-31T23:59:59.999Z');
+
+/** A date (midnight UTC) or a date-time with its offset: never local time, so a run repeats on any machine. */
+export function parseTime(value: string, flag: string): number {
+  const ms = ISO_TIME.test(value) ? Date.parse(value) : NaN;
+  if (!(ms >= 0 && ms <= LATEST_MS)) {
+    throw new UserError(`${flag} must be a time such as 2026-01-01 or 2026-01-01T09:00:00Z (with Z or an offset), not "${value}"`);
+  }
+  return ms;
+}
+
+/** A file written by `scanctl state export`, checked against its schema; `-` reads stdin. */
+export async function readStateFile(file: string): Promise<StateFile> {
+  let json: unknown;
+  try {
+    json = JSON.parse(file === '-' ? readFileSync(0, 'utf8') : readFileSync(file, 'utf8'));
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const reason = code ? `cannot be read (${code})` : `is not a scanctl state export (not valid JSON: ${(error as Error).message.replace(/\s+/g, ' ')})`;
+    throw new UserError(`${file} ${reason}`);
+  }
+  // zod loads with the command that needs it, not with every command.
+  const { StateFile } = await import('../contract/state.js');
+  const { formatPath } = await import('../emulator/fixtures.js');
+  const parsed = StateFile.safeParse(json);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new UserError(`${file} is not a scanctl state export (${formatPath(issue.path) || 'the file'}: ${issue.message})`);
+  }
+  return parsed.data;
+}
+
+/** Written next to the target and renamed over it: a reader never sees half a state. */
+export function writeStateFile(file: string, text: string): void {
+  const partial = `${file}.${process.pid}.partial`;
+  writeFileSync(partial, text, { mode: 0o600 });
+  renameSync(partial, file);
+}

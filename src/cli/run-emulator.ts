@@ -1,0 +1,70 @@
+import { readServeState } from '../emulator/serve-state.js';
+import type { RunningServer } from '../emulator/server.js';
+import { UserError } from './errors.js';
+import { writeStateFile, type EmulatorRunOptions } from './emulator-flags.js';
+
+export interface ListenOptions {
+  port: number;
+  host: string;
+  db: string;
+  fixtures: string | null;
+  reset: boolean;
+  /** Where `serve` records itself for the other commands; null for `exec`. */
+  stateFile: string | null;
+}
+
+/**
+ * Starts the emulator for `serve` and `exec` (loaded with it, not with every command), turning
+ * what the user can fix (a locked database, a port in use, bad fixtures, a state file this
+ * emulator cannot take) into one line and exit 2.
+ */
+export async function startForCli(run: EmulatorRunOptions, listen: ListenOptions): Promise<RunningServer> {
+  const { startEmulatorServer, PortInUseError } = await import('../emulator/server.js');
+  const { DatabaseLockedError, DatabaseTooNewError } = await import('../store/db.js');
+  const { FixtureError } = await import('../emulator/fixtures.js');
+  const { ApiError } = await import('../contract/errors.js');
+  const { packageVersion } = await import('./main.js');
+  try {
+    return await startEmulatorServer({
+      port: listen.port,
+      host: listen.host,
+      dbPath: listen.db,
+      fixturesPath: listen.fixtures,
+      reset: listen.reset,
+      rateLimitPerSecond: run.rateLimitPerSecond,
+      version: packageVersion(),
+      stateFile: listen.stateFile,
+      seed: run.seed,
+      clock: run.clock,
+      initialState: run.initialState,
+    });
+  } catch (error) {
+    if (error instanceof DatabaseLockedError) {
+      const other = readServeState();
+      throw new UserError(`${error.message}${other ? ` (pid ${other.pid}, ${other.base_url})` : ''}`, {
+        hint: 'stop that server, or pick another file with --db (or --db :memory:)',
+      });
+    }
+    if (error instanceof PortInUseError) throw new UserError(error.message, { hint: 'pass --port 0 to pick a free port' });
+    if (error instanceof FixtureError) throw new UserError(`invalid fixtures: ${error.message}`);
+    if (error instanceof DatabaseTooNewError) throw new UserError(error.message);
+    if (error instanceof ApiError) throw new UserError(`cannot import the state: ${error.message}`);
+    const code = (error as { code?: unknown } | null)?.code;
+    if (typeof code === 'string' && /^(SQLITE_(CANTOPEN|NOTADB|CORRUPT|READONLY|IOERR|PERM|AUTH)|EACCES|EPERM|ENOTDIR|EISDIR|EEXIST|EROFS|ENOSPC)/.test(code)) {
+      throw new UserError(`cannot open the database ${listen.db}: ${(error as Error).message}`, {
+        hint: 'pick another file with --db (or --db :memory:)',
+      });
+    }
+    throw error;
+  }
+}
+
+/** `--export-on-exit FILE`: the whole state, signing secrets included, so that `--import FILE` resumes it anywhere. */
+export async function exportOnExit(server: RunningServer, file: string): Promise<void> {
+  const { exportState, serializeState } = await import('../emulator/state/export.js');
+  try {
+    writeStateFile(file, serializeState(exportState(server.emulator, { includeSecrets: true })));
+  } catch (error) {
+    throw new UserError(`cannot write ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+  }
+}
