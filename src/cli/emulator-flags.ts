@@ -3,7 +3,9 @@ import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { CHOICES } from '../contract/choices.js';
 import type { StateFile } from '../contract/state.js';
 import { MAX_SEED } from '../util/seeded-random.js';
+import type { CommandContext } from './context.js';
 import { UserError } from './errors.js';
+import { readAll } from './io.js';
 
 /**
  * The options `serve` and `exec` share: what the emulator starts from (database, fixtures, an
@@ -52,13 +54,13 @@ export function addEmulatorOptions(command: Command, defaults: { db: string; env
     .option('--export-on-exit <file>', 'when the emulator stops, write its whole state there (signing secrets included, mode 0600)');
 }
 
-export async function parseEmulatorFlags(flags: EmulatorFlags): Promise<EmulatorRunOptions> {
+export async function parseEmulatorFlags(flags: EmulatorFlags, ctx: CommandContext): Promise<EmulatorRunOptions> {
   return {
     rateLimitPerSecond: parseWholeNumber(flags.rateLimit, '--rate-limit', 0, 1_000_000_000),
     seed: flags.seed === undefined ? null : parseWholeNumber(flags.seed, '--seed', 0, MAX_SEED),
     clock: { startMs: flags.clockStart === undefined ? null : parseTime(flags.clockStart, '--clock-start'), frozen: Boolean(flags.frozenClock) },
-    initialState: flags.import === undefined ? null : await readStateFile(flags.import),
-    exportOnExit: flags.exportOnExit ?? null,
+    initialState: flags.import === undefined ? null : await readStateFile(flags.import, ctx),
+    exportOnExit: flags.exportOnExit === undefined ? null : ctx.path(flags.exportOnExit),
   };
 }
 
@@ -81,10 +83,10 @@ export function parseTime(value: string, flag: string): number {
 }
 
 /** A file written by `scanctl state export`, checked against its schema; `-` reads stdin. */
-export async function readStateFile(file: string): Promise<StateFile> {
+export async function readStateFile(file: string, ctx: CommandContext): Promise<StateFile> {
   let json: unknown;
   try {
-    json = JSON.parse(file === '-' ? readFileSync(0, 'utf8') : readFileSync(file, 'utf8'));
+    json = JSON.parse(file === '-' ? (await readAll(ctx.io.stdin)).toString('utf8') : readFileSync(ctx.path(file), 'utf8'));
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     const reason = code ? `cannot be read (${code})` : `is not a scanctl state export (not valid JSON: ${(error as Error).message.replace(/\s+/g, ' ')})`;

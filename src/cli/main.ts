@@ -1,15 +1,10 @@
 import { CommanderError } from 'commander';
-import { readFileSync } from 'node:fs';
 import { ApiCallError, ConnectionError } from '../client/http.js';
 import { UserError } from './errors.js';
 import { EXIT } from './exit-codes.js';
+import { processIo, type CliIo } from './io.js';
 import { buildProgram } from './program.js';
-import { packagePath } from '../util/package-root.js';
-
-export function packageVersion(): string {
-  const pkg = JSON.parse(readFileSync(packagePath('package.json'), 'utf8')) as { version: string };
-  return pkg.version;
-}
+import { packageVersion } from '../util/package-root.js';
 
 /**
  * `scanctl openapi | head -1`: the reader closed the pipe, so nothing more can be shown. Exit at
@@ -23,20 +18,29 @@ export function exitQuietlyOnEpipe(stream: NodeJS.WriteStream, exit: (code: numb
   });
 }
 
-/** Runs the CLI. One handler turns every error into one line on stderr and an exit code. */
+/** Runs the CLI in this process, on the process's streams. */
 export async function main(argv: string[]): Promise<void> {
   exitQuietlyOnEpipe(process.stdout);
   exitQuietlyOnEpipe(process.stderr);
-  const program = buildProgram(packageVersion());
+  process.exitCode = await runCli(argv.slice(2), processIo());
+}
+
+/**
+ * Runs one command line (without `node scanctl`) against `io` and returns its exit code. One
+ * handler turns every error into one line on stderr and an exit code.
+ */
+export async function runCli(args: string[], io: CliIo): Promise<number> {
+  const program = buildProgram(packageVersion(), io);
   try {
-    await program.parseAsync(argv);
+    await program.parseAsync(args, { from: 'user' });
+    return EXIT.ok;
   } catch (error) {
-    process.exitCode = reportError(error);
+    return reportError(error, io);
   }
 }
 
-export function reportError(error: unknown): number {
-  const write = (line: string) => process.stderr.write(`${line}\n`);
+export function reportError(error: unknown, io: CliIo): number {
+  const write = (line: string) => io.stderr.write(`${line}\n`);
   if (error instanceof CommanderError) {
     // Commander already printed its message (usage errors) or the help/version text.
     return error.exitCode === 0 ? EXIT.ok : EXIT.usage;
@@ -63,7 +67,7 @@ export function reportError(error: unknown): number {
     return EXIT.connection;
   }
   write(`scanctl: unexpected error: ${(error as Error)?.message ?? String(error)}`);
-  if (process.env.SCANCTL_DEBUG) write(String((error as Error)?.stack));
+  if (io.env.SCANCTL_DEBUG) write(String((error as Error)?.stack));
   else write('  this is a bug in scanctl; rerun with SCANCTL_DEBUG=1 for the stack trace');
   return EXIT.internal;
 }

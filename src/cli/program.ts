@@ -1,4 +1,6 @@
 import { Command } from 'commander';
+import { attachIo } from './context.js';
+import type { CliIo } from './io.js';
 import { register as registerServe } from './commands/serve.js';
 import { register as registerSessionMint } from './commands/session/mint.js';
 import { register as registerResultsDelete } from './commands/results/delete.js';
@@ -23,7 +25,7 @@ import { register as registerOpenapi } from './commands/openapi.js';
  * Registers every command. Command files are thin and import their heavy parts (the emulator,
  * ink) lazily inside their actions, so `scanctl --help` stays fast.
  */
-export function buildProgram(version: string): Command {
+export function buildProgram(version: string, io: CliIo): Command {
   const program = new Command('scanctl')
     .description('Build and test against the body-scanning service without the service: a local emulator, its clock, and the client side.')
     .version(version, '-V, --version')
@@ -31,7 +33,14 @@ export function buildProgram(version: string): Command {
     .option('--app <id>', "app id for emulator commands (default: the emulator's default app)")
     .option('--json', 'machine output: the API JSON, one object per line for streams')
     .showHelpAfterError('(run with --help for usage)')
-    .exitOverride();
+    .exitOverride()
+    .configureOutput({
+      writeOut: (text) => void io.stdout.write(text),
+      writeErr: (text) => void io.stderr.write(text),
+      getOutHelpWidth: () => io.stdout.columns ?? 80,
+      getErrHelpWidth: () => io.stderr.columns ?? 80,
+    });
+  attachIo(program, io);
   program.configureHelp({ sortSubcommands: false });
 
   registerServe(program);

@@ -1,5 +1,6 @@
 import { readServeState } from '../emulator/serve-state.js';
 import type { RunningServer } from '../emulator/server.js';
+import { packageVersion } from '../util/package-root.js';
 import { UserError } from './errors.js';
 import { writeStateFile, type EmulatorRunOptions } from './emulator-flags.js';
 
@@ -11,6 +12,7 @@ export interface ListenOptions {
   reset: boolean;
   /** Where `serve` records itself for the other commands; null for `exec`. */
   stateFile: string | null;
+  allowedHosts?: readonly string[];
 }
 
 /**
@@ -23,7 +25,6 @@ export async function startForCli(run: EmulatorRunOptions, listen: ListenOptions
   const { DatabaseLockedError, DatabaseTooNewError } = await import('../store/db.js');
   const { FixtureError } = await import('../emulator/fixtures.js');
   const { ApiError } = await import('../contract/errors.js');
-  const { packageVersion } = await import('./main.js');
   try {
     return await startEmulatorServer({
       port: listen.port,
@@ -37,6 +38,7 @@ export async function startForCli(run: EmulatorRunOptions, listen: ListenOptions
       seed: run.seed,
       clock: run.clock,
       initialState: run.initialState,
+      allowedHosts: listen.allowedHosts ?? [],
     });
   } catch (error) {
     if (error instanceof DatabaseLockedError) {

@@ -86,6 +86,9 @@ export const ERROR_CODES = {
   // Webhook control plane (issue 4): resend of an event deleted by DELETE /v1/results, or with nowhere to send.
   event_deleted: 409,
   webhook_url_missing: 409,
+  // The emulator trusts the loopback user only (docs/security.md): a rebound Host, a cross-site page.
+  host_not_allowed: 403,
+  origin_not_allowed: 403,
   // Anything unexpected: still the spec's body, never a bare 500 page.
   internal_error: 500,
   // Injected on purpose by `scanctl faults` (issue 6) with the status the developer chose.

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ERROR_CODES, ErrorBody, errorTypeForStatus, type ErrorCode } from './errors.js';
+import { originCheckExempt } from './origin.js';
 import { INTERFACE_VERSION } from './version.js';
 import { pathParamNames, type Operation, type WebhookEvent } from './operation.js';
 import { CONTROL_TAG, EVENTS, OPERATIONS } from './operations/index.js';
@@ -31,8 +32,10 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
 
 /** Codes that follow from an operation's shape, so that each table entry lists only its own. */
 function derivedErrors(op: Operation): ErrorCode[] {
-  const codes: ErrorCode[] = [];
+  const codes: ErrorCode[] = ['host_not_allowed'];
+  if (!originCheckExempt(op.path)) codes.push('origin_not_allowed');
   if (op.request) codes.push('parameter_missing', 'parameter_invalid', 'parameter_unknown', 'invalid_json', 'unsupported_media_type', 'body_too_large');
+  else if (op.method !== 'get') codes.push('unsupported_media_type');
   if (op.query) codes.push('parameter_missing', 'parameter_invalid', 'parameter_unknown');
   if (op.security === 'secretKey') codes.push('invalid_api_key', 'rate_limited');
   if (op.security === 'portalCookie') codes.push('portal_login_required');

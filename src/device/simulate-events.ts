@@ -1,3 +1,4 @@
+import type { FetchLike } from '../client/api.js';
 import type { KeyEnv } from '../contract/credentials.js';
 import type { ScanOutcome, ScanStatus } from '../contract/device.js';
 import type { ErrorBody } from '../contract/errors.js';
@@ -6,6 +7,8 @@ import type { ErrorBody } from '../contract/errors.js';
 
 export interface SimulateOptions {
   baseUrl: string;
+  /** How requests are sent (default: the global fetch); tests pass the emulator's app.request. */
+  fetch?: FetchLike;
   secretKey: string;
   hostUserRef: string;
   outcome: ScanOutcome;

@@ -110,7 +110,7 @@ export async function simulate(options: SimulateOptions, emit: (event: SimEvent)
     };
 
     try {
-      const device = new DeviceClient(options.baseUrl, '');
+      const device = new DeviceClient(options.baseUrl, '', options.fetch);
       current = 'mint';
       const minted = await mint(options, env, 'scan', record, sleep);
       device.token = minted.token;
@@ -311,7 +311,7 @@ async function mint(
       const session = await mintSession(options.baseUrl, options.secretKey, {
         host_user_ref: options.hostUserRef,
         ...(scopes ? { scopes } : {}),
-      });
+      }, options.fetch);
       record({ step: 'mint', purpose, env, expires_at: session.expires_at, scopes: scopes ?? ['scan.create'] });
       return { token: session.session_token, now: Date.parse(session.expires_at) - CHOICES.sessionTokenLifetimeMs };
     } catch (error) {

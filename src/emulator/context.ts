@@ -23,6 +23,10 @@ export interface EmulatorConfig {
   seed: number | null;
   /** Fixtures given as an object (startEmulator), kept in memory for reset and fixture keys: never written to the database. */
   inlineFixtures: Fixtures | null;
+  /** The port serve listens on (the Host check compares it); null in-process. */
+  port: number | null;
+  /** Host names admitted besides loopback (`serve --allowed-host`); see http/host-guard.ts. */
+  allowedHosts: readonly string[];
 }
 
 /** Everything a handler needs, built once by createEmulator. */
@@ -50,5 +54,7 @@ export interface AppEnv {
     logAppId?: string;
     /** Set by errorResponse: the error body's code, for the request log. */
     errorCode?: string;
+    /** The JSON body's text as received, for fields kept exactly as sent (WH-3). */
+    jsonText?: string;
   };
 }

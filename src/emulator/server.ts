@@ -22,6 +22,8 @@ export interface ServeOptions {
   reset: boolean;
   rateLimitPerSecond: number;
   version: string;
+  /** Host names admitted besides loopback (DNS rebinding protection, docs/security.md). */
+  allowedHosts?: readonly string[];
   /** Where to record the running server for other scanctl commands (null: nowhere). */
   stateFile: string | null;
   /** `--seed`: every id and token from this seed. */
@@ -86,6 +88,8 @@ export async function startEmulatorServer(options: ServeOptions): Promise<Runnin
     const server = createAdaptorServer({ fetch: emulator.app.fetch }) as Server;
     server.keepAliveTimeout = 5_000;
     const port = await listen(server, options.port, options.host);
+    emulator.config.port = port;
+    emulator.config.allowedHosts = options.allowedHosts ?? [];
     const url = `http://${options.host.includes(':') ? `[${options.host}]` : options.host}:${port}`;
     if (options.stateFile) writeServeState(options.stateFile, { pid: process.pid, base_url: url, db: dbPath });
     // Webhook dispatch in real time; deliveries left in flight by a crash go back to pending, due now.

@@ -1,16 +1,43 @@
 import { setMaxListeners } from 'node:events';
-import type { EmulatorContext } from '../emulator/context.js';
-import type { TimerSource } from '../emulator/scheduler.js';
+import type { Clock } from '../clock/clock.js';
+import type { TimerSource } from '../clock/timer-source.js';
 import { CHOICES, WEBHOOK_RETRY_GAPS_MS } from '../contract/choices.js';
 import { toIso } from '../contract/time.js';
-import { WEBHOOK_HEADERS, type DeliveryStreamEvent } from '../contract/webhooks.js';
+import type { DeliveryStreamEvent } from '../contract/webhooks.js';
+import type { Store } from '../store/index.js';
 import type { DeliveryWithEvent } from '../store/tables/webhooks.js';
+import type { SecretBox } from '../util/crypto.js';
 import { chaosOrder, chaosVerdict, type ChaosVerdict } from './chaos.js';
+import { signedDeliveryHeaders } from './headers.js';
 import { effectiveWebhookUrl, onOutboxChange } from './outbox.js';
-import { sendOnce, type SendOutcome } from './sender.js';
-import { signPayload } from '../verify.js';
+import { sendOnce, type SendOutcome, type SendRequest } from './sender.js';
+import { signingSecretOf } from './signing-secret.js';
 
-/** The webhook dispatcher: claims due deliveries on the emulator clock and sends them (issue 4). */
+/** Where the engine announces delivery changes (the emulator passes its bus). */
+export interface DeliveryEventSink {
+  /** False when nobody listens: the engine then builds no event. */
+  wanted(): boolean;
+  emit(event: DeliveryStreamEvent): void;
+}
+
+/** What the engine runs on: nothing of the emulator, only these. */
+export interface WebhookEngineDeps {
+  store: Store;
+  clock: Clock;
+  /** Opens the apps' sealed whsec_ signing secrets. */
+  box: SecretBox;
+  events: DeliveryEventSink;
+  /** The User-Agent of every delivery request. */
+  userAgent: string;
+  /** Sends one request (default: sendOnce over keep-alive http). */
+  send?: (request: SendRequest) => Promise<SendOutcome>;
+  /** Sends in flight at once (default DISPATCH_CONCURRENCY); 1 records attempts in due order on every run (`--seed`). */
+  concurrency?: number;
+  /** Record latencies as the clock measures them, not real time: a frozen clock's runs then store the same bytes. */
+  latencyFromClock?: boolean;
+}
+
+/** The webhook dispatcher: claims due deliveries on the emulator clock and sends them. */
 export interface WebhookEngine extends TimerSource {
   /** Starts real-time dispatching (serve only; tests drive it through the scheduler). */
   start(): void;
@@ -34,8 +61,9 @@ function unlimitedController(): AbortController {
   return controller;
 }
 
-export function createWebhookEngine(ctx: EmulatorContext): WebhookEngine {
-  const { store, clock } = ctx;
+export function createWebhookEngine(deps: WebhookEngineDeps): WebhookEngine {
+  const { store, clock, box, events, userAgent } = deps;
+  const send = deps.send ?? sendOnce;
   const inFlight = new Set<Promise<void>>();
   // One abort signal for every send of this run of the engine (stop() aborts it; a later start() makes a new one):
   // an AbortController per attempt showed in profiles.
@@ -45,9 +73,8 @@ export function createWebhookEngine(ctx: EmulatorContext): WebhookEngine {
   let timer: NodeJS.Timeout | null = null;
   let loop: Promise<void> | null = null;
 
-  // A bounded number of sends at once; waiters get the slot handed over in order. A seeded emulator
-  // sends one at a time, in due order, so that attempts are recorded in the same order on every run.
-  const concurrency = ctx.config.seed === null ? DISPATCH_CONCURRENCY : 1;
+  // A bounded number of sends at once; waiters get the slot handed over in order.
+  const concurrency = deps.concurrency ?? DISPATCH_CONCURRENCY;
   let active = 0;
   const waiters: Array<() => void> = [];
   const acquire = () => (active < concurrency ? (active++, Promise.resolve()) : new Promise<void>((r) => waiters.push(r)));
@@ -58,7 +85,7 @@ export function createWebhookEngine(ctx: EmulatorContext): WebhookEngine {
   };
 
   const emit = (row: DeliveryWithEvent, fields: Partial<DeliveryStreamEvent> & Pick<DeliveryStreamEvent, 'kind' | 'outcome'>) => {
-    if (ctx.bus.listenerCount('delivery') === 0) return;
+    if (!events.wanted()) return;
     const event: DeliveryStreamEvent = {
       time: toIso(clock.now()),
       delivery_id: row.id,
@@ -76,7 +103,7 @@ export function createWebhookEngine(ctx: EmulatorContext): WebhookEngine {
       next_attempt_at: row.next_attempt_at === null ? null : toIso(row.next_attempt_at),
       ...fields,
     };
-    ctx.bus.emit('delivery', event);
+    events.emit(event);
   };
 
   onOutboxChange(store, (change) => {
@@ -90,20 +117,6 @@ export function createWebhookEngine(ctx: EmulatorContext): WebhookEngine {
     if (change.kind === 'queued') kick();
   });
 
-  /** WH-4, WH-5, WH-6: the same headers on every attempt and resend of an event. */
-  const headersFor = (row: DeliveryWithEvent, secret: string): Record<string, string> => ({
-    'content-type': 'application/json',
-    'user-agent': `scanctl-emulator/${ctx.config.version}`,
-    [WEBHOOK_HEADERS.signature]: signPayload(row.payload, secret),
-    [WEBHOOK_HEADERS.eventId]: row.event_id,
-    [WEBHOOK_HEADERS.eventType]: row.event_type,
-  });
-
-  const signingSecret = (appId: string): string | null => {
-    const sealed = store.apps.get(appId)?.webhook_secret_sealed;
-    return sealed ? ctx.box.open(sealed) : null;
-  };
-
   /** Where an app's deliveries go and the key they are signed with, read once per claimed batch. */
   interface Destination {
     url: string | null;
@@ -111,7 +124,7 @@ export function createWebhookEngine(ctx: EmulatorContext): WebhookEngine {
   }
   const destinationOf = (appId: string, batch: Map<string, Destination>): Destination => {
     let destination = batch.get(appId);
-    if (!destination) batch.set(appId, (destination = { url: effectiveWebhookUrl(store, appId), secret: signingSecret(appId) }));
+    if (!destination) batch.set(appId, (destination = { url: effectiveWebhookUrl(store, appId), secret: signingSecretOf(store, box, appId) }));
     return destination;
   };
 
@@ -122,7 +135,7 @@ export function createWebhookEngine(ctx: EmulatorContext): WebhookEngine {
       const held = JSON.parse(row.chaos_hold) as { attempt: number; verdict: ChaosVerdict };
       if (held.attempt === number) verdict = { ...held.verdict, delayMs: 0 };
     }
-    verdict ??= chaosVerdict(ctx, row.app_id, row.id, number);
+    verdict ??= chaosVerdict(store, row.app_id, row.id, number);
     if (verdict.delayMs > 0) {
       // Chaos delay: the same attempt, later on the virtual clock, with the verdict kept.
       store.webhooks.hold(row.id, clock.now() + verdict.delayMs, JSON.stringify({ attempt: number, verdict }), clock.now());
@@ -132,7 +145,7 @@ export function createWebhookEngine(ctx: EmulatorContext): WebhookEngine {
     if (store.webhooks.status(row.id) !== 'in_flight') return;
 
     const { url, secret } = destinationOf(row.app_id, destinations);
-    const headers = secret ? headersFor(row, secret) : {};
+    const headers = secret ? signedDeliveryHeaders(row, secret, userAgent) : {};
     const startedAt = clock.now();
     emit(row, { kind: 'attempt_started', outcome: 'in_flight', attempt: number, url });
 
@@ -145,9 +158,9 @@ export function createWebhookEngine(ctx: EmulatorContext): WebhookEngine {
     } else {
       const { signal } = abort;
       const body = Buffer.from(row.payload, 'utf8');
-      outcome = await sendOnce({ url, headers, body, timeoutMs: engine.attemptTimeoutMs, signal });
+      outcome = await send({ url, headers, body, timeoutMs: engine.attemptTimeoutMs, signal });
       if (verdict.duplicate && !signal.aborted) {
-        await sendOnce({ url, headers, body, timeoutMs: engine.attemptTimeoutMs, signal });
+        await send({ url, headers, body, timeoutMs: engine.attemptTimeoutMs, signal });
       }
       // The process is shutting down: leave the row in flight; the next start sends it again.
       if (signal.aborted) return;
@@ -156,12 +169,7 @@ export function createWebhookEngine(ctx: EmulatorContext): WebhookEngine {
     await record({ row, number, url, startedAt, headers, outcome });
   }
 
-  /**
-   * Group commit of attempt outcomes: the attempts that finish in the same turn of the event loop
-   * are recorded in ONE transaction, each in its own savepoint (one that fails rolls back alone).
-   * Each attempt's promise settles only after that commit, so the dispatcher's slot, `runDue` and
-   * the stream event all wait until the outcome is stored.
-   */
+  /** An attempt that came back, to be recorded. */
   interface Finished {
     row: DeliveryWithEvent;
     number: number;
@@ -170,67 +178,18 @@ export function createWebhookEngine(ctx: EmulatorContext): WebhookEngine {
     headers: Record<string, string>;
     outcome: SendOutcome;
   }
-  interface QueuedRecord extends Finished {
-    resolve: () => void;
-    reject: (error: unknown) => void;
-  }
-  let recordQueue: QueuedRecord[] = [];
-  type Recorded = { now: number; stillOurs: boolean; error: unknown };
-  // The common case: the whole group in one transaction, no savepoint per item.
-  const recordAll = store.db.transaction((items: QueuedRecord[]): Recorded[] =>
-    items.map((item) => {
-      const now = clock.now();
-      return { now, stillOurs: writeRecord(item, now), error: null };
-    }),
-  );
-  // When one item fails (and rolled the group back), the group again with a savepoint per item, so it fails alone.
-  const recordOne = store.db.transaction((item: Finished, now: number) => writeRecord(item, now));
-  const recordEach = store.db.transaction((items: QueuedRecord[]): Recorded[] =>
-    items.map((item) => {
-      const now = clock.now();
-      try {
-        // Nested in the group's transaction, better-sqlite3 runs this as a savepoint.
-        return { now, stillOurs: recordOne(item, now), error: null };
-      } catch (error) {
-        return { now, stillOurs: false, error };
-      }
-    }),
-  );
-  const recordGroup = (items: QueuedRecord[]): Recorded[] => {
-    try {
-      return recordAll(items);
-    } catch {
-      return recordEach(items);
-    }
-  };
 
-  function record(item: Finished): Promise<void> {
-    return new Promise<void>((resolve, reject) => {
-      if (recordQueue.length === 0) setImmediate(flushRecords);
-      recordQueue.push({ ...item, resolve, reject });
+  /**
+   * Records the outcome in the store's group commit (the attempts that finish in the same turn
+   * share a transaction) and emits the stream event once it is committed, so the dispatcher's
+   * slot, `runDue` and the stream event all wait until the outcome is stored.
+   */
+  async function record(item: Finished): Promise<void> {
+    const { now, stillOurs } = await store.groupCommit.run(() => {
+      const now = clock.now();
+      return { now, stillOurs: writeRecord(item, now) };
     });
-  }
-
-  function flushRecords(): void {
-    const items = recordQueue;
-    recordQueue = [];
-    if (items.length === 0) return;
-    let results: Recorded[];
-    try {
-      results = recordGroup(items);
-    } catch (error) {
-      for (const item of items) item.reject(error);
-      return;
-    }
-    items.forEach((item, i) => {
-      const result = results[i]!;
-      if (result.error !== null) {
-        item.reject(result.error);
-        return;
-      }
-      emitFinished(item, result.now, result.stillOurs);
-      item.resolve();
-    });
+    emitFinished(item, now, stillOurs);
   }
 
   /** The outcome of one attempt as the delivery state machine counts it (CHOICE-9). */
@@ -256,7 +215,7 @@ export function createWebhookEngine(ctx: EmulatorContext): WebhookEngine {
       started_at: startedAt,
       status: outcome.status,
       // A frozen clock measures every duration it records, so that two runs store the same bytes.
-      latency_ms: clock.frozenAtMs === null ? outcome.latencyMs : now - startedAt,
+      latency_ms: deps.latencyFromClock ? now - startedAt : outcome.latencyMs,
       error,
       response_excerpt: outcome.excerpt,
       request_headers: JSON.stringify(headers),
@@ -298,7 +257,7 @@ export function createWebhookEngine(ctx: EmulatorContext): WebhookEngine {
         byApp.set(row.app_id, list);
       }
       for (const [appId, batch] of byApp) {
-        for (const row of chaosOrder(ctx, appId, batch)) {
+        for (const row of chaosOrder(store, appId, batch)) {
           await acquire();
           if (stopping) {
             release();

@@ -1,6 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -10,6 +9,7 @@ import { DEMO } from '../helpers/emulator.js';
 import { BIN, runCli, startServe } from '../helpers/cli.js';
 import { playScans } from '../helpers/scans.js';
 import { startReceiver } from '../helpers/webhook-receiver.js';
+import { tempDir } from '../helpers/temp.js';
 
 const cleanups: Array<() => Promise<unknown>> = [];
 afterEach(async () => {
@@ -112,7 +112,7 @@ describe('scanctl webhook (built CLI)', () => {
   });
 
   it('verify: exit 0 when the signature matches the bytes, EXIT.checkFailed with the reason when not', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'scanctl-verify-'));
+    const dir = tempDir('scanctl-verify-');
     const body = '{"id":"evt_1","type":"scan.completed"}';
     const file = join(dir, 'body.json');
     writeFileSync(file, body);

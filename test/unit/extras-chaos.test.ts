@@ -24,8 +24,8 @@ const ids = Array.from({ length: 400 }, (_, i) => `del_${String(i).padStart(6, '
 describe('delivery chaos verdicts (issue 6)', () => {
   it('no setting: every attempt is delivered as is', () => {
     const emu = testEmulator();
-    expect(chaosVerdict(emu, DEMO.appId, 'del_1', 1)).toEqual(NO_CHAOS);
-    expect(chaosOrder(emu, DEMO.appId, [{ id: 'b' }, { id: 'a' }])).toEqual([{ id: 'b' }, { id: 'a' }]);
+    expect(chaosVerdict(emu.store, DEMO.appId, 'del_1', 1)).toEqual(NO_CHAOS);
+    expect(chaosOrder(emu.store, DEMO.appId, [{ id: 'b' }, { id: 'a' }])).toEqual([{ id: 'b' }, { id: 'a' }]);
   });
 
   it('fail-first N fails attempts 1..N with the chosen status, then draws normally', () => {
@@ -89,13 +89,13 @@ describe('delivery chaos verdicts (issue 6)', () => {
     const set = await emu.call('PUT', '/_scanctl/apps/app_demo/chaos', { json: { duplicate: 0.2, fail_first: 2, seed: 7 } });
     expect(set.status).toBe(200);
     expect(set.body).toMatchObject({ object: 'chaos', app_id: 'app_demo', enabled: true, seed: 7, duplicate: 0.2, fail_first: 2, fail_status: 500 });
-    expect(chaosVerdict(emu, 'app_demo', 'del_1', 1)).toMatchObject({ action: 'fail', failStatus: 500 });
-    expect(chaosVerdict(emu, 'app_trial', 'del_1', 1)).toEqual(NO_CHAOS);
+    expect(chaosVerdict(emu.store, 'app_demo', 'del_1', 1)).toMatchObject({ action: 'fail', failStatus: 500 });
+    expect(chaosVerdict(emu.store, 'app_trial', 'del_1', 1)).toEqual(NO_CHAOS);
     const shown = await emu.call('GET', '/_scanctl/apps/app_demo/chaos');
     expect(shown.body).toEqual(set.body);
     const off = await emu.call('DELETE', '/_scanctl/apps/app_demo/chaos');
     expect(off.body).toMatchObject({ enabled: false, seed: null });
-    expect(chaosVerdict(emu, 'app_demo', 'del_1', 1)).toEqual(NO_CHAOS);
+    expect(chaosVerdict(emu.store, 'app_demo', 'del_1', 1)).toEqual(NO_CHAOS);
   });
 
   it('picks and returns a seed when none is given; refuses bad values with the spec error body', async () => {

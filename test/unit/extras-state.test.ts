@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { schemaVersion } from '../../src/store/db.js';
+import { META } from '../../src/store/meta-keys.js';
 import { DEMO, expectErrorBody, portalCookie, testEmulator, type TestEmulator } from '../helpers/emulator.js';
 
 async function populate(emu: TestEmulator): Promise<string> {
@@ -36,7 +37,7 @@ describe('state export / import / reset (issue 6)', () => {
     expect(ids).toEqual([...ids].sort());
     for (const row of state.tables.apps) expect(Object.keys(row)).toEqual(Object.keys(row).sort());
     // The clock offset lives at the top, not (possibly stale) in meta.
-    expect(state.tables.meta.find((m: { key: string }) => m.key === 'clock_offset_ms')).toBeUndefined();
+    expect(state.tables.meta.find((m: { key: string }) => m.key === META.clockOffset)).toBeUndefined();
   });
 
   it('never puts a secret in plain text unless asked: keys and tokens are hashes, signing secrets null with their hint', async () => {

@@ -1,9 +1,10 @@
 import { Command, Option } from 'commander';
 import { DEFAULT_DB, DEFAULT_HOST, DEFAULT_PORT, STATE_FILE } from '../../emulator/serve-state.js';
 import type { RunningServer } from '../../emulator/server.js';
+import { UserError } from '../errors.js';
+import { contextOf, type CommandContext } from '../context.js';
 import { addEmulatorOptions, parseEmulatorFlags, parseWholeNumber, type EmulatorFlags, type EmulatorRunOptions } from '../emulator-flags.js';
-import { globalOptions } from '../context.js';
-import { waitForSignal } from '../signals.js';
+import { waitForInterrupt } from '../io.js';
 import { bold, dim } from '../style.js';
 import { table } from '../output.js';
 import type * as Seed from '../../emulator/seed.js';
@@ -15,6 +16,7 @@ interface ServeFlags extends EmulatorFlags {
   port: string;
   host: string;
   reset?: boolean;
+  allowedHost: string[];
 }
 
 export function register(program: Command): void {
@@ -26,41 +28,75 @@ export function register(program: Command): void {
   addEmulatorOptions(serve, { db: DEFAULT_DB, env: true })
     // Not Option.env(): commander would treat SCANCTL_RESET=0 as set and wipe the database.
     .addOption(new Option('--reset', 'start from an empty database (env SCANCTL_RESET=1)'))
+    .addOption(
+      new Option('--allowed-host <name>', 'admit requests for this host name besides loopback (repeatable; name or name:port), e.g. a CI service name')
+        .argParser((value: string, previous: string[] = []) => [...previous, value])
+        .default([]),
+    )
     .action(async (flags: ServeFlags, command: Command) => {
-      const json = Boolean(globalOptions(command).json);
+      const ctx = contextOf(command);
+      const allowedHosts = allowedHostsOf(flags.allowedHost, ctx.io.env.SCANCTL_ALLOWED_HOSTS);
+      checkBindAddress(flags.host, allowedHosts);
       const port = parseWholeNumber(flags.port, '--port', 0, 65535);
-      const run = await parseEmulatorFlags(flags);
+      const run = await parseEmulatorFlags(flags, ctx);
       const { startForCli, exportOnExit } = await import('../run-emulator.js');
       const server = await startForCli(run, {
         port,
         host: flags.host,
         db: flags.db,
         fixtures: flags.fixtures ?? null,
-        reset: Boolean(flags.reset) || /^(1|true|yes|on)$/i.test(process.env.SCANCTL_RESET ?? ''),
+        reset: Boolean(flags.reset) || /^(1|true|yes|on)$/i.test(ctx.io.env.SCANCTL_RESET ?? ''),
         stateFile: STATE_FILE,
+        allowedHosts,
       });
       ({ fixtureKeys } = await import('../../emulator/seed.js'));
       // Listen for the signals before announcing readiness: a caller may stop us the moment it reads the ready line.
-      const stopped = waitForSignal();
-      printReady(server, flags, run, json);
+      const stopped = waitForInterrupt(ctx.io);
+      printReady(ctx, server, flags, run);
       await stopped;
       try {
         if (run.exportOnExit) await exportOnExit(server, run.exportOnExit);
       } finally {
         await server.close();
       }
-      if (!json) process.stderr.write(`scanctl: emulator stopped${run.exportOnExit ? `; state written to ${run.exportOnExit}` : ''}\n`);
+      if (!ctx.json) ctx.io.stderr.write(`scanctl: emulator stopped${run.exportOnExit ? `; state written to ${run.exportOnExit}` : ''}\n`);
     });
 }
 
-function printReady(server: RunningServer, flags: ServeFlags, run: EmulatorRunOptions, json: boolean): void {
+/** --allowed-host values plus SCANCTL_ALLOWED_HOSTS (comma or space separated); each must be a bare host name. */
+function allowedHostsOf(flags: string[], env: string | undefined): string[] {
+  const names = [...flags, ...(env ?? '').split(/[\s,]+/)].map((name) => name.trim()).filter(Boolean);
+  for (const name of names) {
+    if (!/^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9_.-]+)(:\d{1,5})?$/.test(name)) {
+      throw new UserError(`--allowed-host must be a host name or name:port (no scheme, no path), not "${name}"`);
+    }
+  }
+  return [...new Set(names)];
+}
+
+const LOOPBACK_ADDRESSES = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
+
+/** Binding beyond loopback exposes the control plane (no authentication) to the network: name who may call. */
+function checkBindAddress(host: string, allowedHosts: string[]): void {
+  if (LOOPBACK_ADDRESSES.has(host.toLowerCase())) return;
+  if (allowedHosts.length === 0) {
+    throw new UserError(`--host ${host} listens beyond loopback: name the host names clients will use with --allowed-host NAME`, {
+      hint: 'the control plane has no authentication; see docs/security.md',
+    });
+  }
+  process.stderr.write(
+    `scanctl: warning: listening on ${host}: anyone who can reach this address can drive the emulator (no authentication); admitted host names: ${allowedHosts.join(', ')}\n`,
+  );
+}
+
+function printReady(ctx: CommandContext, server: RunningServer, flags: ServeFlags, run: EmulatorRunOptions): void {
   const { emulator } = server;
   const appId = emulator.config.defaultAppId;
   const app = appId ? emulator.store.apps.get(appId) : undefined;
   const keys = appId ? readyKeys(emulator, appId) : null;
   const now = new Date(emulator.clock.now()).toISOString();
-  if (json) {
-    process.stdout.write(
+  if (ctx.json) {
+    ctx.io.stdout.write(
       `${JSON.stringify({
         event: 'ready',
         base_url: server.url,
@@ -95,7 +131,7 @@ function printReady(server: RunningServer, flags: ServeFlags, run: EmulatorRunOp
     dim(`Try: scanctl session mint --user member_123${server.port === 7226 ? '' : ` --base-url ${server.url}`}`),
     dim('Press Ctrl+C to stop.'),
   ];
-  process.stdout.write(`${lines.join('\n')}\n`);
+  ctx.io.stdout.write(`${lines.join('\n')}\n`);
 }
 
 /** The default app's test keys from the fixtures, for the banner; none when the file no longer reads. */

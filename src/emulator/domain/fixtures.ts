@@ -3,7 +3,7 @@ import type { Store } from '../../store/index.js';
 import type { SecretBox } from '../../util/crypto.js';
 import type { Ids } from '../../util/ids.js';
 import { ensureFixtureKey } from './keys.js';
-import { webhookSecretHint } from './apps.js';
+import { webhookSecretHint } from '../../webhooks/signing-secret.js';
 
 /**
  * Loads fixtures as an upsert in one transaction: rows with the same ids take the fixture's

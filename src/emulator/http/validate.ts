@@ -36,6 +36,8 @@ function lowerFirst(text: string): string {
   return text.charAt(0).toLowerCase() + text.slice(1);
 }
 
+const JSON_CONTENT_TYPE = /^application\/json\s*(;\s*charset=("?)utf-8\2\s*)?$/i;
+
 const decoder = new TextDecoder('utf-8', { fatal: true });
 
 /**
@@ -45,7 +47,7 @@ const decoder = new TextDecoder('utf-8', { fatal: true });
  */
 export async function readJson<S extends z.ZodType>(c: Context, schema: S): Promise<z.infer<S>> {
   const contentType = c.req.header('content-type') ?? '';
-  if (!/^application\/json\s*(;\s*charset=("?)utf-8\2\s*)?$/i.test(contentType.trim())) {
+  if (!JSON_CONTENT_TYPE.test(contentType.trim())) {
     throw new ApiError(
       'unsupported_media_type',
       `Content-Type must be application/json${contentType ? `, not ${contentType.slice(0, 100)}` : ''}.`,
@@ -66,7 +68,22 @@ export async function readJson<S extends z.ZodType>(c: Context, schema: S): Prom
     const reason = error instanceof RangeError ? 'nested too deeply' : (error as Error).message;
     throw new ApiError('invalid_json', `The request body is not valid JSON: ${reason.slice(0, 200)}.`);
   }
+  c.set('jsonText', text);
   return parseWith(schema, json);
+}
+
+/**
+ * A route that takes no body refuses one: a form post or a text/plain fetch from a web page must
+ * not drive a control route that happens to need no fields (docs/security.md).
+ */
+export function refuseUnexpectedBody(c: Context): void {
+  const length = c.req.header('content-length');
+  const hasBody = (length !== undefined && length !== '0') || c.req.header('transfer-encoding') !== undefined;
+  const contentType = c.req.header('content-type');
+  if (!hasBody && contentType === undefined) return;
+  if (contentType !== undefined && !JSON_CONTENT_TYPE.test(contentType.trim())) {
+    throw new ApiError('unsupported_media_type', `${c.req.method} ${c.req.path} takes no body; send none (not ${contentType.slice(0, 100)}).`);
+  }
 }
 
 export function parseWith<S extends z.ZodType>(schema: S, value: unknown): z.infer<S> {

@@ -2,6 +2,7 @@ import { ApiError } from '../../contract/errors.js';
 import { OPS } from '../../contract/operations/index.js';
 import { enroll, issueChallenge, issueModelKey, meshFit, modelBytes, modelManifest, requireModel } from '../domain/device.js';
 import { reportScanEvent, requireIdempotencyKey, withIdempotency } from '../domain/scans.js';
+import { rawMember } from '../../util/raw-json.js';
 import { requireResultsDelivery, storeResult } from '../domain/stored-results.js';
 import { implement } from '../http/implement.js';
 
@@ -46,8 +47,10 @@ export const deviceRoutes = [
     return answer.replayed ? { ...answer, headers: { 'Idempotent-Replayed': 'true' } } : answer;
   }),
   // DEV-7, DEV-9: refused before the body is read; nothing is stored.
-  implement(OPS.uploadScanResult, { before: ({ caller }) => requireResultsDelivery(caller) })(({ ctx, caller, params, body }) => {
-    const answer = storeResult(ctx.store, ctx.ids, ctx.clock.now(), caller, params.scan_id, body);
+  implement(OPS.uploadScanResult, { before: ({ caller }) => requireResultsDelivery(caller) })(({ ctx, c, caller, params, body }) => {
+    // WH-3: the result's own text, so the webhook carries it byte for byte (never re-serialized numbers).
+    const resultJson = rawMember(c.get('jsonText')!, 'result')!;
+    const answer = storeResult(ctx.store, ctx.ids, ctx.clock.now(), caller, params.scan_id, { ...body, resultJson });
     if (!answer.body.duplicate) ctx.webhooks.kick();
     return answer;
   }),

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { WEBHOOK_HEADERS, type WebhookEvent } from '../../contract/webhooks.js';
+import type { WebhookEvent } from '../../contract/webhooks.js';
+import { deliveryHeaders } from '../headers.js';
 import { buildEvent, type ScanEventInput } from '../outbox.js';
 import { sendOnce, type SendOutcome } from '../sender.js';
 import { signPayload } from '../../verify.js';
@@ -72,14 +73,8 @@ export async function runWebhookCheck(options: CheckOptions): Promise<CheckRepor
   };
   const send = async (e: WebhookEvent, how: { body?: string; signature?: string | null } = {}): Promise<Sent> => {
     const body = how.body ?? JSON.stringify(e);
-    const headers: Record<string, string> = {
-      'content-type': 'application/json',
-      'user-agent': 'scanctl-webhook-check',
-      [WEBHOOK_HEADERS.eventId]: e.id,
-      [WEBHOOK_HEADERS.eventType]: e.type,
-    };
     const signature = how.signature === undefined ? signPayload(body, options.secret) : how.signature;
-    if (signature !== null) headers[WEBHOOK_HEADERS.signature] = signature;
+    const headers = deliveryHeaders({ eventId: e.id, eventType: e.type, signature, userAgent: 'scanctl-webhook-check' });
     const outcome = await sendOnce({ url: options.url, headers, body: Buffer.from(body), timeoutMs: options.timeoutMs });
     return { outcome, body };
   };

@@ -1,6 +1,5 @@
 import type { Command } from 'commander';
-import { controlClient, globalOptions, resolveAppId } from '../../context.js';
-import { printResult } from '../../output.js';
+import { contextOf } from '../../context.js';
 
 /** `scanctl account suspend|reinstate [account_id]` (CHOICE-8); default: the app's account. */
 export function register(group: Command): void {
@@ -9,11 +8,11 @@ export function register(group: Command): void {
       .command(`${action} [account_id]`)
       .description(action === 'suspend' ? 'suspend an account: its keys get 403 account_suspended' : 'lift an account suspension')
       .action(async (accountId: string | undefined, _flags: object, command: Command) => {
-        const options = globalOptions(command);
-        const control = controlClient(options);
-        const id = accountId ?? (await control.app(await resolveAppId(control, options))).account_id;
+        const ctx = contextOf(command);
+        const control = ctx.control();
+        const id = accountId ?? (await control.app(await ctx.appId())).account_id;
         const account = await control.accountAction(id, action);
-        printResult(Boolean(options.json), account, (a) => `${a.id} is ${a.suspended ? `suspended since ${a.suspended_at}` : 'active'}`);
+        ctx.print(account, (a) => `${a.id} is ${a.suspended ? `suspended since ${a.suspended_at}` : 'active'}`);
       });
   }
 }

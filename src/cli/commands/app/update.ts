@@ -1,8 +1,7 @@
 import { Option, type Command } from 'commander';
 import type { UpdateAppRequest } from '../../../contract/apps.js';
-import { controlClient, globalOptions, resolveAppId } from '../../context.js';
+import { contextOf } from '../../context.js';
 import { UserError } from '../../errors.js';
-import { printResult } from '../../output.js';
 import { renderApp } from './view.js';
 
 export function register(group: Command): void {
@@ -13,12 +12,12 @@ export function register(group: Command): void {
     .addOption(new Option('--results-delivery <state>', 'store results and send scan.results_available').choices(['on', 'off']))
     .option('--quota <n>', 'daily session quota (emulator control plane)')
     .action(async (flags: { webhookUrl?: string; resultsDelivery?: 'on' | 'off'; quota?: string }, command: Command) => {
-      const options = globalOptions(command);
+      const ctx = contextOf(command);
       if (flags.webhookUrl === undefined && flags.resultsDelivery === undefined && flags.quota === undefined) {
         throw new UserError('nothing to update: pass --webhook-url, --results-delivery or --quota');
       }
-      const control = controlClient(options);
-      const appId = await resolveAppId(control, options);
+      const control = ctx.control();
+      const appId = await ctx.appId();
       let app = await control.app(appId);
       const patch: UpdateAppRequest = {};
       if (flags.webhookUrl !== undefined) patch.webhook_url = flags.webhookUrl === 'none' ? null : flags.webhookUrl;
@@ -33,6 +32,6 @@ export function register(group: Command): void {
         app = await control.setQuota(appId, Number(flags.quota));
         if (secret) app = { ...app, webhook_secret: secret };
       }
-      printResult(Boolean(options.json), app, renderApp);
+      ctx.print(app, renderApp);
     });
 }

@@ -1,8 +1,7 @@
 import type { Command } from 'commander';
 import { formatDuration, parseDuration } from '../../../clock/duration.js';
-import { controlClient, globalOptions } from '../../context.js';
+import { contextOf } from '../../context.js';
 import { UserError } from '../../errors.js';
-import { printResult } from '../../output.js';
 import type { ClockResponse } from '../../../contract/control.js';
 
 const render = (c: ClockResponse) =>
@@ -14,25 +13,25 @@ export function register(group: Command): void {
     .command('show')
     .description("print the emulator's current time")
     .action(async (_flags: object, command: Command) => {
-      const options = globalOptions(command);
-      printResult(Boolean(options.json), await controlClient(options).clock(), render);
+      const ctx = contextOf(command);
+      ctx.print(await ctx.control().clock(), render);
     });
 
   group
     .command('advance <duration>')
     .description('move the clock forward (90s, 15m, 24h, 3d), playing every due event at its own time')
     .action(async (duration: string, _flags: object, command: Command) => {
-      const options = globalOptions(command);
+      const ctx = contextOf(command);
       if (parseDuration(duration) === null) throw new UserError(`invalid duration "${duration}": use forms like 90s, 15m, 24h, 3d`);
-      printResult(Boolean(options.json), await controlClient(options).advanceClock(duration), render);
+      ctx.print(await ctx.control().advanceClock(duration), render);
     });
 
   group
     .command('set <time>')
     .description('move the clock forward to an ISO time, e.g. 2026-12-01T00:00:00Z')
     .action(async (time: string, _flags: object, command: Command) => {
-      const options = globalOptions(command);
+      const ctx = contextOf(command);
       if (Number.isNaN(Date.parse(time))) throw new UserError(`invalid time "${time}": use ISO 8601, e.g. 2026-12-01T00:00:00Z`);
-      printResult(Boolean(options.json), await controlClient(options).setClock(new Date(time).toISOString()), render);
+      ctx.print(await ctx.control().setClock(new Date(time).toISOString()), render);
     });
 }

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { Installation } from '../../../contract/device.js';
-import { controlClient, globalOptions, resolveAppId } from '../../context.js';
-import { columns, printResult } from '../../output.js';
+import { contextOf } from '../../context.js';
+import { columns } from '../../output.js';
 
 function render(list: Installation[]): string {
   if (list.length === 0) return 'no installations enrolled';
@@ -15,10 +15,10 @@ export function register(group: Command): void {
     .command('list')
     .description("the app's enrolled installations")
     .action(async (_flags: object, command: Command) => {
-      const options = globalOptions(command);
-      const control = controlClient(options);
-      const list = await control.installations(await resolveAppId(control, options));
-      printResult(Boolean(options.json), list, (l) => render(l.data));
+      const ctx = contextOf(command);
+      const control = ctx.control();
+      const list = await control.installations(await ctx.appId());
+      ctx.print(list, (l) => render(l.data));
     });
 
   for (const [action, description] of [
@@ -29,9 +29,9 @@ export function register(group: Command): void {
       .command(`${action} <installation>`)
       .description(description)
       .action(async (installation: string, _flags: object, command: Command) => {
-        const options = globalOptions(command);
-        const view = await controlClient(options).installationAction(installation, action);
-        printResult(Boolean(options.json), view, (i) => `installation ${i.id} is ${i.status}${i.blocked_at ? ` (since ${i.blocked_at})` : ''}`);
+        const ctx = contextOf(command);
+        const view = await ctx.control().installationAction(installation, action);
+        ctx.print(view, (i) => `installation ${i.id} is ${i.status}${i.blocked_at ? ` (since ${i.blocked_at})` : ''}`);
       });
   }
 }

@@ -1,9 +1,8 @@
 import type { Command } from 'commander';
 import { FAULT_CODE_PATTERN, FAULT_METHODS, type FaultCreateRequest, type FaultView } from '../../../contract/faults.js';
-import { ExtrasClient } from '../../../client/extras.js';
-import { globalOptions, resolveBaseUrl, type GlobalOptions } from '../../context.js';
+import { contextOf } from '../../context.js';
 import { UserError } from '../../errors.js';
-import { columns, printResult } from '../../output.js';
+import { columns } from '../../output.js';
 
 interface AddFlags {
   route: string;
@@ -15,7 +14,6 @@ interface AddFlags {
   message?: string;
 }
 
-const client = (options: GlobalOptions) => new ExtrasClient(resolveBaseUrl(options));
 
 export function describeFault(f: FaultView): string {
   const when =
@@ -62,7 +60,7 @@ export function register(group: Command): void {
     .option('--message <text>', 'the error message (default: says the fault was injected)')
     .addHelpText('after', '\nExample: scanctl faults add --route "POST /v1/sessions" --status 429 --code rate_limited --count 3')
     .action(async (flags: AddFlags, command: Command) => {
-      const options = globalOptions(command);
+      const ctx = contextOf(command);
       if (flags.count !== undefined && flags.probability !== undefined) throw new UserError('give --count or --probability, not both');
       if (!FAULT_CODE_PATTERN.test(flags.code)) throw new UserError(`--code must be lowercase snake case, like rate_limited, not "${flags.code}"`);
       const request: FaultCreateRequest = {
@@ -74,8 +72,8 @@ export function register(group: Command): void {
       if (flags.probability !== undefined) request.probability = number(flags.probability, '--probability', { min: 0, max: 1, integer: false });
       if (flags.seed !== undefined) request.seed = number(flags.seed, '--seed', { min: 0, max: 2 ** 32 - 1, integer: true });
       if (flags.message !== undefined) request.message = flags.message;
-      const fault = await client(options).addFault(request);
-      printResult(Boolean(options.json), fault, (f) =>
+      const fault = await ctx.extras().addFault(request);
+      ctx.print(fault, (f) =>
         [`Added ${f.id}: ${describeFault(f)}.`, `Seed ${f.seed}${f.probability === null ? '' : ` (replay: --seed ${f.seed})`}. Clear it with: scanctl faults clear ${f.id}`].join('\n'),
       );
     });
@@ -84,9 +82,9 @@ export function register(group: Command): void {
     .command('list')
     .description('the faults, with how often each matched and fired')
     .action(async (_flags: object, command: Command) => {
-      const options = globalOptions(command);
-      const list = await client(options).faults();
-      printResult(Boolean(options.json), list, (l) =>
+      const ctx = contextOf(command);
+      const list = await ctx.extras().faults();
+      ctx.print(list, (l) =>
         l.data.length === 0
           ? 'No faults.'
           : columns(
@@ -108,8 +106,8 @@ export function register(group: Command): void {
     .command('clear [id]')
     .description('remove one fault, or all of them')
     .action(async (id: string | undefined, _flags: object, command: Command) => {
-      const options = globalOptions(command);
-      const result = await client(options).clearFaults(id);
-      printResult(Boolean(options.json), result, (r) => (id ? `Cleared ${id}.` : `Cleared ${r.cleared} fault${r.cleared === 1 ? '' : 's'}.`));
+      const ctx = contextOf(command);
+      const result = await ctx.extras().clearFaults(id);
+      ctx.print(result, (r) => (id ? `Cleared ${id}.` : `Cleared ${r.cleared} fault${r.cleared === 1 ? '' : 's'}.`));
     });
 }

@@ -1,7 +1,7 @@
 import { Option, type Command } from 'commander';
 import type { KeyView } from '../../../contract/control.js';
-import { controlClient, globalOptions, resolveAppId } from '../../context.js';
-import { columns, printResult } from '../../output.js';
+import { contextOf } from '../../context.js';
+import { columns } from '../../output.js';
 
 const envOption = () => new Option('--env <env>', 'test or live').choices(['test', 'live']).default('test');
 
@@ -24,11 +24,11 @@ export function register(group: Command): void {
     .description("list the app's keys (secret keys only in their redacted form)")
     .addOption(new Option('--env <env>', 'only test or only live keys (default: both)').choices(['test', 'live']))
     .action(async (flags: { env?: 'test' | 'live' }, command: Command) => {
-      const options = globalOptions(command);
-      const control = controlClient(options);
-      const keys = await control.keys(await resolveAppId(control, options));
+      const ctx = contextOf(command);
+      const control = ctx.control();
+      const keys = await control.keys(await ctx.appId());
       const shown = flags.env ? { ...keys, data: keys.data.filter((k) => k.env === flags.env) } : keys;
-      printResult(Boolean(options.json), shown, (k) => renderKeys(k.data));
+      ctx.print(shown, (k) => renderKeys(k.data));
     });
 
   group
@@ -36,10 +36,10 @@ export function register(group: Command): void {
     .description('issue a key pair (live needs the billing profile and accepted terms); the secret is shown once')
     .addOption(envOption())
     .action(async (flags: { env: 'test' | 'live' }, command: Command) => {
-      const options = globalOptions(command);
-      const control = controlClient(options);
-      const keys = await control.issueKeys(await resolveAppId(control, options), flags.env);
-      printResult(Boolean(options.json), keys, (k) => renderKeys(k.data));
+      const ctx = contextOf(command);
+      const control = ctx.control();
+      const keys = await control.issueKeys(await ctx.appId(), flags.env);
+      ctx.print(keys, (k) => renderKeys(k.data));
     });
 
   group
@@ -47,10 +47,10 @@ export function register(group: Command): void {
     .description('replace the secret key; the old one keeps working for 24 hours')
     .addOption(envOption())
     .action(async (flags: { env: 'test' | 'live' }, command: Command) => {
-      const options = globalOptions(command);
-      const control = controlClient(options);
-      const keys = await control.rotateKey(await resolveAppId(control, options), flags.env);
-      printResult(Boolean(options.json), keys, (k) => renderKeys(k.data));
+      const ctx = contextOf(command);
+      const control = ctx.control();
+      const keys = await control.rotateKey(await ctx.appId(), flags.env);
+      ctx.print(keys, (k) => renderKeys(k.data));
     });
 
   for (const [action, description] of [
@@ -63,10 +63,10 @@ export function register(group: Command): void {
       .description(`${description}; without key_id, the current secret key of --env`)
       .addOption(envOption())
       .action(async (keyId: string | undefined, flags: { env: 'test' | 'live' }, command: Command) => {
-        const options = globalOptions(command);
-        const control = controlClient(options);
-        const key = await control.keyAction(await resolveAppId(control, options), action, keyId ? { key_id: keyId } : { env: flags.env });
-        printResult(Boolean(options.json), key, (k) => renderKeys([k]));
+        const ctx = contextOf(command);
+        const control = ctx.control();
+        const key = await control.keyAction(await ctx.appId(), action, keyId ? { key_id: keyId } : { env: flags.env });
+        ctx.print(key, (k) => renderKeys([k]));
       });
   }
 }

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { RequestLogLine } from '../../../contract/request-log.js';
 import { ExtrasClient, type LogQueryParams } from '../../../client/extras.js';
-import { globalOptions, resolveBaseUrl } from '../../context.js';
+import { contextOf } from '../../context.js';
 import { UserError } from '../../errors.js';
 import { dim, green, red, yellow } from '../../style.js';
 
@@ -46,7 +46,7 @@ export function register(group: Command): void {
     .option('--all', "include the control plane's own requests (/_scanctl)")
     .addHelpText('after', '\nWith the global --app ID, only that app\'s requests. --json prints one JSON object per line.\nExample: scanctl logs tail --status 4xx --path /v1/sessions')
     .action(async (flags: TailFlags, command: Command) => {
-      const options = globalOptions(command);
+      const ctx = contextOf(command);
       if (flags.status && !/^([1-5]xx|[1-5][0-9]{2})(,([1-5]xx|[1-5][0-9]{2}))*$/.test(flags.status)) {
         throw new UserError(`--status must be a status or class such as 401, 4xx or 5xx, not "${flags.status}"`);
       }
@@ -55,28 +55,26 @@ export function register(group: Command): void {
         status: flags.status,
         path: flags.path,
         method: flags.method,
-        app: options.app,
+        app: ctx.options.app,
         since: flags.since,
         n: flags.lines ?? (flags.since ? undefined : '10'),
         all: flags.all ? '1' : undefined,
       };
-      const print = (line: RequestLogLine) => process.stdout.write(`${options.json ? JSON.stringify(line) : formatLogLine(line)}\n`);
-      const client = new ExtrasClient(resolveBaseUrl(options));
+      const print = (line: RequestLogLine) => ctx.io.stdout.write(`${ctx.json ? JSON.stringify(line) : formatLogLine(line)}\n`);
+      const client = ctx.extras();
       if (!flags.follow) {
         for (const line of (await client.logs(query)).data) print(line);
         return;
       }
       const controller = new AbortController();
       const stop = () => controller.abort();
-      process.once('SIGINT', stop);
-      process.once('SIGTERM', stop);
+      const unlisten = ctx.io.onInterrupt(stop);
       try {
         await client.streamLogs(query, print, controller.signal, () => {
-          if (!options.json) process.stderr.write(dim('Following the request log; Ctrl+C to stop.\n', process.stderr));
+          if (!ctx.json) ctx.io.stderr.write(dim('Following the request log; Ctrl+C to stop.\n', ctx.io.stderr));
         });
       } finally {
-        process.off('SIGINT', stop);
-        process.off('SIGTERM', stop);
+        unlisten();
       }
     });
 }

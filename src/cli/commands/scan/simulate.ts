@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { formatDuration, parseDuration } from '../../../clock/duration.js';
 import { ApiCallError, ConnectionError } from '../../../client/http.js';
 import { secretKeyEnv } from '../../../contract/credentials.js';
-import { controlClient, globalOptions, resolveAppId, resolveBaseUrl, resolveSecretKey } from '../../context.js';
+import { contextOf, type CommandContext } from '../../context.js';
 import { UserError } from '../../errors.js';
 import { EXIT } from '../../exit-codes.js';
 import { packagePath } from '../../../util/package-root.js';
@@ -36,10 +36,10 @@ function wholeNumber(value: string, flag: string, min: number, max: number): num
   return n;
 }
 
-function readResult(file: string): Record<string, unknown> {
+function readResult(path: string, file: string): Record<string, unknown> {
   let text: string;
   try {
-    text = readFileSync(file, 'utf8');
+    text = readFileSync(path, 'utf8');
   } catch (error) {
     throw new UserError(`--result ${file} cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
   }
@@ -58,15 +58,15 @@ function readResult(file: string): Record<string, unknown> {
  * that exhausts its attempts, or the timeout, ends it with EXIT.waitFailed and the last status.
  */
 async function waitForScanDeliveries(
-  options: ReturnType<typeof globalOptions>,
+  ctx: CommandContext,
   scanIds: string[],
   timeoutMs: number,
   json: boolean,
   out: (line: string) => void,
 ): Promise<void> {
   const { waitForDeliveries } = await import('../../../client/wait.js');
-  const control = controlClient(options);
-  const appId = await resolveAppId(control, options);
+  const control = ctx.control();
+  const appId = await ctx.appId();
   const outcome = await waitForDeliveries(control, { scanIds, appId, timeoutMs });
   const acknowledged = outcome.deliveries.filter((d) => d.status === 'succeeded').length;
   if (outcome.ok) {
@@ -107,8 +107,8 @@ export function register(group: Command): void {
     .option('--wait', "return only when every webhook delivery of these scans is acknowledged (exit 5 if one is exhausted or the timeout passes)")
     .option('--timeout <duration>', 'with --wait: how long to wait, in real time', '30s')
     .action(async (flags: SimulateFlags, command: Command) => {
-      const options = globalOptions(command);
-      const json = Boolean(options.json);
+      const ctx = contextOf(command);
+      const json = ctx.json;
       const count = wholeNumber(flags.count, '--count', 1, 10_000);
       const uploadRetries = wholeNumber(flags.uploadRetries, '--upload-retries', 0, 20);
       let offlineLateMs: number | null = null;
@@ -119,24 +119,24 @@ export function register(group: Command): void {
       if (flags.installation !== undefined && !/^[A-Za-z0-9._:-]{1,100}$/.test(flags.installation)) {
         throw new UserError('--installation must be 1 to 100 characters of A-Z a-z 0-9 . _ : -');
       }
-      const result = readResult(flags.result ?? DEFAULT_RESULT_FILE);
+      const result = readResult(flags.result === undefined ? DEFAULT_RESULT_FILE : ctx.path(flags.result), flags.result ?? DEFAULT_RESULT_FILE);
       const timeoutMs = parseDuration(flags.timeout);
       if (timeoutMs === null || timeoutMs <= 0) throw new UserError(`--timeout must be a duration such as 30s or 5m, not "${flags.timeout}"`);
 
-      const baseUrl = resolveBaseUrl(options);
-      const explicitKey = flags.key ?? process.env.SCANCTL_SECRET_KEY;
+      const baseUrl = ctx.baseUrl;
+      const explicitKey = flags.key ?? ctx.io.env.SCANCTL_SECRET_KEY;
       const keyEnv = explicitKey ? secretKeyEnv(explicitKey) : null;
       if (flags.env && keyEnv && flags.env !== keyEnv) {
         throw new UserError(`--env ${flags.env} contradicts the ${keyEnv} key given: the environment is fixed by the key`);
       }
       const env = flags.env ?? keyEnv ?? 'test';
-      const secretKey = await resolveSecretKey({ ...options, key: flags.key }, env);
+      const secretKey = await ctx.secretKey(flags.key, env);
       let bundleId = flags.bundleId;
       let teamId = flags.teamId;
       if (bundleId === undefined || teamId === undefined) {
         // The real SDK reads them from the app binary; locally they come from the app's portal settings.
-        const control = controlClient(options);
-        const app = await control.app(await resolveAppId(control, options));
+        const control = ctx.control();
+        const app = await control.app(await ctx.appId());
         bundleId ??= app.bundle_id;
         teamId ??= app.team_id;
       }
@@ -144,8 +144,8 @@ export function register(group: Command): void {
       const { simulate, SimulationError } = await import('../../../device/simulate.js');
       const { renderScanLine, renderStep, renderTotals } = await import('./render.js');
       const { isInteractive, ProgressBar } = await import('../../progress.js');
-      const out = (line: string) => process.stdout.write(`${line}\n`);
-      const bar = !json && count > 1 && isInteractive(process.stdout) ? new ProgressBar(process.stdout, count) : null;
+      const out = (line: string) => ctx.out(line);
+      const bar = !json && count > 1 && isInteractive(ctx.io.stdout, ctx.io.env) ? new ProgressBar(ctx.io.stdout, count) : null;
       let finished = 0;
 
       let summaries;
@@ -153,6 +153,7 @@ export function register(group: Command): void {
         summaries = await simulate(
           {
             baseUrl,
+            fetch: ctx.io.fetch,
             secretKey,
             hostUserRef: flags.user,
             outcome: flags.outcome,
@@ -205,7 +206,7 @@ export function register(group: Command): void {
       }
       if (flags.wait) {
         const scanIds = summaries.filter((s) => s.state === 'recorded' && s.scan_id).map((s) => s.scan_id!);
-        await waitForScanDeliveries(options, scanIds, timeoutMs, json, out);
+        await waitForScanDeliveries(ctx, scanIds, timeoutMs, json, out);
       }
     });
 }

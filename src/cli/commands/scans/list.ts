@@ -1,8 +1,8 @@
 import type { Command } from 'commander';
 import type { ScanList } from '../../../contract/device.js';
-import { controlClient, globalOptions, resolveAppId } from '../../context.js';
+import { contextOf } from '../../context.js';
 import { UserError } from '../../errors.js';
-import { columns, printResult } from '../../output.js';
+import { columns } from '../../output.js';
 
 function render(list: ScanList): string {
   if (list.data.length === 0) return 'no scans recorded';
@@ -28,11 +28,11 @@ export function register(group: Command): void {
     .option('--user <ref>', "only this member's scans (host_user_ref)")
     .option('--limit <n>', 'at most this many', '100')
     .action(async (flags: { user?: string; limit: string }, command: Command) => {
-      const options = globalOptions(command);
+      const ctx = contextOf(command);
       const limit = Number(flags.limit);
       if (!/^\d+$/.test(flags.limit) || limit < 1 || limit > 1000) throw new UserError(`--limit must be a whole number from 1 to 1000, not "${flags.limit}"`);
-      const control = controlClient(options);
-      const scans = await control.scans(await resolveAppId(control, options), { host_user_ref: flags.user, limit });
-      printResult(Boolean(options.json), scans, render);
+      const control = ctx.control();
+      const scans = await control.scans(await ctx.appId(), { host_user_ref: flags.user, limit });
+      ctx.print(scans, render);
     });
 }

@@ -1,10 +1,9 @@
 import type { Command } from 'commander';
-import { writeFileSync } from 'node:fs';
+import { closeSync, fchmodSync, openSync, writeFileSync, writeSync } from 'node:fs';
 import { ExtrasClient } from '../../../client/extras.js';
-import { globalOptions, resolveBaseUrl } from '../../context.js';
-import { UserError } from '../../errors.js';
-import { printResult } from '../../output.js';
+import { contextOf } from '../../context.js';
 import { readStateFile } from '../../emulator-flags.js';
+import { UserError } from '../../errors.js';
 
 /** scanctl state export|import|reset (issue 6). */
 export function register(group: Command): void {
@@ -14,20 +13,21 @@ export function register(group: Command): void {
     .option('--include-secrets', 'put webhook signing secrets in the file in plain text, so another database can re-seal them')
     .addHelpText('after', '\nKeys, tokens and cookies are only hashes in the database and stay hashes. Without --include-secrets,\nwebhook signing secrets are exported as null (their whsec_...abcd hint stays).')
     .action(async (file: string, flags: { includeSecrets?: boolean }, command: Command) => {
-      const options = globalOptions(command);
-      const state = await new ExtrasClient(resolveBaseUrl(options)).exportState(Boolean(flags.includeSecrets));
+      const ctx = contextOf(command);
+      const state = await ctx.extras().exportState(Boolean(flags.includeSecrets));
       const text = `${JSON.stringify(state, null, 2)}\n`;
       if (file === '-') {
-        process.stdout.write(text);
+        ctx.io.stdout.write(text);
         return;
       }
       try {
-        writeFileSync(file, text, flags.includeSecrets ? { mode: 0o600 } : {});
+        if (flags.includeSecrets) writePrivateFile(ctx.path(file), text);
+        else writeFileSync(ctx.path(file), text);
       } catch (error) {
         throw new UserError(`cannot write ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
       }
       const rows = Object.values(state.tables).reduce((sum, t) => sum + t.length, 0);
-      printResult(Boolean(options.json), { object: 'state_export', file, schema_version: state.schema_version, tables: Object.keys(state.tables).length, rows }, (r) =>
+      ctx.print({ object: 'state_export', file, schema_version: state.schema_version, tables: Object.keys(state.tables).length, rows }, (r) =>
         `Exported ${r.rows} rows of ${r.tables} tables (schema version ${r.schema_version}) to ${file}${flags.includeSecrets ? ' (with signing secrets in plain text: keep it private)' : ''}.`,
       );
     });
@@ -36,10 +36,9 @@ export function register(group: Command): void {
     .command('import <file>')
     .description('replace the whole emulator state with a file from `state export` (one transaction)')
     .action(async (file: string, _flags: object, command: Command) => {
-      const options = globalOptions(command);
-      const state = await readStateFile(file);
-      const result = await new ExtrasClient(resolveBaseUrl(options)).importState(state);
-      printResult(Boolean(options.json), result, (r) => {
+      const ctx = contextOf(command);
+      const result = await ctx.extras().importState(await readStateFile(file, ctx));
+      ctx.print(result, (r) => {
         const rows = Object.values(r.tables).reduce((sum, n) => sum + n, 0);
         const lines = [`Imported ${rows} rows of ${Object.keys(r.tables).length} tables from ${file}; clock offset ${r.clock_offset_ms} ms.`];
         if (r.apps_without_signing_secret.length) {
@@ -55,8 +54,19 @@ export function register(group: Command): void {
     .command('reset')
     .description('empty every table (faults and chaos too) and re-seed the fixtures the emulator loaded; the clock keeps its time')
     .action(async (_flags: object, command: Command) => {
-      const options = globalOptions(command);
-      const result = await new ExtrasClient(resolveBaseUrl(options)).resetState();
-      printResult(Boolean(options.json), result, (r) => `Reset the emulator: every table emptied, re-seeded from ${r.fixtures ?? 'no fixtures'} (apps: ${r.apps.join(', ') || 'none'}).`);
+      const ctx = contextOf(command);
+      const result = await ctx.extras().resetState();
+      ctx.print(result, (r) => `Reset the emulator: every table emptied, re-seeded from ${r.fixtures ?? 'no fixtures'} (apps: ${r.apps.join(', ') || 'none'}).`);
     });
+}
+
+/** Secrets in plain text: owner-only from the first byte, also when the file already existed with wider modes. */
+function writePrivateFile(file: string, text: string): void {
+  const fd = openSync(file, 'w', 0o600);
+  try {
+    fchmodSync(fd, 0o600);
+    writeSync(fd, text);
+  } finally {
+    closeSync(fd);
+  }
 }

@@ -2,9 +2,8 @@ import type { Command } from 'commander';
 import { formatDuration, parseDuration } from '../../../clock/duration.js';
 import type { ChaosSetRequest, ChaosView } from '../../../contract/chaos.js';
 import { ExtrasClient } from '../../../client/extras.js';
-import { controlClient, globalOptions, resolveAppId, resolveBaseUrl } from '../../context.js';
+import { contextOf } from '../../context.js';
 import { UserError } from '../../errors.js';
-import { printResult } from '../../output.js';
 
 interface ChaosFlags {
   drop?: string;
@@ -87,10 +86,10 @@ export function register(group: Command): void {
     .option('--seed <n>', 'seed of every draw (printed when not given, so a CI failure replays exactly)')
     .addHelpText('after', '\nExample: scanctl webhook chaos --duplicate 0.2 --fail-first 2 --seed 7\n         scanctl webhook chaos off')
     .action(async (off: string | undefined, flags: ChaosFlags, command: Command) => {
-      const options = globalOptions(command);
+      const ctx = contextOf(command);
       if (off !== undefined && off !== 'off') throw new UserError(`unknown argument "${off}": use "scanctl webhook chaos off", or flags to turn chaos on`);
-      const appId = await resolveAppId(controlClient(options), options);
-      const client = new ExtrasClient(resolveBaseUrl(options));
+      const appId = await ctx.appId();
+      const client = ctx.extras();
       const given = ['drop', 'duplicate', 'delay', 'reorder', 'failFirst', 'seed'].some((k) => flags[k as keyof ChaosFlags] !== undefined) ||
         command.getOptionValueSource('failStatus') === 'cli';
       let view: ChaosView;
@@ -111,6 +110,6 @@ export function register(group: Command): void {
         if (flags.seed !== undefined) setting.seed = whole(flags.seed, '--seed', 0, 2 ** 32 - 1);
         view = await client.setChaos(appId, setting);
       }
-      printResult(Boolean(options.json), view, describeChaos);
+      ctx.print(view, describeChaos);
     });
 }

@@ -3,7 +3,7 @@ import { writeFileSync } from 'node:fs';
 import { parseDuration } from '../../../clock/duration.js';
 import { CHOICES } from '../../../contract/choices.js';
 import { WEBHOOK_SECRET_PATTERN } from '../../../contract/credentials.js';
-import { controlClient, globalOptions, resolveAppId } from '../../context.js';
+import { contextOf } from '../../context.js';
 import { UserError } from '../../errors.js';
 import { EXIT } from '../../exit-codes.js';
 import { columns } from '../../output.js';
@@ -31,7 +31,7 @@ export function register(group: Command): void {
       `\nExit codes: 0 every check passed, ${EXIT.checkFailed} a check failed, ${EXIT.usage} bad flags.\nExample: scanctl webhook check http://127.0.0.1:3000/webhooks --junit webhook-check.xml`,
     )
     .action(async (url: string, flags: CheckFlags, command: Command) => {
-      const options = globalOptions(command);
+      const ctx = contextOf(command);
       try {
         const parsed = new URL(url);
         if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new Error('not http');
@@ -45,10 +45,10 @@ export function register(group: Command): void {
         timeoutMs = ms;
       }
       let secret = flags.secret;
-      let appId = options.app ?? STANDALONE_APP_ID;
+      let appId = ctx.options.app ?? STANDALONE_APP_ID;
       if (secret === undefined) {
-        const control = controlClient(options);
-        appId = await resolveAppId(control, options);
+        const control = ctx.control();
+        appId = await ctx.appId();
         secret = (await control.webhookSecret(appId)).webhook_secret ?? undefined;
         if (!secret) {
           throw new UserError(`${appId} has no webhook signing secret yet`, {
@@ -63,12 +63,12 @@ export function register(group: Command): void {
       if (flags.junit) {
         const { toJUnit } = await import('../../../webhooks/check/junit.js');
         try {
-          writeFileSync(flags.junit, toJUnit(report));
+          writeFileSync(ctx.path(flags.junit), toJUnit(report));
         } catch (error) {
           throw new UserError(`cannot write ${flags.junit}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
         }
       }
-      if (options.json) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+      if (ctx.json) ctx.io.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
       else {
         const rows = report.checks.map((c) => [
           c.passed ? green('pass') : red('fail'),
@@ -76,9 +76,9 @@ export function register(group: Command): void {
           c.latency_ms === null ? '-' : `${c.latency_ms} ms`,
           c.reason,
         ]);
-        process.stdout.write(`Webhook receiver ${report.url} (app ${report.app_id})\n\n`);
-        process.stdout.write(`${columns(['RESULT', 'CHECK', 'TIME', 'DETAIL'], rows)}\n\n`);
-        process.stdout.write(`${report.passed} passed, ${report.failed} failed${flags.junit ? ` (JUnit XML: ${flags.junit})` : ''}\n`);
+        ctx.io.stdout.write(`Webhook receiver ${report.url} (app ${report.app_id})\n\n`);
+        ctx.io.stdout.write(`${columns(['RESULT', 'CHECK', 'TIME', 'DETAIL'], rows)}\n\n`);
+        ctx.io.stdout.write(`${report.passed} passed, ${report.failed} failed${flags.junit ? ` (JUnit XML: ${flags.junit})` : ''}\n`);
       }
       if (report.failed > 0) {
         const names = report.checks.filter((c) => !c.passed).map((c) => c.id);

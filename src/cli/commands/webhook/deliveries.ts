@@ -1,8 +1,8 @@
 import { Option, type Command } from 'commander';
 import type { DeliveryDetail, DeliveryStatus } from '../../../contract/webhooks.js';
-import { controlClient, globalOptions, resolveAppId } from '../../context.js';
+import { contextOf } from '../../context.js';
 import { UserError } from '../../errors.js';
-import { columns, printResult, table } from '../../output.js';
+import { columns, table } from '../../output.js';
 import { DELIVERY_HEADER, deliveryRow } from './format.js';
 
 export function registerDeliveries(group: Command): void {
@@ -14,30 +14,30 @@ export function registerDeliveries(group: Command): void {
     .option('--event <event_id>', 'only deliveries of this event')
     .option('--limit <n>', 'at most this many (1-1000)', '50')
     .action(async (flags: { status?: string; scan?: string; event?: string; limit: string }, command: Command) => {
-      const options = globalOptions(command);
+      const ctx = contextOf(command);
       const limit = Number(flags.limit);
       if (!/^\d+$/.test(flags.limit) || limit < 1 || limit > 1000) throw new UserError(`--limit must be a whole number from 1 to 1000, not "${flags.limit}"`);
-      const control = controlClient(options);
-      const appId = await resolveAppId(control, options);
+      const control = ctx.control();
+      const appId = await ctx.appId();
       const list = await control.deliveries({ app_id: appId, status: flags.status as DeliveryStatus | undefined, scan_id: flags.scan, event_id: flags.event, limit });
-      printResult(Boolean(options.json), list, (l) => (l.data.length === 0 ? `no deliveries for ${appId}` : columns(DELIVERY_HEADER, l.data.map(deliveryRow))));
+      ctx.print(list, (l) => (l.data.length === 0 ? `no deliveries for ${appId}` : columns(DELIVERY_HEADER, l.data.map(deliveryRow))));
     });
 
   group
     .command('delivery <delivery_id>')
     .description('one delivery: its attempts, and the exact headers and body it sends')
     .action(async (deliveryId: string, _flags: object, command: Command) => {
-      const options = globalOptions(command);
-      printResult(Boolean(options.json), await controlClient(options).delivery(deliveryId), renderDetail);
+      const ctx = contextOf(command);
+      ctx.print(await ctx.control().delivery(deliveryId), renderDetail);
     });
 
   group
     .command('resend <event_id>')
     .description('send an event again: a new delivery with the same event id and the same signed bytes, due now')
     .action(async (eventId: string, _flags: object, command: Command) => {
-      const options = globalOptions(command);
-      const d = await controlClient(options).resendEvent(eventId);
-      printResult(Boolean(options.json), d, () => `resending ${d.event_id} (${d.event_type}) as ${d.id}, due now`);
+      const ctx = contextOf(command);
+      const d = await ctx.control().resendEvent(eventId);
+      ctx.print(d, () => `resending ${d.event_id} (${d.event_type}) as ${d.id}, due now`);
     });
 }
 

@@ -1,9 +1,9 @@
 import type { Command } from 'commander';
 import { readFileSync } from 'node:fs';
+import { readAll } from '../../io.js';
 import { UserError } from '../../errors.js';
 import { EXIT } from '../../exit-codes.js';
-import { globalOptions } from '../../context.js';
-import { printResult } from '../../output.js';
+import { contextOf } from '../../context.js';
 
 export function registerVerify(group: Command): void {
   group
@@ -12,11 +12,11 @@ export function registerVerify(group: Command): void {
     .requiredOption('--secret <whsec>', 'the whsec_ signing secret of the app')
     .requiredOption('--signature <hex>', 'the Service-Signature header value')
     .action(async (file: string | undefined, flags: { secret: string; signature: string }, command: Command) => {
-      const options = globalOptions(command);
+      const ctx = contextOf(command);
       const { verifySignature, SignatureVerificationError } = await import('../../../verify.js');
       let raw: Buffer;
       try {
-        raw = file === undefined || file === '-' ? await readStdin() : readFileSync(file);
+        raw = file === undefined || file === '-' ? await readAll(ctx.io.stdin) : readFileSync(ctx.path(file));
       } catch (error) {
         throw new UserError(`cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
       }
@@ -28,12 +28,6 @@ export function registerVerify(group: Command): void {
         }
         throw error;
       }
-      printResult(Boolean(options.json), { valid: true, bytes: raw.length }, (r) => `signature ok: it matches the ${r.bytes} bytes`);
+      ctx.print({ valid: true, bytes: raw.length }, (r) => `signature ok: it matches the ${r.bytes} bytes`);
     });
-}
-
-async function readStdin(): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks);
 }

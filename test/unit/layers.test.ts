@@ -1,0 +1,142 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+/**
+ * The layers of src/, bottom first: a module may import its own layer or a lower one, never a
+ * higher one. Layers of the same rank (client and the simulated SDK) may use each other.
+ */
+const LAYERS: Array<{ dir: string; rank: number }> = [
+  { dir: 'util', rank: 0 },
+  { dir: 'contract', rank: 1 },
+  { dir: 'clock', rank: 2 },
+  { dir: 'store', rank: 3 },
+  { dir: 'webhooks', rank: 4 },
+  { dir: 'emulator', rank: 5 },
+  { dir: 'client', rank: 6 },
+  { dir: 'sdk', rank: 6 },
+  { dir: 'device', rank: 6 },
+  { dir: 'tui', rank: 7 },
+  { dir: 'cli', rank: 8 },
+  // The package's library entry (src/index.ts) may re-export anything.
+  { dir: 'index.ts', rank: 9 },
+];
+
+const SRC = resolve(dirname(fileURLToPath(import.meta.url)), '../../src');
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return sourceFiles(path);
+    return /\.tsx?$/.test(entry.name) && !entry.name.endsWith('.d.ts') ? [path] : [];
+  });
+}
+
+/** The run-time imports of one file: static `import`/`export ... from` (not `import type`/`export type`) and dynamic `import()`. */
+function runtimeImports(source: string): string[] {
+  const code = source.replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '');
+  const found: string[] = [];
+  const statement = /^\s*(import|export)\s+(type\s+)?([^;]*?)\s*from\s*['"]([^'"]+)['"]/gm;
+  for (const m of code.matchAll(statement)) {
+    if (m[2]) continue; // `import type ...` / `export type ...`: erased at build time
+    // `import { type A, type B } from`: every name is a type, so the import is erased too.
+    const names = /^\{([^}]*)\}$/.exec(m[3]!.trim());
+    if (names && names[1]!.split(',').every((n) => n.trim() === '' || /^type\s/.test(n.trim()))) continue;
+    found.push(m[4]!);
+  }
+  for (const m of code.matchAll(/^\s*import\s+['"]([^'"]+)['"]/gm)) found.push(m[1]!);
+  for (const m of code.matchAll(/\bimport\(\s*['"]([^'"]+)['"]\s*\)/g)) found.push(m[1]!);
+  return found;
+}
+
+/** Resolves a relative `.js` specifier to the .ts/.tsx source file it names (null for packages). */
+function resolveSpecifier(from: string, specifier: string): string | null {
+  if (!specifier.startsWith('.')) return null;
+  const target = resolve(dirname(from), specifier);
+  const base = target.replace(/\.js$/, '');
+  for (const candidate of [`${base}.ts`, `${base}.tsx`, join(target, 'index.ts')]) if (existsSync(candidate)) return candidate;
+  throw new Error(`${relative(SRC, from)} imports ${specifier}, which resolves to no source file`);
+}
+
+function buildGraph(): Map<string, string[]> {
+  const graph = new Map<string, string[]>();
+  for (const file of sourceFiles(SRC)) {
+    const edges = runtimeImports(readFileSync(file, 'utf8'))
+      .map((s) => resolveSpecifier(file, s))
+      .filter((t): t is string => t !== null);
+    graph.set(relative(SRC, file), [...new Set(edges.map((t) => relative(SRC, t)))]);
+  }
+  return graph;
+}
+
+function rankOf(file: string): number {
+  const top = file.split('/')[0]!;
+  const layer = LAYERS.find((l) => l.dir === top);
+  if (!layer) throw new Error(`src/${file} is in no layer: add its folder to LAYERS in test/unit/layers.test.ts`);
+  return layer.rank;
+}
+
+/** Every cycle of the graph (one per strongly connected component with more than one module, or a self-import). */
+function cycles(graph: Map<string, string[]>): string[][] {
+  let index = 0;
+  const indexOf = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const found: string[][] = [];
+  const visit = (node: string) => {
+    indexOf.set(node, index);
+    low.set(node, index++);
+    stack.push(node);
+    onStack.add(node);
+    for (const next of graph.get(node) ?? []) {
+      if (!indexOf.has(next)) {
+        visit(next);
+        low.set(node, Math.min(low.get(node)!, low.get(next)!));
+      } else if (onStack.has(next)) low.set(node, Math.min(low.get(node)!, indexOf.get(next)!));
+    }
+    if (low.get(node) === indexOf.get(node)) {
+      const component: string[] = [];
+      let member: string;
+      do {
+        member = stack.pop()!;
+        onStack.delete(member);
+        component.push(member);
+      } while (member !== node);
+      if (component.length > 1 || (graph.get(node) ?? []).includes(node)) found.push(component.sort());
+    }
+  };
+  for (const node of graph.keys()) if (!indexOf.has(node)) visit(node);
+  return found;
+}
+
+describe('the layers of src/', () => {
+  const graph = buildGraph();
+
+  it('reads imports the way the build sees them', () => {
+    expect(runtimeImports(`import type { A } from './a.js';\nimport { type B } from './b.js';\nimport { c, type D } from './c.js';`)).toEqual([
+      './c.js',
+    ]);
+    expect(runtimeImports(`export { e } from './e.js';\nexport type { F } from './f.js';\nconst g = await import('./g.js');`)).toEqual([
+      './e.js',
+      './g.js',
+    ]);
+    expect(runtimeImports(`// import { h } from './h.js';\n/* import { i } from './i.js'; */`)).toEqual([]);
+    expect(graph.size).toBeGreaterThan(50);
+    expect(cycles(new Map([['a', ['b']], ['b', ['c']], ['c', ['a']], ['d', ['a']]]))).toEqual([['a', 'b', 'c']]);
+    expect(cycles(new Map([['a', ['a']]]))).toEqual([['a']]);
+  });
+
+  it('no module imports a higher layer (util < contract < clock < store < webhooks < emulator < client, sdk < tui < cli)', () => {
+    const upward: string[] = [];
+    for (const [file, targets] of graph) {
+      for (const target of targets) if (rankOf(target) > rankOf(file)) upward.push(`${file} -> ${target}`);
+    }
+    expect(upward).toEqual([]);
+  });
+
+  it('no run-time import cycle anywhere', () => {
+    expect(cycles(graph)).toEqual([]);
+  });
+});
