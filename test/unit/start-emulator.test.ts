@@ -27,7 +27,7 @@ describe('startEmulator: the emulator in the calling process', () => {
       body: JSON.stringify({ host_user_ref: 'member_1' }),
     });
     expect(minted.status).toBe(201);
-    expect((await minted.json()).expires_at).toBe('2026-03-01T12:15:00.000Z');
+    expect(((await minted.json()) as { expires_at: string }).expires_at).toBe('2026-03-01T12:15:00.000Z');
     expect(emu.clock.now().toISOString()).toBe(START);
     expect((await emu.clock.advance('90s')).now).toBe('2026-03-01T12:01:30.000Z');
     expect((await emu.clock.advance(500)).now).toBe('2026-03-01T12:01:30.500Z');
