@@ -1,6 +1,6 @@
 import { CommanderError } from 'commander';
 import { ApiCallError, ConnectionError } from '../client/http.js';
-import { UserError } from './errors.js';
+import { ExitWith, UserError } from './errors.js';
 import { EXIT } from './exit-codes.js';
 import { processIo, type CliIo } from './io.js';
 import { buildProgram } from './program.js';
@@ -45,6 +45,7 @@ export function reportError(error: unknown, io: CliIo): number {
     // Commander already printed its message (usage errors) or the help/version text.
     return error.exitCode === 0 ? EXIT.ok : EXIT.usage;
   }
+  if (error instanceof ExitWith) return error.code;
   if (error instanceof UserError) {
     write(`scanctl: ${error.message}`);
     if (error.options.hint) write(`  hint: ${error.options.hint}`);

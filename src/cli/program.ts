@@ -2,6 +2,7 @@ import { Command } from 'commander';
 import { attachIo } from './context.js';
 import type { CliIo } from './io.js';
 import { register as registerServe } from './commands/serve.js';
+import { register as registerExec } from './commands/exec.js';
 import { register as registerSessionMint } from './commands/session/mint.js';
 import { register as registerResultsDelete } from './commands/results/delete.js';
 import { register as registerAppShow } from './commands/app/show.js';
@@ -44,6 +45,7 @@ export function buildProgram(version: string, io: CliIo): Command {
   program.configureHelp({ sortSubcommands: false });
 
   registerServe(program);
+  registerExec(program);
 
   registerSessionMint(program.command('session').description('session tokens (POST /v1/sessions)'));
   registerResultsDelete(program.command('results').description("members' stored results (DELETE /v1/results)"));

@@ -3,9 +3,8 @@ import type { StateFile } from '../contract/state.js';
 import { parseFixtures, type Fixtures } from '../emulator/fixtures.js';
 import { startEmulatorServer } from '../emulator/server.js';
 import { sanitize } from '../emulator/domain/request-log.js';
-import { fixtureKeys } from '../emulator/seed.js';
+import { testCredentials } from '../emulator/test-credentials.js';
 import { packageVersion } from '../util/package-root.js';
-import { ensureSigningSecret } from '../webhooks/signing-secret.js';
 import { createHandle, type EmulatorHandle } from './handle.js';
 import { timeOf } from './values.js';
 
@@ -61,18 +60,17 @@ export async function startEmulator(options: StartEmulatorOptions = {}): Promise
   });
   try {
     const { emulator } = server;
-    const appId = emulator.config.defaultAppId;
-    if (!appId) throw new Error('startEmulator: the fixtures hold no app');
-    const keys = fixtureKeys(emulator, appId).test;
-    if (!keys) throw new Error(`startEmulator: the fixtures give ${appId} no test keys (keys.test.secret and keys.test.publishable)`);
-    const webhookSecret = ensureSigningSecret(emulator.store, emulator.ids, emulator.box, emulator.clock.now(), appId);
+    const credentials = testCredentials(emulator);
+    if (!credentials) throw new Error('startEmulator: the fixtures hold no app');
+    const { appId, secretKey, publishableKey, webhookSecret } = credentials;
+    if (!secretKey || !publishableKey) throw new Error(`startEmulator: the fixtures give ${appId} no test keys (keys.test.secret and keys.test.publishable)`);
     if (options.quiet === false) {
       emulator.bus.on('request', (entry) => {
         const line = sanitize(entry, 0);
         process.stderr.write(`scanctl ${line.method} ${line.path} ${line.status}${line.error_code ? ` ${line.error_code}` : ''} ${line.latency_ms} ms\n`);
       });
     }
-    return createHandle(server, { appId, secretKey: keys.secret, publishableKey: keys.publishable, webhookSecret });
+    return createHandle(server, { appId, secretKey, publishableKey, webhookSecret });
   } catch (error) {
     await server.close();
     throw error;

@@ -1,0 +1,105 @@
+import type { Command } from 'commander';
+import { spawn } from 'node:child_process';
+import { constants } from 'node:os';
+import { contextOf } from '../context.js';
+import { addEmulatorOptions, parseEmulatorFlags, type EmulatorFlags } from '../emulator-flags.js';
+import { ExitWith, UserError } from '../errors.js';
+
+interface ExecFlags extends EmulatorFlags {
+  forward?: string;
+}
+
+/** Exit code of a command the shell could not find (as a shell answers). */
+const COMMAND_NOT_FOUND = 127;
+const FORWARDED_SIGNALS = ['SIGINT', 'SIGTERM'] as const;
+
+/**
+ * `scanctl exec [options] -- COMMAND [ARGS...]`: a fresh emulator on a free port for the length
+ * of one command (a test suite, a CI step), which finds it in its environment. No ready line to
+ * wait for, no PID to remember: the emulator stops when the command ends, and scanctl exits with
+ * the command's exit code (128 + the signal's number when a signal ended it).
+ */
+export function register(program: Command): void {
+  const exec = program
+    .command('exec')
+    .description("run COMMAND against a fresh emulator on a free port (SCANCTL_BASE_URL and the app's keys in its environment); exit with its exit code")
+    .usage('[options] -- COMMAND [ARGS...]')
+    .argument('[command...]', 'the command and its arguments, after --')
+    // Bad input is one line: no usage hint after the error.
+    .showHelpAfterError(false);
+  addEmulatorOptions(exec, { db: ':memory:', env: false })
+    .option('--forward <url>', "point the app's webhooks at this URL (the receiver of the backend the command starts)")
+    .addHelpText(
+      'after',
+      '\nThe command gets SCANCTL_BASE_URL, SCANCTL_APP_ID, SCANCTL_SECRET_KEY, SCANCTL_PUBLISHABLE_KEY and SCANCTL_WEBHOOK_SECRET\n(the fixtures\' default app and its test keys). SIGINT and SIGTERM are passed on to it.\nExample: scanctl exec --seed 1 --frozen-clock -- npm test',
+    )
+    .action(async (commandLine: string[], flags: ExecFlags, command: Command) => {
+      const ctx = contextOf(command);
+      const [file, ...args] = commandLine;
+      if (!file) throw new UserError('exec needs a command after --: scanctl exec [options] -- COMMAND [ARGS...]');
+      const forward = flags.forward === undefined ? null : webhookUrl(flags.forward);
+      const run = await parseEmulatorFlags(flags, ctx);
+
+      const { startForCli, exportOnExit } = await import('../run-emulator.js');
+      const server = await startForCli(run, { port: 0, host: '127.0.0.1', db: flags.db, fixtures: flags.fixtures ?? null, reset: false, stateFile: null });
+      let code: number;
+      try {
+        const { testCredentials, credentialsEnv } = await import('../../emulator/test-credentials.js');
+        const credentials = testCredentials(server.emulator);
+        if (forward && credentials) await pointWebhooksAt(server, credentials.appId, forward);
+        const env: Record<string, string | undefined> = { ...ctx.io.env, ...credentialsEnv(server.url, credentials) };
+        for (const [name, value] of Object.entries(env)) if (value === undefined) delete env[name];
+        code = await runChild(file, args, { cwd: ctx.io.cwd, env });
+      } finally {
+        try {
+          if (run.exportOnExit) await exportOnExit(server, run.exportOnExit);
+        } finally {
+          await server.close();
+        }
+      }
+      if (code !== 0) throw new ExitWith(code);
+    });
+}
+
+function webhookUrl(value: string): string {
+  let url: URL | null = null;
+  try {
+    url = new URL(value);
+  } catch {
+    // refused below
+  }
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) throw new UserError(`--forward must be an http(s) URL, not "${value}"`);
+  return value;
+}
+
+/** APP-2: setting a webhook_url is what the portal does; the app keeps (or is issued) its signing secret. */
+async function pointWebhooksAt(server: import('../../emulator/server.js').RunningServer, appId: string, url: string): Promise<void> {
+  const { updateAppSettings } = await import('../../emulator/domain/apps.js');
+  const { emulator } = server;
+  const app = emulator.store.apps.get(appId)!;
+  updateAppSettings(emulator.store, emulator.ids, emulator.box, emulator.clock.now(), app, { webhook_url: url });
+}
+
+/** Runs the command with inherited stdio, passing SIGINT and SIGTERM on; resolves with its exit code. */
+function runChild(file: string, args: string[], options: { cwd: string; env: Record<string, string | undefined> }): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(file, args, { cwd: options.cwd, env: options.env, stdio: 'inherit' });
+    const forward = (signal: NodeJS.Signals) => () => void child.kill(signal);
+    const listeners = FORWARDED_SIGNALS.map((signal) => [signal, forward(signal)] as const);
+    for (const [signal, listener] of listeners) process.on(signal, listener);
+    const done = () => {
+      for (const [signal, listener] of listeners) process.off(signal, listener);
+    };
+    child.once('error', (error: NodeJS.ErrnoException) => {
+      done();
+      if (error.code === 'ENOENT') {
+        process.stderr.write(`scanctl: exec: ${file}: command not found\n`);
+        resolve(COMMAND_NOT_FOUND);
+      } else reject(new UserError(`exec: cannot run ${file}: ${error.message}`));
+    });
+    child.once('exit', (code, signal) => {
+      done();
+      resolve(signal ? 128 + (constants.signals[signal] ?? 0) : (code ?? 1));
+    });
+  });
+}
