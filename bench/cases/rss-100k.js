@@ -22,7 +22,7 @@ export default {
   target: { max: 150, unit: 'MB' },
   async run({ quick }) {
     const scans = quick ? 20_000 : 100_000;
-    const { simulate } = await import(pathToFileURL(join(ROOT, 'dist', 'device', 'simulate.js')).href);
+    const { simulate } = await import(pathToFileURL(join(ROOT, 'dist', 'sdk', 'simulate.js')).href);
     const receiver = await startChildServer(join(ROOT, 'bench', 'receiver.js'), ['200']);
     const dir = tempDir();
     const fixtures = loadFixtures(dir, { webhookUrl: receiver.url });

@@ -94,7 +94,7 @@ export async function readStateFile(file: string, ctx: CommandContext): Promise<
   }
   // zod loads with the command that needs it, not with every command.
   const { StateFile } = await import('../contract/state.js');
-  const { formatPath } = await import('../emulator/fixtures.js');
+  const { formatPath } = await import('../contract/issue-path.js');
   const parsed = StateFile.safeParse(json);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;

@@ -23,7 +23,7 @@ export interface ListenOptions {
 export async function startForCli(run: EmulatorRunOptions, listen: ListenOptions): Promise<RunningServer> {
   const { startEmulatorServer, PortInUseError } = await import('../emulator/server.js');
   const { DatabaseLockedError, DatabaseTooNewError } = await import('../store/db.js');
-  const { FixtureError } = await import('../emulator/fixtures.js');
+  const { FixtureError } = await import('../emulator/fixture-file.js');
   const { ApiError } = await import('../contract/errors.js');
   try {
     return await startEmulatorServer({

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { listOf } from './list.js';
 import { AppResponse } from './apps.js';
 import { INTERFACE_VERSION } from './version.js';
 
@@ -48,7 +49,7 @@ export const KeyView = z
   .meta({ id: 'ApiKey' });
 export type KeyView = z.infer<typeof KeyView>;
 
-export const KeyListResponse = z.object({ object: z.literal('list'), data: z.array(KeyView) }).meta({ id: 'ApiKeyList' });
+export const KeyListResponse = listOf(KeyView, 'ApiKeyList');
 export type KeyListResponse = z.infer<typeof KeyListResponse>;
 
 export const KeyIssueRequest = z.strictObject({ env: Env }).meta({ id: 'KeyIssueRequest' });
@@ -69,8 +70,8 @@ export const WebhookSecretResponse = z
   .object({ object: z.literal('webhook_secret'), app_id: z.string(), webhook_secret: z.string().nullable() })
   .meta({ id: 'WebhookSecret' });
 
-export const AppListResponse = z.object({ object: z.literal('list'), data: z.array(AppResponse) }).meta({ id: 'AppList' });
-export const AccountListResponse = z.object({ object: z.literal('list'), data: z.array(AccountView) }).meta({ id: 'AccountList' });
+export const AppListResponse = listOf(AppResponse, 'AppList');
+export const AccountListResponse = listOf(AccountView, 'AccountList');
 export const PortalSessionResponse = z
   .object({ object: z.literal('portal_session'), account_id: z.string(), expires_at: z.iso.datetime() })
   .meta({ id: 'PortalSession', description: 'The portal cookie itself comes in Set-Cookie (scanctl_portal, HttpOnly).' });

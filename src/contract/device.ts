@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { listOf } from './list.js';
 import { CHOICES } from './choices.js';
 import { Env } from './control.js';
 import { DateTime } from './time.js';
@@ -60,7 +61,7 @@ export const ModelInfo = z
   .meta({ id: 'Model' });
 export type ModelInfo = z.infer<typeof ModelInfo>;
 
-export const ModelManifest = z.object({ object: z.literal('list'), data: z.array(ModelInfo) }).meta({ id: 'ModelManifest' });
+export const ModelManifest = listOf(ModelInfo, 'ModelManifest');
 export type ModelManifest = z.infer<typeof ModelManifest>;
 
 export const ModelKeyRequest = z
@@ -173,7 +174,7 @@ export const Installation = z
   .meta({ id: 'Installation' });
 export type Installation = z.infer<typeof Installation>;
 
-export const InstallationList = z.object({ object: z.literal('list'), data: z.array(Installation) }).meta({ id: 'InstallationList' });
+export const InstallationList = listOf(Installation, 'InstallationList');
 export type InstallationList = z.infer<typeof InstallationList>;
 
 export const ScanListQuery = z
@@ -183,7 +184,7 @@ export const ScanListQuery = z
   })
   .meta({ id: 'ScanListQuery' });
 
-export const ScanList = z.object({ object: z.literal('list'), data: z.array(Scan) }).meta({ id: 'ScanList' });
+export const ScanList = listOf(Scan, 'ScanList');
 export type ScanList = z.infer<typeof ScanList>;
 
 const Month = z.string().regex(/^\d{4}-(0[1-9]|1[0-2])$/, 'must be YYYY-MM');
@@ -210,5 +211,5 @@ export const UsageRow = z
   .meta({ id: 'Usage' });
 export type UsageRow = z.infer<typeof UsageRow>;
 
-export const UsageList = z.object({ object: z.literal('list'), data: z.array(UsageRow) }).meta({ id: 'UsageList' });
+export const UsageList = listOf(UsageRow, 'UsageList');
 export type UsageList = z.infer<typeof UsageList>;

@@ -83,7 +83,7 @@ export const ERROR_CODES = {
   results_delivery_disabled: 403,
   scan_not_completed: 409,
   scan_conflict: 409,
-  // Webhook control plane (issue 4): resend of an event deleted by DELETE /v1/results, or with nowhere to send.
+  // Webhook control plane: resend of an event deleted by DELETE /v1/results, or with nowhere to send.
   event_deleted: 409,
   webhook_url_missing: 409,
   // The emulator trusts the loopback user only (docs/security.md): a rebound Host, a cross-site page.
@@ -91,7 +91,7 @@ export const ERROR_CODES = {
   origin_not_allowed: 403,
   // Anything unexpected: still the spec's body, never a bare 500 page.
   internal_error: 500,
-  // Injected on purpose by `scanctl faults` (issue 6) with the status the developer chose.
+  // Injected on purpose by `scanctl faults` with the status the developer chose.
   fault_injected: 503,
 } as const satisfies Record<string, number>;
 export type ErrorCode = keyof typeof ERROR_CODES;

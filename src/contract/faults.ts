@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { listOf } from './list.js';
 import { Probability, Seed } from './seeded.js';
 import { DateTime } from './time.js';
 
@@ -49,7 +50,7 @@ export const FaultView = z
   .meta({ id: 'Fault' });
 export type FaultView = z.infer<typeof FaultView>;
 
-export const FaultListResponse = z.object({ object: z.literal('list'), data: z.array(FaultView) }).meta({ id: 'FaultList' });
+export const FaultListResponse = listOf(FaultView, 'FaultList');
 export type FaultListResponse = z.infer<typeof FaultListResponse>;
 
 export const FaultClearResponse = z.object({ object: z.literal('fault_clear'), cleared: z.number().int() }).meta({ id: 'FaultClear' });

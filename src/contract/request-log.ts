@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { listOf } from './list.js';
 import { DateTime } from './time.js';
 
 /** The emulator's request log (`scanctl logs tail`): what was called, answered how, by which key (display form only). */
@@ -37,5 +38,5 @@ export const LogQuery = z.strictObject({
 });
 export type LogQuery = z.infer<typeof LogQuery>;
 
-export const LogListResponse = z.object({ object: z.literal('list'), data: z.array(RequestLogLine) }).meta({ id: 'RequestLogList' });
+export const LogListResponse = listOf(RequestLogLine, 'RequestLogList');
 export type LogListResponse = z.infer<typeof LogListResponse>;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { listOf } from './list.js';
 import { CHOICES } from './choices.js';
 import { DateTime } from './time.js';
 
@@ -106,7 +107,7 @@ export const DeliveryDetail = DeliveryView.extend({
 }).meta({ id: 'WebhookDeliveryDetail' });
 export type DeliveryDetail = z.infer<typeof DeliveryDetail>;
 
-export const DeliveryListResponse = z.object({ object: z.literal('list'), data: z.array(DeliveryView) }).meta({ id: 'WebhookDeliveryList' });
+export const DeliveryListResponse = listOf(DeliveryView, 'WebhookDeliveryList');
 export type DeliveryListResponse = z.infer<typeof DeliveryListResponse>;
 
 export const DeliveryListQuery = z
@@ -124,7 +125,7 @@ export const ListenerView = z
   .meta({ id: 'WebhookListener' });
 export type ListenerView = z.infer<typeof ListenerView>;
 
-export const ListenerListResponse = z.object({ object: z.literal('list'), data: z.array(ListenerView) }).meta({ id: 'WebhookListenerList' });
+export const ListenerListResponse = listOf(ListenerView, 'WebhookListenerList');
 
 export const StreamQuery = z
   .strictObject({

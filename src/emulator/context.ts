@@ -3,7 +3,7 @@ import type { Store } from '../store/index.js';
 import type { SecretBox } from '../util/crypto.js';
 import type { Ids } from '../util/ids.js';
 import type { Bus } from './bus.js';
-import type { Fixtures } from './fixtures.js';
+import type { Fixtures } from './fixture-file.js';
 import type { RateLimiter } from './domain/rate-limit.js';
 import type { RequestLogBuffer } from './domain/request-log.js';
 import type { Scheduler } from './scheduler.js';

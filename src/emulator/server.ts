@@ -7,7 +7,7 @@ import { clearServeState, writeServeState } from './serve-state.js';
 import { createEmulator, type Emulator } from './create-emulator.js';
 import { BUNDLED_FIXTURES_FILE, followStoredFixtures, INLINE_FIXTURES, seedFixtures } from './seed.js';
 import type { ClockSetup } from './determinism.js';
-import type { Fixtures } from './fixtures.js';
+import type { Fixtures } from './fixture-file.js';
 import type { StateFile } from '../contract/state.js';
 import { importState } from './state/import.js';
 

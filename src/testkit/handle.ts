@@ -8,7 +8,7 @@ import { toIso } from '../contract/time.js';
 import type { DeliveryDetail, DeliveryStatus } from '../contract/webhooks.js';
 import type { RunningServer } from '../emulator/server.js';
 import { simulateScans, type SimulateScanOptions } from './simulate-scan.js';
-import type { ScanSummary } from '../device/simulate.js';
+import type { ScanSummary } from '../sdk/simulate.js';
 import { durationOf, timeOf } from './values.js';
 import { settleDeliveries } from './settle.js';
 

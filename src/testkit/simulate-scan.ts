@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { ControlClient } from '../client/control.js';
-import { simulate, type ScanSummary } from '../device/simulate.js';
+import { simulate, type ScanSummary } from '../sdk/simulate.js';
 import { packagePath } from '../util/package-root.js';
 import { durationOf } from './values.js';
 

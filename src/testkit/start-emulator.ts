@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { StateFile } from '../contract/state.js';
-import { parseFixtures, type Fixtures } from '../emulator/fixtures.js';
+import { parseFixtures, type Fixtures } from '../emulator/fixture-file.js';
 import { startEmulatorServer } from '../emulator/server.js';
 import { sanitize } from '../emulator/domain/request-log.js';
 import { testCredentials } from '../emulator/test-credentials.js';

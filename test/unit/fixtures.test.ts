@@ -2,8 +2,8 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CHOICES } from '../../src/contract/choices.js';
-import { applyFixtures } from '../../src/emulator/domain/fixtures.js';
-import { FixtureError, parseFixtures, readFixtures } from '../../src/emulator/fixtures.js';
+import { applyFixtures } from '../../src/emulator/domain/apply-fixtures.js';
+import { FixtureError, parseFixtures, readFixtures } from '../../src/emulator/fixture-file.js';
 import { DEMO, FIXTURES_FILE, testEmulator } from '../helpers/emulator.js';
 import { tempDir } from '../helpers/temp.js';
 

@@ -9,6 +9,8 @@ import { describe, expect, it } from 'vitest';
  */
 const LAYERS: Array<{ dir: string; rank: number }> = [
   { dir: 'util', rank: 0 },
+  // scanctl/verify: the signature check that loads only node:crypto.
+  { dir: 'verify.ts', rank: 0 },
   { dir: 'contract', rank: 1 },
   { dir: 'clock', rank: 2 },
   { dir: 'store', rank: 3 },
@@ -16,7 +18,6 @@ const LAYERS: Array<{ dir: string; rank: number }> = [
   { dir: 'emulator', rank: 5 },
   { dir: 'client', rank: 6 },
   { dir: 'sdk', rank: 6 },
-  { dir: 'device', rank: 6 },
   { dir: 'tui', rank: 7 },
   { dir: 'cli', rank: 8 },
   // The package's library entry (src/index.ts) may re-export anything.
@@ -33,20 +34,22 @@ function sourceFiles(dir: string): string[] {
   });
 }
 
-/** The run-time imports of one file: static `import`/`export ... from` (not `import type`/`export type`) and dynamic `import()`. */
-function runtimeImports(source: string): string[] {
+/**
+ * The imports of one file. 'runtime': static `import`/`export ... from` (not `import type`,
+ * `export type` or `import { type A }` alone: erased at build time) and dynamic `import()`.
+ * 'all': every import, types included (`typeof import()` too).
+ */
+function importsOf(source: string, which: 'runtime' | 'all'): string[] {
   const code = source.replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '');
   const found: string[] = [];
   const statement = /^\s*(import|export)\s+(type\s+)?([^;]*?)\s*from\s*['"]([^'"]+)['"]/gm;
   for (const m of code.matchAll(statement)) {
-    if (m[2]) continue; // `import type ...` / `export type ...`: erased at build time
-    // `import { type A, type B } from`: every name is a type, so the import is erased too.
     const names = /^\{([^}]*)\}$/.exec(m[3]!.trim());
-    if (names && names[1]!.split(',').every((n) => n.trim() === '' || /^type\s/.test(n.trim()))) continue;
-    found.push(m[4]!);
+    const typesOnly = Boolean(m[2]) || (names !== null && names[1]!.split(',').every((n) => n.trim() === '' || /^type\s/.test(n.trim())));
+    if (which === 'all' || !typesOnly) found.push(m[4]!);
   }
   for (const m of code.matchAll(/^\s*import\s+['"]([^'"]+)['"]/gm)) found.push(m[1]!);
-  for (const m of code.matchAll(/\bimport\(\s*['"]([^'"]+)['"]\s*\)/g)) found.push(m[1]!);
+  for (const m of code.matchAll(/(\btypeof\s+)?\bimport\(\s*['"]([^'"]+)['"]\s*\)/g)) if (which === 'all' || !m[1]) found.push(m[2]!);
   return found;
 }
 
@@ -59,10 +62,10 @@ function resolveSpecifier(from: string, specifier: string): string | null {
   throw new Error(`${relative(SRC, from)} imports ${specifier}, which resolves to no source file`);
 }
 
-function buildGraph(): Map<string, string[]> {
+function buildGraph(which: 'runtime' | 'all'): Map<string, string[]> {
   const graph = new Map<string, string[]>();
   for (const file of sourceFiles(SRC)) {
-    const edges = runtimeImports(readFileSync(file, 'utf8'))
+    const edges = importsOf(readFileSync(file, 'utf8'), which)
       .map((s) => resolveSpecifier(file, s))
       .filter((t): t is string => t !== null);
     graph.set(relative(SRC, file), [...new Set(edges.map((t) => relative(SRC, t)))]);
@@ -112,31 +115,31 @@ function cycles(graph: Map<string, string[]>): string[][] {
 }
 
 describe('the layers of src/', () => {
-  const graph = buildGraph();
+  const runtime = buildGraph('runtime');
+  const all = buildGraph('all');
 
   it('reads imports the way the build sees them', () => {
-    expect(runtimeImports(`import type { A } from './a.js';\nimport { type B } from './b.js';\nimport { c, type D } from './c.js';`)).toEqual([
-      './c.js',
-    ]);
-    expect(runtimeImports(`export { e } from './e.js';\nexport type { F } from './f.js';\nconst g = await import('./g.js');`)).toEqual([
-      './e.js',
-      './g.js',
-    ]);
-    expect(runtimeImports(`// import { h } from './h.js';\n/* import { i } from './i.js'; */`)).toEqual([]);
-    expect(graph.size).toBeGreaterThan(50);
+    const source = `import type { A } from './a.js';\nimport { type B } from './b.js';\nimport { c, type D } from './c.js';`;
+    expect(importsOf(source, 'runtime')).toEqual(['./c.js']);
+    expect(importsOf(source, 'all')).toEqual(['./a.js', './b.js', './c.js']);
+    const more = `export { e } from './e.js';\nexport type { F } from './f.js';\nconst g = await import('./g.js');\ntype H = typeof import('./h.js');`;
+    expect(importsOf(more, 'runtime')).toEqual(['./e.js', './g.js']);
+    expect(importsOf(more, 'all')).toEqual(['./e.js', './f.js', './g.js', './h.js']);
+    expect(importsOf(`// import { h } from './h.js';\n/* import { i } from './i.js'; */`, 'all')).toEqual([]);
+    expect(runtime.size).toBeGreaterThan(50);
     expect(cycles(new Map([['a', ['b']], ['b', ['c']], ['c', ['a']], ['d', ['a']]]))).toEqual([['a', 'b', 'c']]);
     expect(cycles(new Map([['a', ['a']]]))).toEqual([['a']]);
   });
 
-  it('no module imports a higher layer (util < contract < clock < store < webhooks < emulator < client, sdk < tui < cli)', () => {
+  it('no module imports a higher layer, not even a type (util < contract < clock < store < webhooks < emulator < client, sdk < tui < cli)', () => {
     const upward: string[] = [];
-    for (const [file, targets] of graph) {
+    for (const [file, targets] of all) {
       for (const target of targets) if (rankOf(target) > rankOf(file)) upward.push(`${file} -> ${target}`);
     }
     expect(upward).toEqual([]);
   });
 
   it('no run-time import cycle anywhere', () => {
-    expect(cycles(graph)).toEqual([]);
+    expect(cycles(runtime)).toEqual([]);
   });
 });

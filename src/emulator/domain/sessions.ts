@@ -28,37 +28,29 @@ export function mintSession(
   auth: { key: ApiKeyRow; app: AppRow },
   body: CreateSessionRequest,
 ): Promise<SessionResponse> {
-  return store.groupCommit.run(() => mintInTransaction(store, ids, now, auth, body));
-}
-
-function mintInTransaction(
-  store: Store,
-  ids: Ids,
-  now: number,
-  auth: { key: ApiKeyRow; app: AppRow },
-  body: CreateSessionRequest,
-): SessionResponse {
-  const day = quotaDay(now);
-  if (store.quota.used(auth.app.id, day) >= auth.app.daily_session_quota) {
-    throw new ApiError(
-      'quota_exceeded',
-      `${auth.app.id} reached its daily session quota of ${auth.app.daily_session_quota} for ${day} (UTC).`,
-    );
-  }
-  store.quota.increment(auth.app.id, day);
-  const token = ids.secret('vst_');
-  const expiresAt = now + CHOICES.sessionTokenLifetimeMs;
-  store.sessions.insert({
-    id: ids.id('ses'),
-    token_hash: sha256Hex(token),
-    app_id: auth.app.id,
-    key_id: auth.key.id,
-    env: auth.key.env,
-    host_user_ref: body.host_user_ref,
-    scopes: JSON.stringify(body.scopes ?? [...SCOPES]),
-    created_at: now,
-    expires_at: expiresAt,
-    scan_id: null,
+  return store.groupCommit.run(() => {
+    const day = quotaDay(now);
+    if (store.quota.used(auth.app.id, day) >= auth.app.daily_session_quota) {
+      throw new ApiError(
+        'quota_exceeded',
+        `${auth.app.id} reached its daily session quota of ${auth.app.daily_session_quota} for ${day} (UTC).`,
+      );
+    }
+    store.quota.increment(auth.app.id, day);
+    const token = ids.secret('vst_');
+    const expiresAt = now + CHOICES.sessionTokenLifetimeMs;
+    store.sessions.insert({
+      id: ids.id('ses'),
+      token_hash: sha256Hex(token),
+      app_id: auth.app.id,
+      key_id: auth.key.id,
+      env: auth.key.env,
+      host_user_ref: body.host_user_ref,
+      scopes: JSON.stringify(body.scopes ?? [...SCOPES]),
+      created_at: now,
+      expires_at: expiresAt,
+      scan_id: null,
+    });
+    return { session_token: token, expires_at: toIso(expiresAt) };
   });
-  return { session_token: token, expires_at: toIso(expiresAt) };
 }

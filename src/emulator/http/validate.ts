@@ -1,7 +1,7 @@
 import type { Context } from 'hono';
 import type { z } from 'zod';
 import { ApiError } from '../../contract/errors.js';
-import { formatPath } from '../fixtures.js';
+import { formatPath, issuePath } from '../../contract/issue-path.js';
 
 /**
  * CHOICE-3: how an invalid request is answered. A missing field is parameter_missing, a field
@@ -10,8 +10,7 @@ import { formatPath } from '../fixtures.js';
  */
 export function zodIssueToApiError(issue: z.core.$ZodIssue, input?: unknown): ApiError {
   if (issue.code === 'unrecognized_keys') {
-    const key = issue.keys[0] ?? '';
-    const param = formatPath([...issue.path, key]);
+    const param = issuePath(issue);
     return new ApiError('parameter_unknown', `Received unknown parameter: ${param}.`, param);
   }
   const param = formatPath(issue.path);

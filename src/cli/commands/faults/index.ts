@@ -46,7 +46,7 @@ function number(value: string, flag: string, { min, max, integer }: { min: numbe
   return n;
 }
 
-/** scanctl faults add|list|clear (issue 6): make chosen routes answer a chosen error on purpose. */
+/** scanctl faults add|list|clear: make chosen routes answer a chosen error on purpose. */
 export function register(group: Command): void {
   group
     .command('add')

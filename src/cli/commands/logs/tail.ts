@@ -32,7 +32,7 @@ export function formatLogLine(line: RequestLogLine): string {
     .trimEnd();
 }
 
-/** scanctl logs tail (issue 6). */
+/** scanctl logs tail. */
 export function register(group: Command): void {
   group
     .command('tail')

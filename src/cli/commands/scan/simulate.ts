@@ -141,7 +141,7 @@ export function register(group: Command): void {
         teamId ??= app.team_id;
       }
 
-      const { simulate, SimulationError } = await import('../../../device/simulate.js');
+      const { simulate, SimulationError } = await import('../../../sdk/simulate.js');
       const { renderScanLine, renderStep, renderTotals } = await import('./render.js');
       const { isInteractive, ProgressBar } = await import('../../progress.js');
       const out = (line: string) => ctx.out(line);

@@ -5,7 +5,7 @@ import { contextOf } from '../../context.js';
 import { readStateFile } from '../../emulator-flags.js';
 import { UserError } from '../../errors.js';
 
-/** scanctl state export|import|reset (issue 6). */
+/** scanctl state export|import|reset. */
 export function register(group: Command): void {
   group
     .command('export <file>')

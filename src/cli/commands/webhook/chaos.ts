@@ -72,7 +72,7 @@ export function replayCommand(c: ChaosView): string {
   return args.join(' ');
 }
 
-/** scanctl webhook chaos (issue 6): seeded delivery chaos, per app. */
+/** scanctl webhook chaos: seeded delivery chaos, per app. */
 export function register(group: Command): void {
   group
     .command('chaos [off]')

@@ -18,7 +18,7 @@ interface CheckFlags {
 /** An app id for the payloads when no emulator is asked (an explicit --secret and no --app). */
 const STANDALONE_APP_ID = 'app_webhook_check';
 
-/** scanctl webhook check URL (issue 6): receiver conformance. */
+/** scanctl webhook check URL: receiver conformance. */
 export function register(group: Command): void {
   group
     .command('check <url>')

@@ -5,7 +5,7 @@ import { DEMO, expectErrorBody, testEmulator } from '../helpers/emulator.js';
 const mint = (emu: ReturnType<typeof testEmulator>) =>
   emu.call('POST', '/v1/sessions', { key: DEMO.testSecret, json: { host_user_ref: 'member_1' } });
 
-describe('API faults (issue 6)', () => {
+describe('API faults', () => {
   it('ERR-1, CHOICE-4: a count fault answers the next N calls with the spec error body, then the route works again', async () => {
     const emu = testEmulator();
     const added = await emu.call('POST', '/_scanctl/faults', { json: { method: 'POST', path: '/v1/sessions', status: 429, code: 'rate_limited', count: 2 } });

@@ -23,7 +23,7 @@ const exportText = async (emu: TestEmulator, query = '') => {
   return JSON.stringify(await r.json(), null, 2);
 };
 
-describe('state export / import / reset (issue 6)', () => {
+describe('state export / import / reset', () => {
   it('exports every table sorted by name, rows by primary key, keys sorted, with schema version and clock offset', async () => {
     const emu = testEmulator();
     await populate(emu);

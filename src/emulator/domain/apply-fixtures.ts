@@ -1,4 +1,4 @@
-import type { Fixtures } from '../fixtures.js';
+import type { Fixtures } from '../fixture-file.js';
 import type { Store } from '../../store/index.js';
 import type { SecretBox } from '../../util/crypto.js';
 import type { Ids } from '../../util/ids.js';

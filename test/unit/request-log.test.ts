@@ -10,7 +10,7 @@ async function someTraffic(emu: TestEmulator) {
   await emu.call('GET', `/v1/${DEMO.testSecret}`);
 }
 
-describe('request log (issue 6)', () => {
+describe('request log', () => {
   it('keeps recent lines with time, method, path, status, key display form, env, app, latency and error code', async () => {
     const emu = testEmulator();
     await someTraffic(emu);

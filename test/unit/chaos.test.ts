@@ -21,7 +21,7 @@ const setting = (over: Partial<ChaosRow> = {}): ChaosRow => ({
 
 const ids = Array.from({ length: 400 }, (_, i) => `del_${String(i).padStart(6, '0')}`);
 
-describe('delivery chaos verdicts (issue 6)', () => {
+describe('delivery chaos verdicts', () => {
   it('no setting: every attempt is delivered as is', () => {
     const emu = testEmulator();
     expect(chaosVerdict(emu.store, DEMO.appId, 'del_1', 1)).toEqual(NO_CHAOS);

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { simulate, SimulationError, type SimEvent, type SimulateOptions } from '../../src/device/simulate.js';
+import { simulate, SimulationError, type SimEvent, type SimulateOptions } from '../../src/sdk/simulate.js';
 import { ApiCallError } from '../../src/client/http.js';
 import { DEMO, testEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { RESULT, setResultsDelivery, usageOf } from './device-helpers.js';

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { CHOICES } from '../contract/choices.js';
+import { issuePath } from '../contract/issue-path.js';
 import { PUBLISHABLE_KEY_PATTERN, SECRET_KEY_PATTERN, WEBHOOK_SECRET_PATTERN } from '../contract/credentials.js';
 
 const KeyPair = (env: 'test' | 'live') =>
@@ -89,11 +90,7 @@ export function parseFixtures(text: string, file: string): Fixtures {
   const parsed = Fixtures.safeParse(json);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
-    // An unknown field is named by its own path (apps[0].colour), not its parent's.
-    if (issue.code === 'unrecognized_keys') {
-      throw new FixtureError(file, formatPath([...issue.path, issue.keys[0] ?? '']), 'unknown field');
-    }
-    throw new FixtureError(file, formatPath(issue.path), issue.message);
+    throw new FixtureError(file, issuePath(issue), issue.code === 'unrecognized_keys' ? 'unknown field' : issue.message);
   }
   return parsed.data;
 }
@@ -106,9 +103,4 @@ export function readFixtures(file: string): Fixtures {
     throw new FixtureError(file, '', `cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
   }
   return parseFixtures(text, file);
-}
-
-/** apps[0].keys.live -> "apps[0].keys.live" */
-export function formatPath(path: ReadonlyArray<PropertyKey>): string {
-  return path.reduce<string>((out, part) => (typeof part === 'number' ? `${out}[${part}]` : out ? `${out}.${String(part)}` : String(part)), '');
 }
