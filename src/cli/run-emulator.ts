@@ -1,3 +1,4 @@
+import type { Server } from 'node:http';
 import { readServeState } from '../emulator/serve-state.js';
 import type { RunningServer } from '../emulator/server.js';
 import { packageVersion } from '../util/package-root.js';
@@ -13,6 +14,8 @@ export interface ListenOptions {
   /** Where `serve` records itself for the other commands; null for `exec`. */
   stateFile: string | null;
   allowedHosts?: readonly string[];
+  /** A server already listening (exec): the caller attaches the emulator's request listener. */
+  boundServer?: Server;
 }
 
 /**
@@ -39,6 +42,7 @@ export async function startForCli(run: EmulatorRunOptions, listen: ListenOptions
       clock: run.clock,
       initialState: run.initialState,
       allowedHosts: listen.allowedHosts ?? [],
+      boundServer: listen.boundServer,
     });
   } catch (error) {
     if (error instanceof DatabaseLockedError) {

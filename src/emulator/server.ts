@@ -1,5 +1,6 @@
-import { createAdaptorServer } from '@hono/node-server';
-import type { Server } from 'node:http';
+import { createAdaptorServer, getRequestListener } from '@hono/node-server';
+import type { RequestListener, Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 import { openDatabase, loadSecretBox, type Db } from '../store/db.js';
 import { MIGRATIONS } from '../store/migrations/index.js';
@@ -34,6 +35,11 @@ export interface ServeOptions {
   initialState?: StateFile | null;
   /** The webhook dispatcher's per-attempt limit, real ms. */
   webhookAttemptTimeoutMs?: number;
+  /**
+   * A server already listening on `host` (exec binds first, to start its command while the
+   * emulator loads). Nothing is attached to it: the caller attaches `requestListener` when ready.
+   */
+  boundServer?: Server;
 }
 
 export interface RunningServer {
@@ -41,6 +47,8 @@ export interface RunningServer {
   port: number;
   emulator: Emulator;
   fixturesLoaded: string | null;
+  /** The emulator as a node:http request listener (attached already, unless started on a bound server). */
+  requestListener: RequestListener;
   close(): Promise<void>;
 }
 
@@ -85,9 +93,10 @@ export async function startEmulatorServer(options: ServeOptions): Promise<Runnin
     emulator.rateLimiter.limitPerSecond = options.rateLimitPerSecond;
     emulator.config.rateLimitPerSecond = options.rateLimitPerSecond;
 
-    const server = createAdaptorServer({ fetch: emulator.app.fetch }) as Server;
+    const requestListener = getRequestListener(emulator.app.fetch);
+    const server = options.boundServer ?? (createAdaptorServer({ fetch: emulator.app.fetch }) as Server);
     server.keepAliveTimeout = 5_000;
-    const port = await listen(server, options.port, options.host);
+    const port = options.boundServer ? (options.boundServer.address() as AddressInfo).port : await listen(server, options.port, options.host);
     emulator.config.port = port;
     emulator.config.allowedHosts = options.allowedHosts ?? [];
     const url = `http://${options.host.includes(':') ? `[${options.host}]` : options.host}:${port}`;
@@ -101,6 +110,7 @@ export async function startEmulatorServer(options: ServeOptions): Promise<Runnin
       port,
       emulator,
       fixturesLoaded,
+      requestListener,
       async close() {
         if (closed) return;
         closed = true;

@@ -30,14 +30,3 @@ export function testCredentials(emulator: Emulator): TestCredentials | null {
     webhookSecret: ensureSigningSecret(emulator.store, emulator.ids, emulator.box, emulator.clock.now(), appId),
   };
 }
-
-/** Environment variables of a command run against the emulator (`scanctl exec`); unset when unknown. */
-export function credentialsEnv(baseUrl: string, credentials: TestCredentials | null): Record<string, string | undefined> {
-  return {
-    SCANCTL_BASE_URL: baseUrl,
-    SCANCTL_APP_ID: credentials?.appId,
-    SCANCTL_SECRET_KEY: credentials?.secretKey ?? undefined,
-    SCANCTL_PUBLISHABLE_KEY: credentials?.publishableKey ?? undefined,
-    SCANCTL_WEBHOOK_SECRET: credentials?.webhookSecret,
-  };
-}
