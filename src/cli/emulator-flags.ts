@@ -1,4 +1,4 @@
-import { Option, type Command } from 'commander';
+import { InvalidArgumentError, Option, type Command } from 'commander';
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { CHOICES } from '../contract/choices.js';
 import type { StateFile } from '../contract/state.js';
@@ -6,6 +6,7 @@ import { MAX_SEED } from '../util/seeded-random.js';
 import type { CommandContext } from './context.js';
 import { UserError } from './errors.js';
 import { readAll } from './io.js';
+import { wholeNumber } from './parse-options.js';
 
 /**
  * The options `serve` and `exec` share: what the emulator starts from (database, fixtures, an
@@ -15,9 +16,10 @@ import { readAll } from './io.js';
 export interface EmulatorFlags {
   db: string;
   fixtures?: string;
-  rateLimit: string;
-  seed?: string;
-  clockStart?: string;
+  rateLimit: number;
+  seed?: number;
+  /** ms since the epoch */
+  clockStart?: number;
   frozenClock?: boolean;
   import?: string;
   exportOnExit?: string;
@@ -43,42 +45,41 @@ export function addEmulatorOptions(command: Command, defaults: { db: string; env
     )
     .addOption(
       env(
-        new Option('--rate-limit <n>', 'requests per second per secret key before 429 rate_limited; 0 turns it off').default(String(CHOICES.defaultRateLimitPerSecond)),
+        new Option('--rate-limit <n>', 'requests per second per secret key before 429 rate_limited; 0 turns it off')
+          .argParser(wholeNumber(0, 1_000_000_000))
+          .default(CHOICES.defaultRateLimitPerSecond),
         'SCANCTL_RATE_LIMIT',
       ),
     )
-    .option('--seed <n>', 'draw every id and token from this seed: the same commands give the same bytes (predictable: for tests only)')
-    .option('--clock-start <time>', 'start the virtual clock at this time (ISO 8601, e.g. 2026-01-01 or 2026-01-01T09:00:00Z)')
+    .addOption(
+      new Option('--seed <n>', 'draw every id and token from this seed: the same commands give the same bytes (predictable: for tests only)').argParser(
+        wholeNumber(0, MAX_SEED),
+      ),
+    )
+    .addOption(new Option('--clock-start <time>', 'start the virtual clock at this time (2026-01-01 or 2026-01-01T09:00:00Z: UTC or an offset)').argParser(clockStart))
     .option('--frozen-clock', 'the clock moves only when told (clock advance/set), never with real time')
     .option('--import <file>', 'start from a state written by `scanctl state export` (or --export-on-exit)')
     .option('--export-on-exit <file>', 'when the emulator stops, write its whole state there (signing secrets included, mode 0600)');
 }
 
+/** Reads what the flags name (the state file to import): after this, nothing is left to refuse. */
 export async function parseEmulatorFlags(flags: EmulatorFlags, ctx: CommandContext): Promise<EmulatorRunOptions> {
   return {
-    rateLimitPerSecond: parseWholeNumber(flags.rateLimit, '--rate-limit', 0, 1_000_000_000),
-    seed: flags.seed === undefined ? null : parseWholeNumber(flags.seed, '--seed', 0, MAX_SEED),
-    clock: { startMs: flags.clockStart === undefined ? null : parseTime(flags.clockStart, '--clock-start'), frozen: Boolean(flags.frozenClock) },
+    rateLimitPerSecond: flags.rateLimit,
+    seed: flags.seed ?? null,
+    clock: { startMs: flags.clockStart ?? null, frozen: Boolean(flags.frozenClock) },
     initialState: flags.import === undefined ? null : await readStateFile(flags.import, ctx),
     exportOnExit: flags.exportOnExit === undefined ? null : ctx.path(flags.exportOnExit),
   };
-}
-
-export function parseWholeNumber(value: string, flag: string, min: number, max: number): number {
-  const n = Number(value);
-  if (!/^\d+$/.test(value) || n < min || n > max) throw new UserError(`${flag} must be a whole number from ${min} to ${max}, not "${value}"`);
-  return n;
 }
 
 const ISO_TIME = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2}))?$/;
 const LATEST_MS = Date.parse('9999-12-31T23:59:59.999Z');
 
 /** A date (midnight UTC) or a date-time with its offset: never local time, so a run repeats on any machine. */
-export function parseTime(value: string, flag: string): number {
+function clockStart(value: string): number {
   const ms = ISO_TIME.test(value) ? Date.parse(value) : NaN;
-  if (!(ms >= 0 && ms <= LATEST_MS)) {
-    throw new UserError(`${flag} must be a time such as 2026-01-01 or 2026-01-01T09:00:00Z (with Z or an offset), not "${value}"`);
-  }
+  if (!(ms >= 0 && ms <= LATEST_MS)) throw new InvalidArgumentError('Expected a time such as 2026-01-01 or 2026-01-01T09:00:00Z (with Z or an offset).');
   return ms;
 }
 

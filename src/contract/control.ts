@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { listOf } from './list.js';
 import { AppResponse } from './apps.js';
+import { DateTimeInput, DURATION_PATTERN } from './time.js';
 import { INTERFACE_VERSION } from './version.js';
 
 /** The emulator's control plane (CHOICE-8), under /_scanctl so it cannot be mistaken for the service's /v1. */
@@ -28,9 +29,9 @@ export const ClockResponse = z
 export type ClockResponse = z.infer<typeof ClockResponse>;
 
 export const ClockAdvanceRequest = z
-  .strictObject({ duration: z.string().min(1).max(40) })
+  .strictObject({ duration: z.string().max(40).regex(DURATION_PATTERN, 'must be a duration such as 90s, 15m, 24h or 3d') })
   .meta({ id: 'ClockAdvanceRequest', description: 'A duration such as 90s, 15m, 24h or 3d.' });
-export const ClockSetRequest = z.strictObject({ time: z.iso.datetime({ offset: true }) }).meta({ id: 'ClockSetRequest' });
+export const ClockSetRequest = z.strictObject({ time: DateTimeInput }).meta({ id: 'ClockSetRequest' });
 
 export const KeyView = z
   .object({

@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import { listOf } from './list.js';
+import { HostUserRef } from './sessions.js';
 import { CHOICES } from './choices.js';
 import { Env } from './control.js';
-import { DateTime } from './time.js';
+import { DateTime, DateTimeInput, queryInteger } from './time.js';
 
 /**
  * CHOICE-7: request and response shapes of the device routes (the spec names them but does not
@@ -97,13 +98,17 @@ export type ScanStatus = z.infer<typeof ScanStatus>;
 export const SCAN_OUTCOMES = ['completed', 'failed', 'abandoned'] as const;
 export type ScanOutcome = (typeof SCAN_OUTCOMES)[number];
 
+/** DEV-5: the Idempotency-Key of POST /v1/scan-events: 1 to 255 printable ASCII characters, no spaces. */
+export const IDEMPOTENCY_KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
+export const IdempotencyKey = z.string().min(1).max(255).regex(IDEMPOTENCY_KEY_PATTERN, 'must be 1 to 255 printable ASCII characters without spaces');
+
 export const ScanEventRequest = z
   .strictObject({
     installation_id: DeviceId,
     scan_id: DeviceId,
     status: ScanStatus,
     /** When it happened on the device; an offline scan keeps its own time when it syncs later. */
-    occurred_at: DateTime,
+    occurred_at: DateTimeInput,
     model_version: ModelVersion,
   })
   .meta({ id: 'ScanEventRequest' });
@@ -179,8 +184,8 @@ export type InstallationList = z.infer<typeof InstallationList>;
 
 export const ScanListQuery = z
   .strictObject({
-    host_user_ref: z.string().min(1).max(CHOICES.hostUserRefMaxLength).optional(),
-    limit: z.coerce.number().int().min(1).max(1000).optional(),
+    host_user_ref: HostUserRef.optional(),
+    limit: queryInteger(1, 1000).optional(),
   })
   .meta({ id: 'ScanListQuery' });
 

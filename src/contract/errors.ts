@@ -64,6 +64,10 @@ export const ERROR_CODES = {
   unsupported_media_type: 415,
   route_not_found: 404,
   method_not_allowed: 405,
+  // CHOICE-16: refused below the router, by the HTTP parser or the adapter.
+  request_malformed: 400,
+  request_timeout: 408,
+  headers_too_large: 431,
   resource_missing: 404,
   // Portal (CHOICE-6) and control plane (CHOICE-8).
   portal_login_required: 401,
@@ -96,6 +100,14 @@ export const ERROR_CODES = {
 } as const satisfies Record<string, number>;
 export type ErrorCode = keyof typeof ERROR_CODES;
 
+/**
+ * RFC 9110 requires a challenge on every 401: the portal's routes ask for their cookie (a scheme
+ * of our own, naming it), everything else for a bearer credential.
+ */
+export function challengeFor(code: ErrorCode): string {
+  return code === 'portal_login_required' || code === 'bearer_not_accepted' ? 'Cookie cookie-name="scanctl_portal"' : 'Bearer';
+}
+
 /** An error answered on the wire as the spec's error body; one onError turns it into JSON. */
 export class ApiError extends Error {
   readonly status: number;
@@ -111,7 +123,7 @@ export class ApiError extends Error {
     this.name = 'ApiError';
     this.status = options.status ?? ERROR_CODES[code];
     this.type = errorTypeForStatus(this.status);
-    this.headers = options.headers ?? {};
+    this.headers = { ...(this.status === 401 ? { 'WWW-Authenticate': challengeFor(code) } : {}), ...options.headers };
   }
 
   toBody(): ErrorBody {

@@ -26,7 +26,12 @@ export const FaultCreateRequest = z
     message: 'give count or probability, not both',
     path: ['probability'],
   })
-  .meta({ id: 'FaultCreateRequest', description: 'Answer METHOD PATH with status and code, for the next count calls or with a probability.' });
+  // The refinement above, for JSON Schema readers: count and probability are exclusive.
+  .meta({
+    id: 'FaultCreateRequest',
+    description: 'Answer METHOD PATH with status and code, for the next count calls or with a probability (not both).',
+    not: { required: ['count', 'probability'] },
+  });
 export type FaultCreateRequest = z.infer<typeof FaultCreateRequest>;
 
 export const FaultView = z

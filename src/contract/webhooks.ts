@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { listOf } from './list.js';
 import { CHOICES } from './choices.js';
-import { DateTime } from './time.js';
+import { DateTime, queryInteger } from './time.js';
 
 /** The three event types; signing, headers, event id and retry schedule are the same for all (WH-11). */
 export const WEBHOOK_EVENT_TYPES = ['scan.completed', 'scan.failed', 'scan.results_available'] as const;
@@ -116,7 +116,7 @@ export const DeliveryListQuery = z
     status: DeliveryStatus.optional(),
     scan_id: z.string().optional(),
     event_id: z.string().optional(),
-    limit: z.coerce.number().int().min(1).max(1000).optional(),
+    limit: queryInteger(1, 1000).optional(),
   })
   .meta({ id: 'WebhookDeliveryListQuery' });
 

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { CHOICES } from '../contract/choices.js';
-import { issuePath } from '../contract/issue-path.js';
+import { formatPath } from '../contract/issue-path.js';
 import { PUBLISHABLE_KEY_PATTERN, SECRET_KEY_PATTERN, WEBHOOK_SECRET_PATTERN } from '../contract/credentials.js';
 
 const KeyPair = (env: 'test' | 'live') =>
@@ -73,10 +73,28 @@ export const Fixtures = z
 export type Fixtures = z.infer<typeof Fixtures>;
 export type FixtureApp = z.infer<typeof FixtureApp>;
 
+export interface FixtureProblem {
+  field: string;
+  reason: string;
+}
+
+/** A fixture file that cannot be used, with every problem found in it (not just the first). */
 export class FixtureError extends Error {
-  constructor(readonly file: string, readonly field: string, readonly reason: string) {
-    super(`${file}: ${field ? `${field}: ` : ''}${reason}`);
+  readonly problems: FixtureProblem[];
+
+  constructor(readonly file: string, problems: FixtureProblem[]) {
+    const say = (p: FixtureProblem) => `${p.field ? `${p.field}: ` : ''}${p.reason}`;
+    super(problems.length === 1 ? `${file}: ${say(problems[0]!)}` : `${file}: ${problems.length} problems: ${problems.map(say).join('; ')}`);
     this.name = 'FixtureError';
+    this.problems = problems;
+  }
+
+  get field(): string {
+    return this.problems[0]?.field ?? '';
+  }
+
+  get reason(): string {
+    return this.problems[0]?.reason ?? '';
   }
 }
 
@@ -85,12 +103,17 @@ export function parseFixtures(text: string, file: string): Fixtures {
   try {
     json = JSON.parse(text);
   } catch (error) {
-    throw new FixtureError(file, '', `not valid JSON (${(error as Error).message})`);
+    throw new FixtureError(file, [{ field: '', reason: `not valid JSON (${(error as Error).message})` }]);
   }
   const parsed = Fixtures.safeParse(json);
   if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    throw new FixtureError(file, issuePath(issue), issue.code === 'unrecognized_keys' ? 'unknown field' : issue.message);
+    const problems = parsed.error.issues.flatMap((issue) =>
+      // An unknown field is named by its own path (apps[0].colour), not its parent's.
+      issue.code === 'unrecognized_keys'
+        ? issue.keys.map((key) => ({ field: formatPath([...issue.path, key]), reason: 'unknown field' }))
+        : [{ field: formatPath(issue.path), reason: issue.message }],
+    );
+    throw new FixtureError(file, problems);
   }
   return parsed.data;
 }
@@ -100,7 +123,7 @@ export function readFixtures(file: string): Fixtures {
   try {
     text = readFileSync(file, 'utf8');
   } catch (error) {
-    throw new FixtureError(file, '', `cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+    throw new FixtureError(file, [{ field: '', reason: `cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})` }]);
   }
   return parseFixtures(text, file);
 }

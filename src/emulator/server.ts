@@ -1,9 +1,9 @@
-import { createAdaptorServer, getRequestListener } from '@hono/node-server';
 import type { RequestListener, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 import { openDatabase, loadSecretBox, type Db } from '../store/db.js';
 import { MIGRATIONS } from '../store/migrations/index.js';
+import { answerClientErrors, createEmulatorHttpServer, emulatorRequestListener } from './http/below-router.js';
 import { clearServeState, writeServeState } from './serve-state.js';
 import { createEmulator, type Emulator } from './create-emulator.js';
 import { BUNDLED_FIXTURES_FILE, followStoredFixtures, INLINE_FIXTURES, seedFixtures } from './seed.js';
@@ -18,8 +18,6 @@ export interface ServeOptions {
   dbPath: string;
   /** An explicit fixture file is upserted on every start; without one, the bundled file seeds a fresh database. */
   fixturesPath: string | null;
-  /** Fixtures given as an object instead of a file (startEmulator): upserted on start, kept in memory. */
-  inlineFixtures?: Fixtures | null;
   reset: boolean;
   rateLimitPerSecond: number;
   version: string;
@@ -27,6 +25,8 @@ export interface ServeOptions {
   allowedHosts?: readonly string[];
   /** Where to record the running server for other scanctl commands (null: nowhere). */
   stateFile: string | null;
+  /** Fixtures given as an object instead of a file (startEmulator): upserted on start, kept in memory. */
+  inlineFixtures?: Fixtures | null;
   /** `--seed`: every id and token from this seed. */
   seed?: number | null;
   /** `--clock-start`, `--frozen-clock`. */
@@ -37,7 +37,7 @@ export interface ServeOptions {
   webhookAttemptTimeoutMs?: number;
   /**
    * A server already listening on `host` (exec binds first, to start its command while the
-   * emulator loads). Nothing is attached to it: the caller attaches `requestListener` when ready.
+   * emulator loads). No request listener is attached to it: the caller attaches `requestListener`.
    */
   boundServer?: Server;
 }
@@ -93,8 +93,9 @@ export async function startEmulatorServer(options: ServeOptions): Promise<Runnin
     emulator.rateLimiter.limitPerSecond = options.rateLimitPerSecond;
     emulator.config.rateLimitPerSecond = options.rateLimitPerSecond;
 
-    const requestListener = getRequestListener(emulator.app.fetch);
-    const server = options.boundServer ?? (createAdaptorServer({ fetch: emulator.app.fetch }) as Server);
+    const requestListener = emulatorRequestListener(emulator.app.fetch);
+    const server = options.boundServer ?? createEmulatorHttpServer(requestListener);
+    if (options.boundServer) answerClientErrors(server);
     server.keepAliveTimeout = 5_000;
     const port = options.boundServer ? (options.boundServer.address() as AddressInfo).port : await listen(server, options.port, options.host);
     emulator.config.port = port;

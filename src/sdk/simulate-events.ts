@@ -29,6 +29,8 @@ export interface SimulateOptions {
   bundleId: string;
   teamId: string;
   appVersion: string;
+  /** Ends the run before the next scan starts. */
+  signal?: AbortSignal;
   /** Real-time waits (retries, Retry-After); injectable for tests. */
   sleep?: (ms: number) => Promise<void>;
 }

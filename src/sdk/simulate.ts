@@ -25,6 +25,8 @@ export async function simulate(options: SimulateOptions, emit: (event: SimEvent)
   };
   const summaries: ScanSummary[] = [];
   for (let index = 1; index <= options.count; index += 1) {
+    // Stopped (Ctrl+C): the scans so far are what the caller reports.
+    if (options.signal?.aborted) break;
     const summary: ScanSummary = {
       object: 'simulated_scan',
       index,

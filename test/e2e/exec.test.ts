@@ -65,9 +65,9 @@ describe('scanctl exec -- COMMAND', () => {
       [['--bogus', ...command], /unknown option '--bogus'/],
       [['--export-on-exit', exported, '--'], /needs a command after --/],
       [['--import', notState, '--export-on-exit', exported, ...command], /is not a scanctl state export \(format: /],
-      [['--seed', 'ten', ...command], /--seed must be a whole number/],
+      [['--seed', 'ten', ...command], /--seed <n>' argument 'ten' is invalid/],
       [['--seed', '-1', ...command], /--seed|unknown option/],
-      [['--clock-start', 'next monday', ...command], /--clock-start must be a time/],
+      [['--clock-start', 'next monday', ...command], /--clock-start <time>' argument 'next monday' is invalid/],
       [['--forward', 'not a url', ...command], /--forward must be an http\(s\) URL/],
     ];
     for (const [args, message] of cases) {

@@ -4,7 +4,7 @@ import type { CliIo, OutStream } from '../../src/cli/io.js';
 import { runCli } from '../../src/cli/main.js';
 
 /** The base URL in-process commands use; requests to it go to the emulator's app.request. */
-export const IN_PROCESS_URL = 'http://emulator.test';
+export const IN_PROCESS_URL = 'http://127.0.0.1:7226';
 
 export interface CommandResult {
   code: number;

@@ -15,7 +15,8 @@ function render() {
 }
 
 function runnable(command: Command): Command[] {
-  return command.commands.length === 0 ? [command] : command.commands.flatMap(runnable);
+  // `help` is not documented as a command of its own (the reference is the help).
+  return command.commands.length === 0 ? [command] : command.commands.filter((c) => c.name() !== 'help').flatMap(runnable);
 }
 
 describe('docs/cli, the command reference generated from the program', () => {

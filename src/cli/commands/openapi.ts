@@ -1,7 +1,8 @@
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import { writeFileSync } from 'node:fs';
 import { contextOf } from '../context.js';
 import { UserError } from '../errors.js';
+import { httpUrl } from '../parse-options.js';
 
 /**
  * scanctl openapi [--output FILE]: the OpenAPI 3.1 document, built from the contract modules
@@ -12,7 +13,7 @@ export function register(program: Command): void {
     .command('openapi')
     .description('print the OpenAPI 3.1 document of every route, generated from the zod schemas (also served at /_scanctl/openapi.json)')
     .option('-o, --output <file>', 'write it to a file instead of stdout')
-    .option('--server-url <url>', 'the server the document points at', 'http://127.0.0.1:7226')
+    .addOption(new Option('--server-url <url>', 'the server the document points at').argParser(httpUrl).default('http://127.0.0.1:7226'))
     .action(async (flags: { output?: string; serverUrl: string }, command: Command) => {
       const ctx = contextOf(command);
       const { buildOpenApiDocument } = await import('../../contract/openapi.js');

@@ -1,19 +1,20 @@
 import { Command, Option } from 'commander';
 import { DEFAULT_DB, DEFAULT_HOST, DEFAULT_PORT, STATE_FILE } from '../../emulator/serve-state.js';
 import type { RunningServer } from '../../emulator/server.js';
+import { addEmulatorOptions, parseEmulatorFlags, type EmulatorFlags, type EmulatorRunOptions } from '../emulator-flags.js';
 import { UserError } from '../errors.js';
 import { contextOf, type CommandContext } from '../context.js';
-import { addEmulatorOptions, parseEmulatorFlags, parseWholeNumber, type EmulatorFlags, type EmulatorRunOptions } from '../emulator-flags.js';
 import { waitForInterrupt } from '../io.js';
 import { bold, dim } from '../style.js';
 import { table } from '../output.js';
+import { wholeNumber } from '../parse-options.js';
 import type * as Seed from '../../emulator/seed.js';
 
 /** Loaded with the emulator, when serve starts. */
 let fixtureKeys: typeof Seed.fixtureKeys;
 
 interface ServeFlags extends EmulatorFlags {
-  port: string;
+  port: number;
   host: string;
   reset?: boolean;
   allowedHost: string[];
@@ -23,7 +24,7 @@ export function register(program: Command): void {
   const serve = program
     .command('serve')
     .description('run the local emulator of every route (backend, portal, device) on SQLite with a virtual clock')
-    .addOption(new Option('--port <port>', 'port to listen on; 0 picks a free one').env('SCANCTL_PORT').default(String(DEFAULT_PORT)))
+    .addOption(new Option('--port <port>', 'port to listen on; 0 picks a free one').env('SCANCTL_PORT').argParser(wholeNumber(0, 65535)).default(DEFAULT_PORT))
     .addOption(new Option('--host <host>', 'address to bind').env('SCANCTL_HOST').default(DEFAULT_HOST));
   addEmulatorOptions(serve, { db: DEFAULT_DB, env: true })
     // Not Option.env(): commander would treat SCANCTL_RESET=0 as set and wipe the database.
@@ -37,11 +38,10 @@ export function register(program: Command): void {
       const ctx = contextOf(command);
       const allowedHosts = allowedHostsOf(flags.allowedHost, ctx.io.env.SCANCTL_ALLOWED_HOSTS);
       checkBindAddress(flags.host, allowedHosts);
-      const port = parseWholeNumber(flags.port, '--port', 0, 65535);
       const run = await parseEmulatorFlags(flags, ctx);
       const { startForCli, exportOnExit } = await import('../run-emulator.js');
       const server = await startForCli(run, {
-        port,
+        port: flags.port,
         host: flags.host,
         db: flags.db,
         fixtures: flags.fixtures ?? null,
@@ -98,6 +98,8 @@ function printReady(ctx: CommandContext, server: RunningServer, flags: ServeFlag
   if (ctx.json) {
     ctx.io.stdout.write(
       `${JSON.stringify({
+        object: 'serve_ready',
+        // Kept for scripts written before every --json object carried `object`.
         event: 'ready',
         base_url: server.url,
         port: server.port,

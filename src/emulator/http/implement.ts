@@ -56,7 +56,7 @@ export function mountRoutes(app: Hono<AppEnv>, ctx: EmulatorContext, routes: rea
         input[as] = row;
       }
       route.before?.(input as never);
-      input.query = op.query ? readQuery(c, op.query) : undefined;
+      input.query = readQuery(c, op.query);
       input.body = json ? await readJson(c, op.request!.schema) : undefined;
       if (!op.request && op.method !== 'get') refuseUnexpectedBody(c);
       const reply = (await route.handler(input as never)) as Response | { status: number; body: unknown; headers?: Record<string, string> };

@@ -1,5 +1,5 @@
 import type { Context } from 'hono';
-import type { z } from 'zod';
+import { z } from 'zod';
 import { ApiError } from '../../contract/errors.js';
 import { formatPath, issuePath } from '../../contract/issue-path.js';
 
@@ -91,13 +91,37 @@ export function parseWith<S extends z.ZodType>(schema: S, value: unknown): z.inf
   return parsed.data;
 }
 
-/** Query strings: a repeated parameter is invalid; the rest goes through the schema. */
-export function readQuery<S extends z.ZodType>(c: Context, schema: S): z.infer<S> {
-  const all = c.req.queries();
-  const single: Record<string, string> = {};
-  for (const [name, values] of Object.entries(all)) {
-    if (values.length > 1) throw new ApiError('parameter_invalid', `Query parameter ${name} was given more than once.`, name);
-    single[name] = values[0] ?? '';
+/** What a route without query parameters accepts: none (CHOICE-14). */
+const NO_QUERY = z.strictObject({});
+
+/**
+ * CHOICE-14, one rule for every route: a parameter the route does not declare is 400
+ * parameter_unknown, a repeated one or one that is not valid percent-encoded UTF-8 is 400
+ * parameter_invalid (never echoed as its raw text); the rest goes through the schema.
+ */
+export function readQuery<S extends z.ZodType>(c: Context, schema: S | undefined): z.infer<S> | undefined {
+  const search = new URL(c.req.url).search.slice(1);
+  const single: Record<string, string> = Object.create(null);
+  for (const part of search ? search.split('&') : []) {
+    if (part === '') continue;
+    const eq = part.indexOf('=');
+    const name = decodeQueryPart(eq < 0 ? part : part.slice(0, eq), null);
+    const value = eq < 0 ? '' : decodeQueryPart(part.slice(eq + 1), name);
+    if (Object.hasOwn(single, name)) throw new ApiError('parameter_invalid', `Query parameter ${name} was given more than once.`, name);
+    single[name] = value;
   }
-  return parseWith(schema, single);
+  if (!schema) {
+    parseWith(NO_QUERY, { ...single });
+    return undefined;
+  }
+  return parseWith(schema, { ...single });
+}
+
+function decodeQueryPart(text: string, name: string | null): string {
+  try {
+    return decodeURIComponent(text.replaceAll('+', ' '));
+  } catch {
+    const what = name === null ? 'A query parameter name' : `Query parameter ${name}`;
+    throw new ApiError('parameter_invalid', `${what} is not valid percent-encoded UTF-8.`, name ?? undefined);
+  }
 }

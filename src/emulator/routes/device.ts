@@ -40,7 +40,9 @@ export const deviceRoutes = [
     },
   })(({ ctx, c, caller, body }) => {
     const key = requireIdempotencyKey(c.req.header('idempotency-key'));
-    const request = [body.installation_id, body.scan_id, body.status, body.occurred_at, body.model_version];
+    // CHOICE-21: the caller's member and key environment are part of the request, so the same key and
+    // body under another member's token is a conflict (409), never a replay of someone else's answer.
+    const request = [body.installation_id, body.scan_id, body.status, body.occurred_at, body.model_version, caller.session.host_user_ref, caller.session.env];
     const now = ctx.clock.now();
     const answer = withIdempotency(ctx.store, now, caller.app.id, key, request, () => reportScanEvent(ctx.store, ctx.ids, now, caller, body));
     if (!answer.replayed) ctx.webhooks.kick();

@@ -1,18 +1,18 @@
-import type { Command } from 'commander';
+import { Argument, Option, type Command } from 'commander';
 import { writeFileSync } from 'node:fs';
-import { parseDuration } from '../../../clock/duration.js';
 import { CHOICES } from '../../../contract/choices.js';
 import { WEBHOOK_SECRET_PATTERN } from '../../../contract/credentials.js';
 import { contextOf } from '../../context.js';
 import { UserError } from '../../errors.js';
 import { EXIT } from '../../exit-codes.js';
 import { columns } from '../../output.js';
+import { duration, httpUrl, matching } from '../../parse-options.js';
 import { green, red } from '../../style.js';
 
 interface CheckFlags {
   secret?: string;
   junit?: string;
-  timeout?: string;
+  timeout: number;
 }
 
 /** An app id for the payloads when no emulator is asked (an explicit --secret and no --app). */
@@ -21,29 +21,27 @@ const STANDALONE_APP_ID = 'app_webhook_check';
 /** scanctl webhook check URL: receiver conformance. */
 export function register(group: Command): void {
   group
-    .command('check <url>')
+    .command('check')
     .description('conformance run against your own webhook receiver: signed events, forgeries, replays, order, unknown fields, answer time')
-    .option('--secret <whsec>', "the receiver's signing secret (default: the local emulator app's, via --app)")
+    .addArgument(new Argument('<url>', "your receiver's URL").argParser(httpUrl))
+    .addOption(
+      new Option('--secret <whsec>', "the receiver's signing secret (default: the local emulator app's, via --app)").argParser(
+        matching(WEBHOOK_SECRET_PATTERN, 'a signing secret that starts with whsec_'),
+      ),
+    )
     .option('--junit <file>', 'also write the results as JUnit XML, for CI')
-    .option('--timeout <duration>', `per-attempt timeout the receiver must answer within (default ${CHOICES.webhookAttemptTimeoutMs / 1000}s, as the service)`)
+    .addOption(
+      new Option('--timeout <duration>', 'per-attempt timeout the receiver must answer within, as the service')
+        .argParser(duration({ max: 10 * 60_000 }))
+        .default(CHOICES.webhookAttemptTimeoutMs, `${CHOICES.webhookAttemptTimeoutMs / 1000}s`),
+    )
     .addHelpText(
       'after',
       `\nExit codes: 0 every check passed, ${EXIT.checkFailed} a check failed, ${EXIT.usage} bad flags.\nExample: scanctl webhook check http://127.0.0.1:3000/webhooks --junit webhook-check.xml`,
     )
     .action(async (url: string, flags: CheckFlags, command: Command) => {
       const ctx = contextOf(command);
-      try {
-        const parsed = new URL(url);
-        if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new Error('not http');
-      } catch {
-        throw new UserError(`the receiver URL must be an http(s) URL, not "${url}"`);
-      }
-      let timeoutMs: number = CHOICES.webhookAttemptTimeoutMs;
-      if (flags.timeout !== undefined) {
-        const ms = parseDuration(flags.timeout);
-        if (ms === null || ms <= 0) throw new UserError(`invalid --timeout "${flags.timeout}": use forms like 500ms, 10s`);
-        timeoutMs = ms;
-      }
+      const timeoutMs = flags.timeout;
       let secret = flags.secret;
       let appId = ctx.options.app ?? STANDALONE_APP_ID;
       if (secret === undefined) {
@@ -56,7 +54,6 @@ export function register(group: Command): void {
           });
         }
       }
-      if (!WEBHOOK_SECRET_PATTERN.test(secret)) throw new UserError('--secret must be a signing secret that starts with whsec_');
 
       const { runWebhookCheck } = await import('../../../webhooks/check/run.js');
       const report = await runWebhookCheck({ url, secret, appId, timeoutMs });

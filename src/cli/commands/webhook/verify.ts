@@ -5,7 +5,7 @@ import { UserError } from '../../errors.js';
 import { EXIT } from '../../exit-codes.js';
 import { contextOf } from '../../context.js';
 
-export function registerVerify(group: Command): void {
+export function register(group: Command): void {
   group
     .command('verify [file]')
     .description('check a Service-Signature against the raw body bytes of FILE (or stdin, or -); exit 0 on a match')
@@ -14,9 +14,16 @@ export function registerVerify(group: Command): void {
     .action(async (file: string | undefined, flags: { secret: string; signature: string }, command: Command) => {
       const ctx = contextOf(command);
       const { verifySignature, SignatureVerificationError } = await import('../../../verify.js');
+      const fromStdin = file === undefined || file === '-';
+      if (fromStdin && ctx.io.stdin.isTTY) {
+        // Nothing is piped in: waiting for the terminal would look like a hang.
+        throw new UserError('webhook verify checks the raw body bytes of a file or of stdin, and stdin is a terminal', {
+          hint: 'pass the body file (scanctl webhook verify body.json ...) or pipe it in (... < body.json)',
+        });
+      }
       let raw: Buffer;
       try {
-        raw = file === undefined || file === '-' ? await readAll(ctx.io.stdin) : readFileSync(ctx.path(file));
+        raw = fromStdin ? await readAll(ctx.io.stdin) : readFileSync(ctx.path(file));
       } catch (error) {
         throw new UserError(`cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
       }

@@ -1,11 +1,9 @@
 import type { Command } from 'commander';
 import { closeSync, fchmodSync, openSync, writeFileSync, writeSync } from 'node:fs';
-import { ExtrasClient } from '../../../client/extras.js';
 import { contextOf } from '../../context.js';
-import { readStateFile } from '../../emulator-flags.js';
 import { UserError } from '../../errors.js';
 
-/** scanctl state export|import|reset. */
+/** `scanctl state export FILE`. */
 export function register(group: Command): void {
   group
     .command('export <file>')
@@ -30,33 +28,6 @@ export function register(group: Command): void {
       ctx.print({ object: 'state_export', file, schema_version: state.schema_version, tables: Object.keys(state.tables).length, rows }, (r) =>
         `Exported ${r.rows} rows of ${r.tables} tables (schema version ${r.schema_version}) to ${file}${flags.includeSecrets ? ' (with signing secrets in plain text: keep it private)' : ''}.`,
       );
-    });
-
-  group
-    .command('import <file>')
-    .description('replace the whole emulator state with a file from `state export` (one transaction)')
-    .action(async (file: string, _flags: object, command: Command) => {
-      const ctx = contextOf(command);
-      const result = await ctx.extras().importState(await readStateFile(file, ctx));
-      ctx.print(result, (r) => {
-        const rows = Object.values(r.tables).reduce((sum, n) => sum + n, 0);
-        const lines = [`Imported ${rows} rows of ${Object.keys(r.tables).length} tables from ${file}; clock offset ${r.clock_offset_ms} ms.`];
-        if (r.apps_without_signing_secret.length) {
-          lines.push(
-            `Warning: the file holds no signing secret for ${r.apps_without_signing_secret.join(', ')} (export with --include-secrets to carry them); set webhook_url again to issue a new one.`,
-          );
-        }
-        return lines.join('\n');
-      });
-    });
-
-  group
-    .command('reset')
-    .description('empty every table (faults and chaos too) and re-seed the fixtures the emulator loaded; the clock keeps its time')
-    .action(async (_flags: object, command: Command) => {
-      const ctx = contextOf(command);
-      const result = await ctx.extras().resetState();
-      ctx.print(result, (r) => `Reset the emulator: every table emptied, re-seeded from ${r.fixtures ?? 'no fixtures'} (apps: ${r.apps.join(', ') || 'none'}).`);
     });
 }
 

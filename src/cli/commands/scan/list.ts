@@ -1,8 +1,8 @@
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import type { ScanList } from '../../../contract/device.js';
 import { contextOf } from '../../context.js';
-import { UserError } from '../../errors.js';
 import { columns } from '../../output.js';
+import { wholeNumber } from '../../parse-options.js';
 
 function render(list: ScanList): string {
   if (list.data.length === 0) return 'no scans recorded';
@@ -20,19 +20,17 @@ function render(list: ScanList): string {
   return columns(['SCAN', 'USER', 'ENV', 'STATUS', 'OCCURRED_AT', 'BILLABLE', 'REPORTS', 'RESULT', 'INSTALLATION'], rows);
 }
 
-/** `scanctl scans list [--user REF]`: the recorded scans of the app, newest first. */
+/** `scanctl scan list [--user REF]` (also `scans list`): the recorded scans of the app, newest first. */
 export function register(group: Command): void {
   group
     .command('list')
     .description('recorded scans of the app, newest first')
     .option('--user <ref>', "only this member's scans (host_user_ref)")
-    .option('--limit <n>', 'at most this many', '100')
-    .action(async (flags: { user?: string; limit: string }, command: Command) => {
+    .addOption(new Option('--limit <n>', 'at most this many (1-1000)').argParser(wholeNumber(1, 1000)).default(100))
+    .action(async (flags: { user?: string; limit: number }, command: Command) => {
       const ctx = contextOf(command);
-      const limit = Number(flags.limit);
-      if (!/^\d+$/.test(flags.limit) || limit < 1 || limit > 1000) throw new UserError(`--limit must be a whole number from 1 to 1000, not "${flags.limit}"`);
       const control = ctx.control();
-      const scans = await control.scans(await ctx.appId(), { host_user_ref: flags.user, limit });
+      const scans = await control.scans(await ctx.appId(), { host_user_ref: flags.user, limit: flags.limit });
       ctx.print(scans, render);
     });
 }

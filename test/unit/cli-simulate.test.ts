@@ -1,23 +1,20 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli, startServe, type ServeProcess } from '../helpers/cli.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { runCommand } from '../helpers/cli-in-process.js';
+import { testEmulator, type TestEmulator } from '../helpers/emulator.js';
 
-/** `scanctl scan simulate` in each mode against a real `scanctl serve --port 0`, then the billing view. */
-describe('scanctl scan simulate, usage, scans, device (built CLI, real socket)', () => {
-  let serve: ServeProcess;
-  const cli = (...args: string[]) => runCli([...args, '--base-url', serve.baseUrl], { cwd: serve.dir });
+/** `scanctl scan simulate` in each mode, then the billing view: in-process against one emulator. */
+describe('scanctl scan simulate, usage, scans, device (in-process)', () => {
+  let emulator: TestEmulator;
+  const cli = (...args: string[]) => runCommand(args, { emulator });
   const simulate = async (...args: string[]) => {
     const res = await cli('scan', 'simulate', '--json', ...args);
     const lines = res.stdout.trim().split('\n').filter(Boolean).map((l) => JSON.parse(l));
     return { ...res, scans: lines };
   };
-  let month = '';
+  const month = '2026-11';
 
-  beforeAll(async () => {
-    serve = await startServe();
-    month = JSON.parse((await cli('clock', 'show', '--json')).stdout).now.slice(0, 7);
-  });
-  afterAll(async () => {
-    await serve?.stop();
+  beforeAll(() => {
+    emulator = testEmulator();
   });
 
   it('completed test-key scan: recorded, never billed, the result refused with delivery off', async () => {
@@ -72,7 +69,7 @@ describe('scanctl scan simulate, usage, scans, device (built CLI, real socket)',
     expect(list.data[0]).toMatchObject({ id: res.scans[0].scan_id, reports: 3, result_stored: true, billable: true });
   });
 
-  it('--installation, device block/unblock and --reinstall', async () => {
+  it('DEV-3: --installation, device block/unblock and --reinstall', async () => {
     const first = await simulate('--user', 'm_blocked', '--installation', 'dev-1');
     expect(first.scans[0]).toMatchObject({ installation_id: 'dev-1', state: 'recorded' });
     const block = await cli('device', 'block', 'dev-1');
@@ -93,24 +90,20 @@ describe('scanctl scan simulate, usage, scans, device (built CLI, real socket)',
     const bad = await cli('scan', 'simulate', '--user', 'm_x', '--key', 'sk_test_doesNotExist000000000000', '--bundle-id', 'b', '--team-id', 't');
     expect(bad.code).toBe(3);
     expect(bad.stderr).toMatch(/^scanctl: scan simulate failed at step mint: POST \/v1\/sessions: 401 invalid_api_key/);
-    const down = await runCli(['scan', 'simulate', '--user', 'm_x', '--key', 'sk_test_doesNotExist000000000000', '--bundle-id', 'b', '--team-id', 't', '--base-url', 'http://127.0.0.1:9']);
+    const down = await runCommand(['scan', 'simulate', '--user', 'm_x', '--key', 'sk_test_doesNotExist000000000000', '--bundle-id', 'b', '--team-id', 't', '--base-url', 'http://127.0.0.1:9']);
     expect(down.code).toBe(4);
     expect(down.stderr).toContain('failed at step mint');
   });
 
-  it('an offline-late scan across a month boundary is billed in the earlier month; usage --json shows every count', async () => {
-    const [y, m] = month.split('-').map(Number) as [number, number];
-    const next = new Date(Date.UTC(y, m, 1, 0, 30)).toISOString();
-    const nextMonth = next.slice(0, 7);
-    expect((await cli('clock', 'set', next)).code).toBe(0);
+  it('BILL-4: an offline-late scan across a month boundary is billed in the earlier month; usage --json shows every count', async () => {
+    expect((await cli('clock', 'set', '2026-12-01T00:30:00.000Z')).code).toBe(0);
     const res = await simulate('--user', 'm_offline', '--env', 'live', '--offline-late', '2h');
     expect(res.code).toBe(0);
     expect(res.scans[0].occurred_at.slice(0, 7)).toBe(month);
     expect(res.scans[0].steps.filter((s: { step: string }) => s.step === 'mint')).toHaveLength(2);
 
     const usage = JSON.parse((await cli('usage', '--json')).stdout);
-    const row = usage.data.find((r: { month: string }) => r.month === month);
-    expect(row).toEqual({
+    expect(usage.data.find((r: { month: string }) => r.month === month)).toEqual({
       object: 'usage',
       app_id: 'app_demo',
       month,
@@ -122,7 +115,7 @@ describe('scanctl scan simulate, usage, scans, device (built CLI, real socket)',
       failed_scans: 1,
       abandoned_scans: 2,
     });
-    expect(usage.data.find((r: { month: string }) => r.month === nextMonth)).toBeUndefined();
+    expect(usage.data.find((r: { month: string }) => r.month === '2026-12')).toBeUndefined();
     const human = await cli('usage', '--month', month);
     expect(human.stdout).toMatch(new RegExp(`app_demo\\s+${month}\\s+3\\s+4\\s+4\\s+1\\s+2`));
   });
