@@ -4,7 +4,14 @@ import { EXIT, type ExitCode } from './exit-codes.js';
 export class UserError extends Error {
   constructor(
     message: string,
-    readonly options: { hint?: string; exitCode?: ExitCode; /** The error code under --json (default: from the exit code). */ code?: string } = {},
+    readonly options: {
+      hint?: string;
+      exitCode?: ExitCode;
+      /** The error code under --json (default: from the exit code). */
+      code?: string;
+      /** The command's own --json output already reports this failure (a check report): no second object on stdout. */
+      reportedInOutput?: boolean;
+    } = {},
   ) {
     super(message);
     this.name = 'UserError';

@@ -13,6 +13,8 @@ export const EXIT = {
   waitFailed: 5,
   /** A check failed: a signature did not match, a receiver failed conformance. */
   checkFailed: 6,
+  /** `webhook listen`: another `webhook listen --forward` for the same app took over. */
+  listenerReplaced: 7,
   /** Stopped by Ctrl+C (128 + SIGINT), after saying how far it got. */
   interrupted: 130,
 } as const;

@@ -85,7 +85,9 @@ export function reportError(error: unknown, io: CliIo, json: boolean): number {
   // Not an error of scanctl: `exec` passes on its command's exit code, and the command said what it had to.
   if (error instanceof ExitWith) return error.code;
   const { report, lines } = describeError(error, Boolean(io.env.SCANCTL_DEBUG));
-  if (json) io.stdout.write(`${JSON.stringify(report)}\n`);
-  else io.stderr.write(`${lines.join('\n')}\n`);
+  const alreadyInOutput = error instanceof UserError && error.options.reportedInOutput;
+  if (json) {
+    if (!alreadyInOutput) io.stdout.write(`${JSON.stringify(report)}\n`);
+  } else io.stderr.write(`${lines.join('\n')}\n`);
   return report.exit_code;
 }

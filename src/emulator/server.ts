@@ -6,7 +6,7 @@ import { MIGRATIONS } from '../store/migrations/index.js';
 import { answerClientErrors, createEmulatorHttpServer, emulatorRequestListener } from './http/below-router.js';
 import { clearServeState, writeServeState } from './serve-state.js';
 import { createEmulator, type Emulator } from './create-emulator.js';
-import { BUNDLED_FIXTURES_FILE, followStoredFixtures, INLINE_FIXTURES, seedFixtures } from './seed.js';
+import { seedAtStart } from './seed.js';
 import type { ClockSetup } from './determinism.js';
 import type { Fixtures } from './fixture-file.js';
 import type { StateFile } from '../contract/state.js';
@@ -86,8 +86,7 @@ export async function startEmulatorServer(options: ServeOptions): Promise<Runnin
       clockSetup: options.clock,
       config: { version: options.version, inlineFixtures: options.inlineFixtures ?? null },
     });
-    const fixturesLoaded = seed(emulator, options);
-    followStoredFixtures(emulator);
+    const fixturesLoaded = seedAtStart(emulator, options.fixturesPath, options.inlineFixtures ?? null);
     if (options.initialState) importState(emulator, options.initialState);
     if (options.webhookAttemptTimeoutMs !== undefined) emulator.webhooks.attemptTimeoutMs = options.webhookAttemptTimeoutMs;
     emulator.rateLimiter.limitPerSecond = options.rateLimitPerSecond;
@@ -128,19 +127,6 @@ export async function startEmulatorServer(options: ServeOptions): Promise<Runnin
     db.close();
     throw error;
   }
-}
-
-/** Seeds a fresh database from the bundled fixtures, or upserts an explicitly named fixture file. */
-function seed(emulator: Emulator, options: ServeOptions): string | null {
-  if (options.inlineFixtures) {
-    seedFixtures(emulator, INLINE_FIXTURES, options.inlineFixtures);
-    return INLINE_FIXTURES;
-  }
-  const fresh = emulator.store.apps.all().length === 0;
-  if (!fresh && options.fixturesPath === null) return null;
-  const file = resolve(options.fixturesPath ?? BUNDLED_FIXTURES_FILE);
-  seedFixtures(emulator, file);
-  return file;
 }
 
 function listen(server: Server, port: number, host: string): Promise<number> {

@@ -87,9 +87,15 @@ describe('serve lifecycle', () => {
     const second = await runCli(['serve', '--port', '0', '--json', '--db', first.db], { cwd: first.dir });
     expect(Date.now() - t0).toBeLessThan(10_000);
     expect(second.code).toBe(2);
-    expect(second.stdout).toBe('');
-    expect(second.stderr).toContain(`scanctl: the database ${first.db} is in use by another scanctl serve (pid ${first.child.pid}, ${first.baseUrl})`);
-    expect(second.stderr).toContain('hint:');
+    // Under --json the error is one JSON object on stdout.
+    const refusal = JSON.parse(second.stdout);
+    expect(refusal).toMatchObject({ object: 'error', exit_code: 2 });
+    expect(refusal.error.message).toContain(`the database ${first.db} is in use by another scanctl serve (pid ${first.child.pid}, ${first.baseUrl})`);
+    const plain = await runCli(['serve', '--port', '0', '--db', first.db], { cwd: first.dir });
+    expect(plain.code).toBe(2);
+    expect(plain.stdout).toBe('');
+    expect(plain.stderr).toContain(`scanctl: the database ${first.db} is in use by another scanctl serve (pid ${first.child.pid}, ${first.baseUrl})`);
+    expect(plain.stderr).toContain('hint:');
     const mint = await runCli(['session', 'mint', '--user', 'm', '--base-url', first.baseUrl]);
     expect(mint.code).toBe(0);
     expect(JSON.parse(readFileSync(join(first.dir, '.scanctl/serve.json'), 'utf8')).pid).toBe(first.child.pid);
@@ -177,7 +183,7 @@ describe('serve lifecycle', () => {
 
     fixtures.apps[1].team_id = 'SHORT';
     writeFileSync(file, JSON.stringify(fixtures));
-    const bad = await runCli(['serve', '--port', '0', '--json', '--db', first.db, '--fixtures', file], { cwd: first.dir });
+    const bad = await runCli(['serve', '--port', '0', '--db', first.db, '--fixtures', file], { cwd: first.dir });
     expect(bad.code).toBe(2);
     expect(bad.stdout).toBe('');
     expect(bad.stderr).toBe(`scanctl: invalid fixtures: ${file}: apps[1].team_id: must be exactly 10 characters\n`);

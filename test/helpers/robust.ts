@@ -77,7 +77,8 @@ export interface SimLine {
 }
 
 export function simLines(lines: string[]): SimLine[] {
-  return lines.filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as SimLine);
+  // The simulated scans only: a run cut off by a kill ends with its error object (object: 'error').
+  return lines.filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as SimLine & { object?: string }).filter((l) => l.object === 'simulated_scan');
 }
 
 /** The scans whose POST /v1/scan-events outcome report the client saw acknowledged. */
