@@ -11,6 +11,7 @@ import { randomIds, type Ids } from '../util/ids.js';
 import { openClock, seededIds, type ClockSetup } from './determinism.js';
 import { createWebhookEngine } from '../webhooks/engine.js';
 import { emulatorUserAgent } from '../webhooks/headers.js';
+import { mountConsole } from '../console/mount.js';
 import { Bus } from './bus.js';
 import type { AppEnv, EmulatorConfig, EmulatorContext } from './context.js';
 import { RateLimiter } from './domain/rate-limit.js';
@@ -99,6 +100,8 @@ export function createEmulator(deps: EmulatorDeps): Emulator {
   app.use('*', (c, next) => (ownLimits.get(c.req.path) ?? limitBody)(c, next));
   app.use('*', injectFaults(ctx));
   mountRoutes(app, ctx, ROUTES);
+  // The web console at `/`: its code loads on the first console request, not at start-up.
+  mountConsole(app, ctx);
   installFallbacks(app);
   return { ...ctx, app };
 }

@@ -1,5 +1,6 @@
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { CHOICES } from '../contract/choices.js';
 
 // Light on purpose: client commands read this without loading the emulator.
 export const DEFAULT_PORT = 7226; // "SCAN" on a phone keypad; clashes with nothing common.
@@ -15,7 +16,7 @@ export interface ServeState {
 }
 
 export function writeServeState(file: string, state: ServeState): void {
-  mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+  mkdirSync(dirname(file), { recursive: true, mode: CHOICES.privateDirMode });
   writeFileSync(file, `${JSON.stringify(state, null, 2)}\n`);
 }
 

@@ -16,6 +16,8 @@ const LAYERS: Array<{ dir: string; rank: number }> = [
   { dir: 'store', rank: 3 },
   { dir: 'webhooks', rank: 4 },
   { dir: 'emulator', rank: 5 },
+  // The web console is another face of the emulator: mounted by it, calling its domain functions.
+  { dir: 'console', rank: 5 },
   { dir: 'client', rank: 6 },
   { dir: 'sdk', rank: 6 },
   { dir: 'tui', rank: 7 },

@@ -102,6 +102,7 @@ function printReady(ctx: CommandContext, server: RunningServer, flags: ServeFlag
         // Kept for scripts written before every --json object carried `object`.
         event: 'ready',
         base_url: server.url,
+        console_url: `${server.url}/`,
         port: server.port,
         pid: process.pid,
         db: flags.db,
@@ -121,6 +122,7 @@ function printReady(ctx: CommandContext, server: RunningServer, flags: ServeFlag
     `${bold(`scanctl emulator ${emulator.config.version}`)} listening on ${bold(server.url)}`,
     '',
     table([
+      ['console', `${server.url}/ (sign in, deliveries, settings, keys, clock in the browser)`],
       ['database', `${flags.db}${flags.db === ':memory:' ? ' (in memory)' : ''}`],
       ['fixtures', server.fixturesLoaded ? `${server.fixturesLoaded} (loaded)` : `${emulator.config.fixturesPath ?? 'none'} (kept from the database)`],
       ['clock', `${now} (virtual${run.clock.frozen ? ', frozen' : ''}: scanctl clock advance 15m)`],

@@ -1,4 +1,4 @@
-import { getRequestListener } from '@hono/node-server';
+import { getRequestListener, RequestError } from '@hono/node-server';
 import { createServer, type RequestListener, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { ApiError, type ErrorCode } from '../../contract/errors.js';
@@ -20,7 +20,11 @@ export function emulatorRequestListener(fetch: (request: Request) => Response | 
   return getRequestListener(fetch, {
     // The adapter refuses a request it cannot turn into a URL (no Host, a bad absolute form).
     errorHandler: (error) => {
-      const apiError = new ApiError('request_malformed', `The request cannot be read: ${(error as Error).message}.`);
+      const apiError =
+        error instanceof RequestError
+          ? new ApiError('request_malformed', `The request cannot be read: ${error.message}.`)
+          : new ApiError('internal_error', 'The emulator hit an unexpected error; see the serve log.');
+      if (!(error instanceof RequestError)) console.error('scanctl: internal error', error);
       return new Response(JSON.stringify(apiError.toBody()), { status: apiError.status, headers: { 'content-type': 'application/json' } });
     },
   });

@@ -18,6 +18,17 @@ import { implement } from '../http/implement.js';
 import { requireApp } from '../http/loaders.js';
 import { sseResponse } from '../http/sse.js';
 
+/** Queues a resend of the event and returns the new delivery's id; a refusal is the API's error. */
+export function resendOrRefuse(ctx: EmulatorContext, eventId: string): string {
+  try {
+    return resendEvent(ctx.store, ctx.ids, ctx.clock.now(), eventId);
+  } catch (error) {
+    if (!(error instanceof ResendError)) throw error;
+    const code = error.reason === 'no_event' ? 'resource_missing' : error.reason === 'redacted' ? 'event_deleted' : 'webhook_url_missing';
+    throw new ApiError(code, error.message, error.reason === 'no_event' ? 'event_id' : undefined);
+  }
+}
+
 /** The webhooks' control plane: deliveries, resend, listeners, the signing secret, the live stream. */
 export const webhookRoutes = [
   implement(OPS.listWebhookDeliveries)(({ ctx, query }) => {
@@ -26,16 +37,10 @@ export const webhookRoutes = [
   }),
   implement(OPS.getWebhookDelivery)(({ ctx, delivery }) => ({ status: 200, body: deliveryDetail(ctx.store, ctx.box, emulatorUserAgent(ctx.config.version), delivery) })),
   // A new delivery of the same event: same id, same signed bytes, due now.
-  implement(OPS.resendWebhookEvent)(({ ctx, params }) => {
-    try {
-      const id = resendEvent(ctx.store, ctx.ids, ctx.clock.now(), params.event_id);
-      return { status: 201, body: deliveryView(ctx.store.webhooks.deliveryById(id)!) };
-    } catch (error) {
-      if (!(error instanceof ResendError)) throw error;
-      const code = error.reason === 'no_event' ? 'resource_missing' : error.reason === 'redacted' ? 'event_deleted' : 'webhook_url_missing';
-      throw new ApiError(code, error.message, error.reason === 'no_event' ? 'event_id' : undefined);
-    }
-  }),
+  implement(OPS.resendWebhookEvent)(({ ctx, params }) => ({
+    status: 201,
+    body: deliveryView(ctx.store.webhooks.deliveryById(resendOrRefuse(ctx, params.event_id))!),
+  })),
   implement(OPS.listWebhookListeners)(({ ctx }) => ({
     status: 200,
     body: { object: 'list', data: ctx.store.webhooks.listeners().map(listenerView) },
