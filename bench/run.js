@@ -12,9 +12,11 @@ import webhookThroughput from './cases/webhook-throughput.js';
 import failingDeliveries from './cases/failing-deliveries.js';
 import scanLatency from './cases/scan-latency.js';
 import rss100k from './cases/rss-100k.js';
+import startEmulatorCase from './cases/start-emulator.js';
+import execOverhead from './cases/exec-overhead.js';
 import consoleDeliveries from './cases/console-deliveries.js';
 
-const CASES = [coldStart, serveReady, sessionsThroughput, webhookThroughput, failingDeliveries, scanLatency, rss100k, consoleDeliveries];
+const CASES = [coldStart, serveReady, sessionsThroughput, webhookThroughput, failingDeliveries, scanLatency, rss100k, consoleDeliveries, startEmulatorCase, execOverhead];
 
 const args = process.argv.slice(2);
 const quick = args.includes('--quick');

@@ -21,3 +21,11 @@ export class UserError extends Error {
     return this.options.exitCode ?? EXIT.usage;
   }
 }
+
+/** Not a failure of scanctl: the command ends with this exit code (`exec` passes on its child's), printing nothing more. */
+export class ExitWith extends Error {
+  constructor(readonly code: number) {
+    super(`exit ${code}`);
+    this.name = 'ExitWith';
+  }
+}

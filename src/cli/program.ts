@@ -24,6 +24,7 @@ import * as resultsDelete from './commands/results/delete.js';
 import * as scanList from './commands/scan/list.js';
 import * as scanSimulate from './commands/scan/simulate.js';
 import * as serve from './commands/serve.js';
+import * as exec from './commands/exec.js';
 import * as sessionMint from './commands/session/mint.js';
 import * as stateExport from './commands/state/export.js';
 import * as stateImport from './commands/state/import.js';
@@ -57,6 +58,7 @@ interface CommandGroup {
 /** Every command and group, in the order --help lists them. */
 const COMMANDS: Array<CommandModule | CommandGroup> = [
   serve,
+  exec,
   { group: 'session', description: 'session tokens (POST /v1/sessions)', verbs: [sessionMint] },
   { group: 'results', description: "members' stored results (DELETE /v1/results)", verbs: [resultsDelete] },
   { group: 'app', description: "the app's settings (the portal's PATCH /v1/apps/{app_id})", verbs: [appShow, appUpdate] },

@@ -1,6 +1,6 @@
 import { CommanderError } from 'commander';
 import { ApiCallError, ConnectionError, ContractError } from '../client/http.js';
-import { UserError } from './errors.js';
+import { ExitWith, UserError } from './errors.js';
 import { EXIT } from './exit-codes.js';
 import type { CliIo } from './io.js';
 
@@ -82,6 +82,8 @@ function apiHint(code: string): string | null {
 
 /** Prints an error the way the invocation asked: one JSON object on stdout under --json, else lines on stderr. */
 export function reportError(error: unknown, io: CliIo, json: boolean, help?: string): number {
+  // Not an error of scanctl: `exec` passes on its command's exit code, and the command said what it had to.
+  if (error instanceof ExitWith) return error.code;
   const { report, lines } = describeError(error, Boolean(io.env.SCANCTL_DEBUG), help);
   const alreadyInOutput = error instanceof UserError && error.options.reportedInOutput;
   if (json) {

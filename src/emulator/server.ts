@@ -1,11 +1,16 @@
-import type { Server } from 'node:http';
+import type { RequestListener, Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 import { openDatabase, loadSecretBox, type Db } from '../store/db.js';
 import { MIGRATIONS } from '../store/migrations/index.js';
-import { createEmulatorHttpServer } from './http/below-router.js';
+import { answerClientErrors, createEmulatorHttpServer, emulatorRequestListener } from './http/below-router.js';
 import { clearServeState, writeServeState } from './serve-state.js';
 import { createEmulator, type Emulator } from './create-emulator.js';
 import { seedAtStart } from './seed.js';
+import type { ClockSetup } from './determinism.js';
+import type { Fixtures } from './fixture-file.js';
+import type { StateFile } from '../contract/state.js';
+import { importState } from './state/import.js';
 
 export interface ServeOptions {
   port: number;
@@ -20,6 +25,21 @@ export interface ServeOptions {
   allowedHosts?: readonly string[];
   /** Where to record the running server for other scanctl commands (null: nowhere). */
   stateFile: string | null;
+  /** Fixtures given as an object instead of a file (startEmulator): upserted on start, kept in memory. */
+  inlineFixtures?: Fixtures | null;
+  /** `--seed`: every id and token from this seed. */
+  seed?: number | null;
+  /** `--clock-start`, `--frozen-clock`. */
+  clock?: ClockSetup;
+  /** `--import`: start from this exported state (it replaces what the database and fixtures held). */
+  initialState?: StateFile | null;
+  /** The webhook dispatcher's per-attempt limit, real ms. */
+  webhookAttemptTimeoutMs?: number;
+  /**
+   * A server already listening on `host` (exec binds first, to start its command while the
+   * emulator loads). No request listener is attached to it: the caller attaches `requestListener`.
+   */
+  boundServer?: Server;
 }
 
 export interface RunningServer {
@@ -29,6 +49,8 @@ export interface RunningServer {
   fixturesLoaded: string | null;
   /** Why .scanctl/serve.json could not be written (commands then need --base-url), or null. */
   stateFileError: string | null;
+  /** The emulator as a node:http request listener (attached already, unless started on a bound server). */
+  requestListener: RequestListener;
   close(): Promise<void>;
 }
 
@@ -60,14 +82,24 @@ export async function startEmulatorServer(options: ServeOptions): Promise<Runnin
   try {
     if (options.reset) resetDatabase(db);
     const box = loadSecretBox(dbPath);
-    const emulator = createEmulator({ db, box, config: { version: options.version } });
-    const fixturesLoaded = seedAtStart(emulator, options.fixturesPath);
+    const emulator = createEmulator({
+      db,
+      box,
+      seed: options.seed ?? null,
+      clockSetup: options.clock,
+      config: { version: options.version, inlineFixtures: options.inlineFixtures ?? null },
+    });
+    const fixturesLoaded = seedAtStart(emulator, options.fixturesPath, options.inlineFixtures ?? null);
+    if (options.initialState) importState(emulator, options.initialState);
+    if (options.webhookAttemptTimeoutMs !== undefined) emulator.webhooks.attemptTimeoutMs = options.webhookAttemptTimeoutMs;
     emulator.rateLimiter.limitPerSecond = options.rateLimitPerSecond;
     emulator.config.rateLimitPerSecond = options.rateLimitPerSecond;
 
-    const server = createEmulatorHttpServer(emulator.app.fetch);
+    const requestListener = emulatorRequestListener(emulator.app.fetch);
+    const server = options.boundServer ?? createEmulatorHttpServer(requestListener);
+    if (options.boundServer) answerClientErrors(server);
     server.keepAliveTimeout = 5_000;
-    const port = await listen(server, options.port, options.host);
+    const port = options.boundServer ? (options.boundServer.address() as AddressInfo).port : await listen(server, options.port, options.host);
     listening = server;
     emulator.config.port = port;
     emulator.config.allowedHosts = options.allowedHosts ?? [];
@@ -91,6 +123,7 @@ export async function startEmulatorServer(options: ServeOptions): Promise<Runnin
       emulator,
       fixturesLoaded,
       stateFileError,
+      requestListener,
       async close() {
         if (closed) return;
         closed = true;

@@ -1,5 +1,5 @@
 import { getRequestListener, RequestError } from '@hono/node-server';
-import { createServer, type Server } from 'node:http';
+import { createServer, type RequestListener, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { ApiError, type ErrorCode } from '../../contract/errors.js';
 
@@ -9,8 +9,15 @@ import { ApiError, type ErrorCode } from '../../contract/errors.js';
  * over the limit) are answered with the spec's error body too, never a bare text/plain 400 or an
  * empty 431.
  */
-export function createEmulatorHttpServer(fetch: (request: Request) => Response | Promise<Response>): Server {
-  const listener = getRequestListener(fetch, {
+export function createEmulatorHttpServer(listener: RequestListener): Server {
+  const server = createServer(listener);
+  answerClientErrors(server);
+  return server;
+}
+
+/** The emulator's app as a node:http request listener (exec attaches it to a server it bound earlier). */
+export function emulatorRequestListener(fetch: (request: Request) => Response | Promise<Response>): RequestListener {
+  return getRequestListener(fetch, {
     // The adapter refuses a request it cannot turn into a URL (no Host, a bad absolute form).
     errorHandler: (error) => {
       const apiError =
@@ -21,9 +28,10 @@ export function createEmulatorHttpServer(fetch: (request: Request) => Response |
       return new Response(JSON.stringify(apiError.toBody()), { status: apiError.status, headers: { 'content-type': 'application/json' } });
     },
   });
-  const server = createServer(listener);
+}
+
+export function answerClientErrors(server: Server): void {
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => answerClientError(error, socket));
-  return server;
 }
 
 const REASONS: Record<number, string> = { 400: 'Bad Request', 408: 'Request Timeout', 431: 'Request Header Fields Too Large' };

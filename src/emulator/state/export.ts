@@ -4,6 +4,9 @@ import type { EmulatorContext } from '../context.js';
 import { META } from '../../store/meta-keys.js';
 import { listTables, plainName, quote } from './tables.js';
 
+/** Meta rows of the running clock, not of the state: the offset is a top-level field, the frozen base belongs to the run. */
+const RUN_META = new Set<string>([META.clockOffset, META.clockFrozenAt]);
+
 export interface ExportOptions {
   /** Put webhook signing secrets in the file in plain text (so another database can re-seal them). */
   includeSecrets?: boolean;
@@ -23,7 +26,7 @@ export function exportState(ctx: EmulatorContext, options: ExportOptions = {}): 
       const order = table.primaryKey.length > 0 ? table.primaryKey.map(quote).join(', ') : 'rowid';
       const rows = db.prepare<[], Record<string, unknown>>(`SELECT * FROM ${quote(table.name)} ORDER BY ${order}`).all();
       tables[table.name] = rows
-        .filter((row) => !(table.name === 'meta' && row.key === META.clockOffset))
+        .filter((row) => !(table.name === 'meta' && RUN_META.has(String(row.key))))
         .map((row) => exportRow(ctx, row, table.sealed, Boolean(options.includeSecrets)));
     }
     return tables;
