@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { renderClock } from '../../src/cli/commands/clock/render.js';
 import { runCommand } from '../helpers/cli-in-process.js';
 import { DEMO, testEmulator } from '../helpers/emulator.js';
 
@@ -146,12 +147,21 @@ describe('scanctl core commands (in-process)', () => {
     const advanced = json((await cli('clock', 'advance', '90m', '--json')).stdout);
     expect(advanced.now).toBe('2026-11-22T11:30:00.000Z');
     const human = await cli('clock', 'advance', '1h30m');
-    expect(human.stdout).toMatch(/^2026-11-22T13:00:00\.000Z {2}\(real time \+ \S+\)\n$/);
+    expect(human.stdout).toMatch(/^2026-11-22T13:00:00\.000Z {2}\(real time( [+-] \S+)?\)\n$/);
     expect(json((await cli('clock', 'set', '2099-01-01T00:00:00Z', '--json')).stdout).now).toBe('2099-01-01T00:00:00.000Z');
     const back = await cli('clock', 'set', '2030-01-01T00:00:00Z');
     expect(back.code).toBe(3);
     expect(back.stderr).toContain('clock_backwards');
     expect((await cli('clock', 'set', 'whenever')).code).toBe(2);
+  });
+
+  it('clock show says how far the clock is from real time, ahead or behind (a frozen or --clock-start clock has its own base)', () => {
+    const real = Date.parse('2026-11-24T00:00:00.000Z');
+    const at = (now: string, offset_ms: number, played?: number) => renderClock({ object: 'clock', now, offset_ms, played }, real);
+    expect(at('2026-11-25T00:00:30.000Z', 86_430_000, 1)).toBe('2026-11-25T00:00:30.000Z  (real time + 1d30s; played 1 due moment)');
+    expect(at('2026-03-10T09:00:00.000Z', 0)).toBe('2026-03-10T09:00:00.000Z  (real time - 258d15h)');
+    expect(at('2026-03-10T09:01:00.000Z', -22_345_140_000)).toBe('2026-03-10T09:01:00.000Z  (real time - 258d14h59m)');
+    expect(at('2026-11-24T00:00:00.004Z', 0)).toBe('2026-11-24T00:00:00.004Z  (real time)');
   });
 
   it('AUTH-8: a key rotated with the CLI, then clock advance 25h, gets key_revoked through the CLI', async () => {
