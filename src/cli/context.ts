@@ -14,10 +14,6 @@ export interface GlobalOptions {
   json?: boolean;
 }
 
-export function globalOptions(command: Command): GlobalOptions {
-  return command.optsWithGlobals() as GlobalOptions;
-}
-
 /** The io each program runs with, set by `buildProgram` on its root command. */
 const programIo = new WeakMap<Command, CliIo>();
 
@@ -84,8 +80,11 @@ export class CommandContext {
   }
 
   /** --app, else the emulator's default app. */
-  appId(): Promise<string> {
-    return resolveAppId(this.control(), this.options);
+  async appId(): Promise<string> {
+    if (this.options.app) return this.options.app;
+    const info = await emulatorInfo(this.control());
+    if (!info.default_app_id) throw new UserError('the emulator has no apps: load fixtures with scanctl serve --fixtures FILE');
+    return info.default_app_id;
   }
 
   /** --key (given here), then SCANCTL_SECRET_KEY, then the emulator's fixture key of `env`. */
@@ -95,14 +94,14 @@ export class CommandContext {
 }
 
 export function contextOf(command: Command): CommandContext {
-  return new CommandContext(ioOf(command), globalOptions(command));
+  return new CommandContext(ioOf(command), command.optsWithGlobals() as GlobalOptions);
 }
 
 /**
  * The base URL: --base-url, then SCANCTL_BASE_URL, then the emulator that `scanctl serve`
  * recorded in this folder or the nearest one above it (as git finds .git), then the default local port.
  */
-export function resolveBaseUrl(options: GlobalOptions, io: CliIo = processIo()): string {
+function resolveBaseUrl(options: GlobalOptions, io: CliIo): string {
   const explicit = options.baseUrl ?? io.env.SCANCTL_BASE_URL;
   if (explicit) {
     try {
@@ -124,21 +123,7 @@ export function resolveBaseUrl(options: GlobalOptions, io: CliIo = processIo()):
   return found?.state.base_url ?? `http://${DEFAULT_HOST}:${DEFAULT_PORT}`;
 }
 
-/** The control plane of a local emulator (for commands still written against the process io). */
-export function controlClient(options: GlobalOptions): ControlClient {
-  const io = processIo();
-  return new ControlClient(resolveBaseUrl(options, io), io.fetch);
-}
-
-/** --app, else the emulator's default app. */
-export async function resolveAppId(control: ControlClient, options: GlobalOptions): Promise<string> {
-  if (options.app) return options.app;
-  const info = await emulatorInfo(control);
-  if (!info.default_app_id) throw new UserError('the emulator has no apps: load fixtures with scanctl serve --fixtures FILE');
-  return info.default_app_id;
-}
-
-export async function emulatorInfo(control: ControlClient) {
+async function emulatorInfo(control: ControlClient) {
   try {
     return await control.info();
   } catch (error) {
@@ -156,7 +141,7 @@ export async function emulatorInfo(control: ControlClient) {
  * The secret key for the two public calls: --key, then SCANCTL_SECRET_KEY; against a local
  * emulator, the key of `env` (test unless asked) that its fixtures give the default (or --app) app.
  */
-export async function resolveSecretKey(
+async function resolveSecretKey(
   options: GlobalOptions & { key?: string },
   env: 'test' | 'live',
   io: CliIo,
