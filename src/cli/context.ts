@@ -1,7 +1,6 @@
 import type { Command } from 'commander';
 import { resolve } from 'node:path';
 import { ControlClient } from '../client/control.js';
-import { ExtrasClient } from '../client/extras.js';
 import { ApiCallError, ConnectionError } from '../client/http.js';
 import { DEFAULT_HOST, DEFAULT_PORT, findServeState } from '../emulator/serve-state.js';
 import { UserError } from './errors.js';
@@ -73,10 +72,6 @@ export class CommandContext {
   control(): ControlClient {
     this.controlPlane ??= new ControlClient(this.baseUrl, this.io.fetch);
     return this.controlPlane;
-  }
-
-  extras(): ExtrasClient {
-    return new ExtrasClient(this.baseUrl, this.io.fetch);
   }
 
   /** --app, else the emulator's default app. */
