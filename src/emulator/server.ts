@@ -5,6 +5,7 @@ import { openDatabase, loadSecretBox, type Db } from '../store/db.js';
 import { MIGRATIONS } from '../store/migrations/index.js';
 import { clearServeState, writeServeState } from './serve-state.js';
 import { createEmulator, type Emulator } from './create-emulator.js';
+import { startSweeper } from './sweeper.js';
 import { BUNDLED_FIXTURES_FILE, followStoredFixtures, seedFixtures } from './seed.js';
 
 export interface ServeOptions {
@@ -68,6 +69,7 @@ export async function startEmulatorServer(options: ServeOptions): Promise<Runnin
     if (options.stateFile) writeServeState(options.stateFile, { pid: process.pid, base_url: url, db: dbPath });
     // Webhook dispatch in real time; deliveries left in flight by a crash go back to pending, due now.
     emulator.webhooks.start();
+    const stopSweeper = startSweeper(emulator);
 
     let closed = false;
     return {
@@ -78,6 +80,7 @@ export async function startEmulatorServer(options: ServeOptions): Promise<Runnin
       async close() {
         if (closed) return;
         closed = true;
+        stopSweeper();
         await emulator.webhooks.stop();
         await new Promise<void>((done) => {
           server.close(() => done());

@@ -86,6 +86,10 @@ export function webhookStatements(db: Db) {
   const insertDelivery = db.prepare<{ id: string; event_id: string; app_id: string; host_user_ref: string; origin: string; now: number }>(`
     INSERT INTO deliveries (id, event_id, app_id, host_user_ref, status, attempts, next_attempt_at, created_at, updated_at, origin)
     VALUES (@id, @event_id, @app_id, @host_user_ref, 'pending', 0, @now, @now, @now, @origin)`);
+  // Its position among the app's deliveries (0-based), kept beside it (see ../derived.ts).
+  const insertOrdinal = db.prepare<{ id: string; app_id: string }>(`
+    INSERT INTO delivery_ordinals (delivery_id, app_id, ordinal)
+    VALUES (@id, @app_id, coalesce((SELECT max(ordinal) + 1 FROM delivery_ordinals WHERE app_id = @app_id), 0))`);
   const deliveryById = db.prepare<[string], DeliveryWithEvent>(`${JOINED} WHERE d.id = ?`);
   const nextDue = db.prepare<[], { due: number | null }>("SELECT min(next_attempt_at) AS due FROM deliveries WHERE status = 'pending'");
   const due = db.prepare<{ now: number; limit: number }, DeliveryWithEvent>(
@@ -160,8 +164,10 @@ export function webhookStatements(db: Db) {
     redactResults: (appId: string, hostUserRef: string, now: number) =>
       redactResults.run({ app_id: appId, host_user_ref: hostUserRef, now }).changes,
 
-    insertDelivery: (row: { id: string; event_id: string; app_id: string; host_user_ref: string; origin: 'event' | 'resend' }, now: number) =>
-      void insertDelivery.run({ ...row, now }),
+    insertDelivery(row: { id: string; event_id: string; app_id: string; host_user_ref: string; origin: 'event' | 'resend' }, now: number): void {
+      insertDelivery.run({ ...row, now });
+      insertOrdinal.run({ id: row.id, app_id: row.app_id });
+    },
     deliveryById: (id: string) => deliveryById.get(id),
     deliveries(filter: DeliveryFilter): DeliveryWithEvent[] {
       const where: string[] = [];
