@@ -172,9 +172,14 @@ export function webhookStatements(db: Db) {
     deliveries(filter: DeliveryFilter): DeliveryWithEvent[] {
       const where: string[] = [];
       const params: Record<string, string | number> = { limit: filter.limit ?? 100 };
-      if (filter.app_id) (where.push('d.app_id = @app_id'), (params.app_id = filter.app_id));
-      if (filter.status) (where.push('d.status = @status'), (params.status = filter.status));
-      if (filter.scan_id) (where.push('e.scan_id = @scan_id'), (params.scan_id = filter.scan_id));
+      // A scan or event names a handful of deliveries: find them by event (events_scan_id,
+      // deliveries_event) and keep app and status as plain filters (the unary +), rather than
+      // walk the app's whole outbox in date order looking for them.
+      const few = Boolean(filter.scan_id || filter.event_id);
+      const plain = few ? '+' : '';
+      if (filter.app_id) (where.push(`${plain}d.app_id = @app_id`), (params.app_id = filter.app_id));
+      if (filter.status) (where.push(`${plain}d.status = @status`), (params.status = filter.status));
+      if (filter.scan_id) (where.push('d.event_id IN (SELECT id FROM events WHERE scan_id = @scan_id)'), (params.scan_id = filter.scan_id));
       if (filter.event_id) (where.push('d.event_id = @event_id'), (params.event_id = filter.event_id));
       const sql = `${JOINED} ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY d.created_at DESC, d.rowid DESC LIMIT @limit`;
       // At most 16 shapes of filter: each prepared once.
