@@ -1,12 +1,23 @@
 import { defineConfig } from 'vitest/config';
 
+/**
+ * Three projects: `unit` (in-process, seconds: `npm run test:unit`), `e2e` (the built CLI and real
+ * loopback servers: `npm run test:e2e`) and `pack` (npm pack + install of the tarball, about 75 s;
+ * SCANCTL_SKIP_PACK=1 skips it). `npx vitest run` and `npm test` run all three. The random-seed
+ * kill -9 soak is `npm run test:soak`; the default suite runs it once with a fixed seed.
+ */
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts', 'test/**/*.test.tsx'],
     // e2e tests spawn the built CLI and real servers: give them room on a 2-core machine.
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
-    reporters: process.env.CI ? ['default'] : ['default'],
+    globalSetup: ['test/global-setup.ts'],
+    setupFiles: ['test/setup.ts'],
+    projects: [
+      { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.{ts,tsx}'] } },
+      { extends: true, test: { name: 'e2e', include: ['test/e2e/**/*.test.{ts,tsx}', 'examples/**/*.test.{ts,tsx}'] } },
+      { extends: true, test: { name: 'pack', include: ['test/pack/**/*.test.ts'] } },
+    ],
   },
 });

@@ -212,8 +212,8 @@ export async function prepareOutbox(dir, { receiverUrl, deliveries }) {
   const [{ openDatabase, loadSecretBox }, { createStore }, { applyFixtures }, { readFixtures }, { randomIds }, { recordScanEvent }] = await Promise.all([
     distModule('store/db.js'),
     distModule('store/index.js'),
-    distModule('emulator/domain/fixtures.js'),
-    distModule('emulator/fixtures.js'),
+    distModule('emulator/domain/apply-fixtures.js'),
+    distModule('emulator/fixture-file.js'),
     distModule('util/ids.js'),
     distModule('webhooks/outbox.js'),
   ]);

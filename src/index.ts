@@ -1,5 +1,5 @@
 /**
- * The package's library surface: what a customer's own server can import.
- * `verifySignature` checks a delivery's Service-Signature over the raw body bytes.
+ * The package's library surface: what a customer's own server and its tests import.
+ * `scanctl/verify` holds the signature check alone, for production servers (Node built-ins only).
  */
-export { verifySignature, signPayload, SignatureVerificationError } from './webhooks/signature.js';
+export { verifySignature, signPayload, SignatureVerificationError, WEBHOOK_HEADERS, type SignatureFailureReason } from './verify.js';

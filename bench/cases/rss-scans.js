@@ -59,7 +59,7 @@ export default {
 /** One fresh serve: `total` scans, VmRSS at a third of them and at the end (each after the outbox drained). */
 async function oneRun(scans) {
     const checkpoints = [];
-    const { simulate } = await import(pathToFileURL(join(ROOT, 'dist', 'device', 'simulate.js')).href);
+    const { simulate } = await import(pathToFileURL(join(ROOT, 'dist', 'sdk', 'simulate.js')).href);
     const receiver = await startChildServer(join(ROOT, 'bench', 'receiver.js'), ['200']);
     const dir = tempDir();
     const fixtures = loadFixtures(dir, { webhookUrl: receiver.url });

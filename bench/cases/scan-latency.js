@@ -1,4 +1,4 @@
-// One simulated scan end to end: the SDK flow of `scanctl scan simulate` (dist/device/simulate.js,
+// One simulated scan end to end: the SDK flow of `scanctl scan simulate` (dist/sdk/simulate.js,
 // in this process) against the built `scanctl serve`, from the start of the session mint to the
 // moment the local receiver has answered 200 to that scan's scan.completed webhook. Each scan
 // runs alone (the next one starts after the previous acknowledgement); p50 and p99 over them.
@@ -57,7 +57,7 @@ export default {
   async run({ quick }) {
     const scans = quick ? 50 : 200;
     const warmup = 20;
-    const { simulate } = await import(pathToFileURL(join(ROOT, 'dist', 'device', 'simulate.js')).href);
+    const { simulate } = await import(pathToFileURL(join(ROOT, 'dist', 'sdk', 'simulate.js')).href);
     const receiver = await startReceiver();
     const dir = tempDir();
     const fixtures = loadFixtures(dir, { webhookUrl: receiver.url });

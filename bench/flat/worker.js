@@ -28,8 +28,8 @@ async function open() {
 
 async function prepare(rows) {
   const [{ applyFixtures }, { readFixtures }, { randomIds }, { MODEL_VERSIONS }] = await Promise.all([
-    dist('emulator/domain/fixtures.js'),
-    dist('emulator/fixtures.js'),
+    dist('emulator/domain/apply-fixtures.js'),
+    dist('emulator/fixture-file.js'),
     dist('util/ids.js'),
     dist('emulator/domain/device.js'),
   ]);

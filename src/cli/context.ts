@@ -1,9 +1,13 @@
 import type { Command } from 'commander';
+import { resolve } from 'node:path';
+import { ApiClient } from '../client/api.js';
 import { ControlClient } from '../client/control.js';
+import { ExtrasClient } from '../client/extras.js';
 import { ApiCallError, ConnectionError } from '../client/http.js';
 import { DEFAULT_HOST, DEFAULT_PORT, readServeState } from '../emulator/serve-state.js';
 import { UserError } from './errors.js';
 import { EXIT } from './exit-codes.js';
+import { processIo, type CliIo } from './io.js';
 
 export interface GlobalOptions {
   baseUrl?: string;
@@ -15,12 +19,96 @@ export function globalOptions(command: Command): GlobalOptions {
   return command.optsWithGlobals() as GlobalOptions;
 }
 
+/** The io each program runs with, set by `buildProgram` on its root command. */
+const programIo = new WeakMap<Command, CliIo>();
+
+export function attachIo(program: Command, io: CliIo): void {
+  programIo.set(program, io);
+}
+
+export function ioOf(command: Command): CliIo {
+  let root = command;
+  while (root.parent) root = root.parent;
+  return programIo.get(root) ?? processIo();
+}
+
+/**
+ * What a command's action works with: its io, the global options, and the clients of the
+ * service and emulator it resolves from them. `contextOf(command)` at the top of an action.
+ */
+export class CommandContext {
+  readonly options: GlobalOptions;
+  readonly json: boolean;
+  private base: string | undefined;
+  private controlPlane: ControlClient | undefined;
+
+  constructor(
+    readonly io: CliIo,
+    options: GlobalOptions,
+  ) {
+    this.options = options;
+    this.json = Boolean(options.json);
+  }
+
+  /** One line on stdout. */
+  out(line: string): void {
+    this.io.stdout.write(`${line}\n`);
+  }
+
+  /** `--json` prints the API's own JSON, otherwise the `human` rendering: both from the same data. */
+  print<T>(data: T, human: (data: T) => string): void {
+    this.out(this.json ? JSON.stringify(data, null, 2) : human(data));
+  }
+
+  /** One object of a stream: a JSON line under --json, else the human line. */
+  printLine(data: unknown, human: string): void {
+    this.out(this.json ? JSON.stringify(data) : human);
+  }
+
+  /** A file name the user gave, relative to the command's folder. */
+  path(file: string): string {
+    return resolve(this.io.cwd, file);
+  }
+
+  get baseUrl(): string {
+    this.base ??= resolveBaseUrl(this.options, this.io);
+    return this.base;
+  }
+
+  api(): ApiClient {
+    return new ApiClient(this.baseUrl, this.io.fetch);
+  }
+
+  control(): ControlClient {
+    this.controlPlane ??= new ControlClient(this.baseUrl, this.io.fetch);
+    return this.controlPlane;
+  }
+
+  extras(): ExtrasClient {
+    return new ExtrasClient(this.baseUrl, this.io.fetch);
+  }
+
+  /** --app, else the emulator's default app. */
+  appId(): Promise<string> {
+    return resolveAppId(this.control(), this.options);
+  }
+
+  /** --key (given here), then SCANCTL_SECRET_KEY, then the emulator's fixture key of `env`. */
+  secretKey(key: string | undefined, env: 'test' | 'live' = 'test'): Promise<string> {
+    return resolveSecretKey({ ...this.options, key }, env, this.io, this.control());
+  }
+}
+
+export function contextOf(command: Command): CommandContext {
+  return new CommandContext(ioOf(command), globalOptions(command));
+}
+
 /**
  * The base URL: --base-url, then SCANCTL_BASE_URL, then the emulator that `scanctl serve`
  * recorded in this folder, then the default local port.
  */
-export function resolveBaseUrl(options: GlobalOptions): string {
-  const explicit = options.baseUrl ?? process.env.SCANCTL_BASE_URL;
+export function resolveBaseUrl(options: GlobalOptions, io: CliIo = processIo()): string {
+  const explicit = options.baseUrl ?? io.env.SCANCTL_BASE_URL;
   if (explicit) {
     try {
       const url = new URL(explicit);
@@ -30,12 +118,13 @@ export function resolveBaseUrl(options: GlobalOptions): string {
       throw new UserError(`--base-url must be an http(s) URL, not "${explicit}"`);
     }
   }
-  return readServeState()?.base_url ?? `http://${DEFAULT_HOST}:${DEFAULT_PORT}`;
+  return readServeState(io.cwd)?.base_url ?? `http://${DEFAULT_HOST}:${DEFAULT_PORT}`;
 }
 
-/** The control plane of a local emulator; a clear error when the base URL is not one. */
+/** The control plane of a local emulator (for commands still written against the process io). */
 export function controlClient(options: GlobalOptions): ControlClient {
-  return new ControlClient(resolveBaseUrl(options));
+  const io = processIo();
+  return new ControlClient(resolveBaseUrl(options, io), io.fetch);
 }
 
 /** --app, else the emulator's default app. */
@@ -64,10 +153,14 @@ export async function emulatorInfo(control: ControlClient) {
  * The secret key for the two public calls: --key, then SCANCTL_SECRET_KEY; against a local
  * emulator, the key of `env` (test unless asked) that its fixtures give the default (or --app) app.
  */
-export async function resolveSecretKey(options: GlobalOptions & { key?: string }, env: 'test' | 'live' = 'test'): Promise<string> {
-  const explicit = options.key ?? process.env.SCANCTL_SECRET_KEY;
+export async function resolveSecretKey(
+  options: GlobalOptions & { key?: string },
+  env: 'test' | 'live',
+  io: CliIo,
+  control: ControlClient,
+): Promise<string> {
+  const explicit = options.key ?? io.env.SCANCTL_SECRET_KEY;
   if (explicit) return explicit;
-  const control = controlClient(options);
   let info;
   try {
     info = await control.info();

@@ -4,7 +4,7 @@ import { EXIT, type ExitCode } from './exit-codes.js';
 export class UserError extends Error {
   constructor(
     message: string,
-    readonly options: { hint?: string; exitCode?: ExitCode } = {},
+    readonly options: { hint?: string; exitCode?: ExitCode; /** The error code under --json (default: from the exit code). */ code?: string } = {},
   ) {
     super(message);
     this.name = 'UserError';

@@ -13,5 +13,7 @@ export const EXIT = {
   waitFailed: 5,
   /** A check failed: a signature did not match, a receiver failed conformance. */
   checkFailed: 6,
+  /** Stopped by Ctrl+C (128 + SIGINT), after saying how far it got. */
+  interrupted: 130,
 } as const;
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];

@@ -1,15 +1,9 @@
 import { CommanderError } from 'commander';
-import { readFileSync } from 'node:fs';
-import { ApiCallError, ConnectionError } from '../client/http.js';
-import { UserError } from './errors.js';
 import { EXIT } from './exit-codes.js';
+import { processIo, type CliIo } from './io.js';
 import { buildProgram } from './program.js';
-import { packagePath } from '../util/package-root.js';
-
-export function packageVersion(): string {
-  const pkg = JSON.parse(readFileSync(packagePath('package.json'), 'utf8')) as { version: string };
-  return pkg.version;
-}
+import { reportError } from './report-error.js';
+import { packageVersion } from '../util/package-root.js';
 
 /**
  * `scanctl openapi | head -1`: the reader closed the pipe, so nothing more can be shown. Exit at
@@ -23,47 +17,35 @@ export function exitQuietlyOnEpipe(stream: NodeJS.WriteStream, exit: (code: numb
   });
 }
 
-/** Runs the CLI. One handler turns every error into one line on stderr and an exit code. */
+/** Runs the CLI in this process, on the process's streams. */
 export async function main(argv: string[]): Promise<void> {
   exitQuietlyOnEpipe(process.stdout);
   exitQuietlyOnEpipe(process.stderr);
-  const program = buildProgram(packageVersion());
+  process.exitCode = await runCli(argv.slice(2), processIo());
+}
+
+/**
+ * Runs one command line (without `node scanctl`) against `io` and returns its exit code. One
+ * handler turns every error into one line on stderr and an exit code.
+ */
+export async function runCli(args: string[], io: CliIo): Promise<number> {
+  const program = buildProgram(packageVersion(), io);
   try {
-    await program.parseAsync(argv);
+    await program.parseAsync(args, { from: 'user' });
+    return EXIT.ok;
   } catch (error) {
-    process.exitCode = reportError(error);
+    if (error instanceof CommanderError && (error.exitCode === 0 || HELP_CODES.has(error.code))) {
+      // Help or the version was printed; a group called without its verb printed its help on stderr.
+      return error.exitCode === 0 ? EXIT.ok : EXIT.usage;
+    }
+    return reportError(error, io, wantsJson(args));
   }
 }
 
-export function reportError(error: unknown): number {
-  const write = (line: string) => process.stderr.write(`${line}\n`);
-  if (error instanceof CommanderError) {
-    // Commander already printed its message (usage errors) or the help/version text.
-    return error.exitCode === 0 ? EXIT.ok : EXIT.usage;
-  }
-  if (error instanceof UserError) {
-    write(`scanctl: ${error.message}`);
-    if (error.options.hint) write(`  hint: ${error.options.hint}`);
-    return error.exitCode;
-  }
-  if (error instanceof ApiCallError) {
-    const e = error.error;
-    if (e) {
-      write(`scanctl: ${error.method} ${error.path} failed: ${error.status} ${e.type} ${e.code}: ${e.message}${e.param ? ` (param: ${e.param})` : ''}`);
-      const retryAfter = error.headers.get('retry-after');
-      if (retryAfter) write(`  hint: retry after ${retryAfter} s`);
-    } else {
-      write(`scanctl: ${error.method} ${error.path} failed: HTTP ${error.status} without the service's error body`);
-    }
-    return EXIT.api;
-  }
-  if (error instanceof ConnectionError) {
-    write(`scanctl: could not reach ${error.url} (${error.reason})`);
-    write('  hint: start the emulator with `scanctl serve` (or `npx scanctl serve`), or pass --base-url / set SCANCTL_BASE_URL');
-    return EXIT.connection;
-  }
-  write(`scanctl: unexpected error: ${(error as Error)?.message ?? String(error)}`);
-  if (process.env.SCANCTL_DEBUG) write(String((error as Error)?.stack));
-  else write('  this is a bug in scanctl; rerun with SCANCTL_DEBUG=1 for the stack trace');
-  return EXIT.internal;
+const HELP_CODES = new Set(['commander.help', 'commander.helpDisplayed', 'commander.version']);
+
+/** --json anywhere before `--`: errors then come as one JSON object on stdout, whatever failed. */
+function wantsJson(args: string[]): boolean {
+  const end = args.indexOf('--');
+  return (end < 0 ? args : args.slice(0, end)).includes('--json');
 }

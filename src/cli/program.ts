@@ -1,72 +1,107 @@
 import { Command } from 'commander';
-import { register as registerServe } from './commands/serve.js';
-import { register as registerSessionMint } from './commands/session/mint.js';
-import { register as registerResultsDelete } from './commands/results/delete.js';
-import { register as registerAppShow } from './commands/app/show.js';
-import { register as registerAppUpdate } from './commands/app/update.js';
-import { register as registerKeyCommands } from './commands/key/index.js';
-import { register as registerAccountCommands } from './commands/account/index.js';
-import { register as registerClockCommands } from './commands/clock/index.js';
-import { register as registerScanSimulate } from './commands/scan/simulate.js';
-import { register as registerUsage } from './commands/usage.js';
-import { register as registerScansList } from './commands/scans/list.js';
-import { register as registerDeviceCommands } from './commands/device/index.js';
-import { register as registerWebhookCommands } from './commands/webhook/index.js';
-import { register as registerWebhookCheck } from './commands/webhook/check.js';
-import { register as registerWebhookChaos } from './commands/webhook/chaos.js';
-import { register as registerStateCommands } from './commands/state/index.js';
-import { register as registerLogsTail } from './commands/logs/tail.js';
-import { register as registerFaultCommands } from './commands/faults/index.js';
-import { register as registerOpenapi } from './commands/openapi.js';
+import * as accountReinstate from './commands/account/reinstate.js';
+import * as accountSuspend from './commands/account/suspend.js';
+import * as appShow from './commands/app/show.js';
+import * as appUpdate from './commands/app/update.js';
+import * as clockAdvance from './commands/clock/advance.js';
+import * as clockSet from './commands/clock/set.js';
+import * as clockShow from './commands/clock/show.js';
+import * as faultsAdd from './commands/faults/add.js';
+import * as faultsClear from './commands/faults/clear.js';
+import * as faultsList from './commands/faults/list.js';
+import * as installationBlock from './commands/installation/block.js';
+import * as installationList from './commands/installation/list.js';
+import * as installationUnblock from './commands/installation/unblock.js';
+import * as keyCreate from './commands/key/create.js';
+import * as keyList from './commands/key/list.js';
+import * as keyReinstate from './commands/key/reinstate.js';
+import * as keyRevoke from './commands/key/revoke.js';
+import * as keyRotate from './commands/key/rotate.js';
+import * as keySuspend from './commands/key/suspend.js';
+import * as logsTail from './commands/logs/tail.js';
+import * as openapi from './commands/openapi.js';
+import * as resultsDelete from './commands/results/delete.js';
+import * as scanList from './commands/scan/list.js';
+import * as scanSimulate from './commands/scan/simulate.js';
+import * as serve from './commands/serve.js';
+import * as sessionMint from './commands/session/mint.js';
+import * as stateExport from './commands/state/export.js';
+import * as stateImport from './commands/state/import.js';
+import * as stateReset from './commands/state/reset.js';
+import * as usage from './commands/usage.js';
+import * as webhookChaos from './commands/webhook/chaos.js';
+import * as webhookCheck from './commands/webhook/check.js';
+import * as webhookDeliveries from './commands/webhook/deliveries.js';
+import * as webhookDelivery from './commands/webhook/delivery.js';
+import { registerListen } from './commands/webhook/listen.js';
+import * as webhookResend from './commands/webhook/resend.js';
+import * as webhookVerify from './commands/webhook/verify.js';
+import { attachIo } from './context.js';
+import { addHelpCommand, configureErrors } from './help.js';
+import type { CliIo } from './io.js';
+
+/** A command file: one verb, registered on its parent (the program or a group). */
+interface CommandModule {
+  register(parent: Command): void;
+}
+
+interface CommandGroup {
+  group: string;
+  description: string;
+  verbs: CommandModule[];
+  /** Older names that keep working in users' scripts (`scans list`, `device block`). */
+  aliases?: string[];
+}
+
+/** Every command and group, in the order --help lists them. */
+const COMMANDS: Array<CommandModule | CommandGroup> = [
+  serve,
+  { group: 'session', description: 'session tokens (POST /v1/sessions)', verbs: [sessionMint] },
+  { group: 'results', description: "members' stored results (DELETE /v1/results)", verbs: [resultsDelete] },
+  { group: 'app', description: "the app's settings (the portal's PATCH /v1/apps/{app_id})", verbs: [appShow, appUpdate] },
+  { group: 'key', description: 'secret and publishable keys (the portal side)', verbs: [keyList, keyCreate, keyRotate, keyRevoke, keySuspend, keyReinstate] },
+  { group: 'account', description: 'suspend or reinstate an account (the portal side)', verbs: [accountSuspend, accountReinstate] },
+  { group: 'clock', description: "the emulator's virtual clock", verbs: [clockShow, clockAdvance, clockSet] },
+  { group: 'scan', description: "play the SDK's device side (simulate) and list recorded scans", verbs: [scanSimulate, scanList], aliases: ['scans'] },
+  usage,
+  { group: 'installation', description: 'device installations: list, block, unblock', verbs: [installationList, installationBlock, installationUnblock], aliases: ['device'] },
+  {
+    group: 'webhook',
+    description: 'signed deliveries: listen, inspect, resend, verify, check, chaos',
+    verbs: [{ register: registerListen }, webhookDeliveries, webhookDelivery, webhookResend, webhookVerify, webhookCheck, webhookChaos],
+  },
+  { group: 'state', description: "the emulator's whole state: export, import, reset", verbs: [stateExport, stateImport, stateReset] },
+  { group: 'logs', description: "the emulator's request log", verbs: [logsTail] },
+  { group: 'faults', description: 'make chosen routes fail on purpose', verbs: [faultsAdd, faultsList, faultsClear] },
+  openapi,
+];
 
 /**
  * Registers every command. Command files are thin and import their heavy parts (the emulator,
  * ink) lazily inside their actions, so `scanctl --help` stays fast.
  */
-export function buildProgram(version: string): Command {
+export function buildProgram(version: string, io: CliIo): Command {
   const program = new Command('scanctl')
     .description('Build and test against the body-scanning service without the service: a local emulator, its clock, and the client side.')
     .version(version, '-V, --version')
     .option('--base-url <url>', 'service or emulator base URL (env SCANCTL_BASE_URL; default: the local emulator)')
     .option('--app <id>', "app id for emulator commands (default: the emulator's default app)")
-    .option('--json', 'machine output: the API JSON, one object per line for streams')
-    .showHelpAfterError('(run with --help for usage)')
+    .option('--json', 'machine output: the API JSON, one object per line for streams; errors as one JSON object')
     .exitOverride();
-  program.configureHelp({ sortSubcommands: false });
+  // Inherited by every command created below: where output goes, one-line errors, global options in each help.
+  configureErrors(program, io);
+  program.configureHelp({ sortSubcommands: false, showGlobalOptions: true });
+  attachIo(program, io);
 
-  registerServe(program);
-
-  registerSessionMint(program.command('session').description('session tokens (POST /v1/sessions)'));
-  registerResultsDelete(program.command('results').description("members' stored results (DELETE /v1/results)"));
-
-  const app = program.command('app').description("the app's settings (the portal's PATCH /v1/apps/{app_id})");
-  registerAppShow(app);
-  registerAppUpdate(app);
-
-  registerKeyCommands(program.command('key').description('secret and publishable keys (the portal side)'));
-  registerAccountCommands(program.command('account').description('suspend or reinstate an account (the portal side)'));
-  registerClockCommands(program.command('clock').description("the emulator's virtual clock"));
-
-  registerScanSimulate(program.command('scan').description("play the SDK's device side: enrollment, model key, scan events, result upload"));
-  registerScansList(program.command('scans').description('recorded scans'));
-  registerUsage(program);
-  registerDeviceCommands(program.command('device').description('device installations (block, unblock)'));
-
-  const webhook = program.command('webhook').description('signed deliveries: listen, inspect, resend, verify, check, chaos');
-  registerWebhookCommands(webhook);
-  registerWebhookCheck(webhook);
-  registerWebhookChaos(webhook);
-
-  registerStateCommands(program.command('state').description("the emulator's whole state: export, import, reset"));
-  registerLogsTail(program.command('logs').description("the emulator's request log"));
-  registerFaultCommands(program.command('faults').description('make chosen routes fail on purpose'));
-  registerOpenapi(program);
-
-  // Every group and command inherits exitOverride, so usage errors exit 2 through one handler.
-  for (const command of allCommands(program)) command.exitOverride();
+  for (const entry of COMMANDS) {
+    if ('register' in entry) {
+      entry.register(program);
+      continue;
+    }
+    const group = program.command(entry.group).description(entry.description);
+    for (const alias of entry.aliases ?? []) group.alias(alias);
+    for (const verb of entry.verbs) verb.register(group);
+  }
+  addHelpCommand(program);
   return program;
-}
-
-function allCommands(command: Command): Command[] {
-  return command.commands.flatMap((c) => [c, ...allCommands(c)]);
 }

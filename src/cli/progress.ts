@@ -1,9 +1,11 @@
+import type { OutStream } from './io.js';
+
 /**
  * A one-line progress bar for a terminal: redrawn in place with \r, no dependencies.
  * Off a terminal, callers print plain lines instead (see `isInteractive`).
  */
-export function isInteractive(stream: NodeJS.WriteStream): boolean {
-  return Boolean(stream.isTTY) && process.env.TERM !== 'dumb';
+export function isInteractive(stream: OutStream, env: Record<string, string | undefined>): boolean {
+  return Boolean(stream.isTTY) && env.TERM !== 'dumb';
 }
 
 export function renderBar(done: number, total: number, width = 24, label = ''): string {
@@ -17,7 +19,7 @@ export class ProgressBar {
   private lastLength = 0;
 
   constructor(
-    private readonly stream: NodeJS.WriteStream,
+    private readonly stream: OutStream,
     private readonly total: number,
   ) {}
 

@@ -1,7 +1,9 @@
 /** Minimal ANSI styling, only on a terminal and never with NO_COLOR. */
-const enabled = (stream: NodeJS.WriteStream) => Boolean(stream.isTTY) && !process.env.NO_COLOR && process.env.TERM !== 'dumb';
+import type { OutStream } from './io.js';
 
-const wrap = (open: number, close: number) => (text: string, stream: NodeJS.WriteStream = process.stdout) =>
+const enabled = (stream: OutStream) => Boolean(stream.isTTY) && !process.env.NO_COLOR && process.env.TERM !== 'dumb';
+
+const wrap = (open: number, close: number) => (text: string, stream: OutStream = process.stdout) =>
   enabled(stream) ? `\u001b[${open}m${text}\u001b[${close}m` : text;
 
 export const bold = wrap(1, 22);

@@ -1,3 +1,7 @@
+import { DURATION_PATTERN } from '../contract/time.js';
+
+export { DURATION_PATTERN };
+
 const UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };
 
 /**
@@ -6,7 +10,7 @@ const UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000,
  */
 export function parseDuration(text: string): number | null {
   const trimmed = text.trim();
-  if (!/^(\d+(\.\d+)?(ms|s|m|h|d|w))+$/.test(trimmed)) return null;
+  if (!DURATION_PATTERN.test(trimmed)) return null;
   let total = 0;
   for (const [, amount, , unit] of trimmed.matchAll(/(\d+(\.\d+)?)(ms|s|m|h|d|w)/g)) {
     total += Number(amount) * UNITS[unit!]!;

@@ -33,7 +33,7 @@ export const CHOICES = {
   /** CHOICE-9 and the per-attempt limit of a webhook delivery (real time, not virtual). */
   webhookAttemptTimeoutMs: 10_000,
   webhookMaxAttempts: 17,
-  /** Delivery chaos (issue 6): a delayed attempt without a fixed delay waits a seeded 1 s to this long (virtual). */
+  /** Delivery chaos: a delayed attempt without a fixed delay waits a seeded 1 s to this long (virtual). */
   chaosMaxRandomDelayMs: 5 * MINUTE,
   /** Delivery chaos --reorder: each delivery's first attempt waits a seeded 0 to this long (virtual), so arrivals shuffle. */
   chaosReorderWindowMs: 10_000,

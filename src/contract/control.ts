@@ -1,5 +1,7 @@
 import { z } from 'zod';
+import { listOf } from './list.js';
 import { AppResponse } from './apps.js';
+import { DateTimeInput, DURATION_PATTERN } from './time.js';
 import { INTERFACE_VERSION } from './version.js';
 
 /** The emulator's control plane (CHOICE-8), under /_scanctl so it cannot be mistaken for the service's /v1. */
@@ -27,9 +29,9 @@ export const ClockResponse = z
 export type ClockResponse = z.infer<typeof ClockResponse>;
 
 export const ClockAdvanceRequest = z
-  .strictObject({ duration: z.string().min(1).max(40) })
+  .strictObject({ duration: z.string().max(40).regex(DURATION_PATTERN, 'must be a duration such as 90s, 15m, 24h or 3d') })
   .meta({ id: 'ClockAdvanceRequest', description: 'A duration such as 90s, 15m, 24h or 3d.' });
-export const ClockSetRequest = z.strictObject({ time: z.iso.datetime({ offset: true }) }).meta({ id: 'ClockSetRequest' });
+export const ClockSetRequest = z.strictObject({ time: DateTimeInput }).meta({ id: 'ClockSetRequest' });
 
 export const KeyView = z
   .object({
@@ -48,7 +50,7 @@ export const KeyView = z
   .meta({ id: 'ApiKey' });
 export type KeyView = z.infer<typeof KeyView>;
 
-export const KeyListResponse = z.object({ object: z.literal('list'), data: z.array(KeyView) }).meta({ id: 'ApiKeyList' });
+export const KeyListResponse = listOf(KeyView, 'ApiKeyList');
 export type KeyListResponse = z.infer<typeof KeyListResponse>;
 
 export const KeyIssueRequest = z.strictObject({ env: Env }).meta({ id: 'KeyIssueRequest' });
@@ -69,8 +71,8 @@ export const WebhookSecretResponse = z
   .object({ object: z.literal('webhook_secret'), app_id: z.string(), webhook_secret: z.string().nullable() })
   .meta({ id: 'WebhookSecret' });
 
-export const AppListResponse = z.object({ object: z.literal('list'), data: z.array(AppResponse) }).meta({ id: 'AppList' });
-export const AccountListResponse = z.object({ object: z.literal('list'), data: z.array(AccountView) }).meta({ id: 'AccountList' });
+export const AppListResponse = listOf(AppResponse, 'AppList');
+export const AccountListResponse = listOf(AccountView, 'AccountList');
 export const PortalSessionResponse = z
   .object({ object: z.literal('portal_session'), account_id: z.string(), expires_at: z.iso.datetime() })
   .meta({ id: 'PortalSession', description: 'The portal cookie itself comes in Set-Cookie (scanctl_portal, HttpOnly).' });

@@ -1,7 +1,9 @@
 import { z } from 'zod';
+import { listOf } from './list.js';
+import { HostUserRef } from './sessions.js';
 import { CHOICES } from './choices.js';
 import { Env } from './control.js';
-import { DateTime } from './time.js';
+import { DateTime, DateTimeInput, queryInteger } from './time.js';
 
 /**
  * CHOICE-7: request and response shapes of the device routes (the spec names them but does not
@@ -60,7 +62,7 @@ export const ModelInfo = z
   .meta({ id: 'Model' });
 export type ModelInfo = z.infer<typeof ModelInfo>;
 
-export const ModelManifest = z.object({ object: z.literal('list'), data: z.array(ModelInfo) }).meta({ id: 'ModelManifest' });
+export const ModelManifest = listOf(ModelInfo, 'ModelManifest');
 export type ModelManifest = z.infer<typeof ModelManifest>;
 
 export const ModelKeyRequest = z
@@ -96,13 +98,17 @@ export type ScanStatus = z.infer<typeof ScanStatus>;
 export const SCAN_OUTCOMES = ['completed', 'failed', 'abandoned'] as const;
 export type ScanOutcome = (typeof SCAN_OUTCOMES)[number];
 
+/** DEV-5: the Idempotency-Key of POST /v1/scan-events: 1 to 255 printable ASCII characters, no spaces. */
+export const IDEMPOTENCY_KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
+export const IdempotencyKey = z.string().min(1).max(255).regex(IDEMPOTENCY_KEY_PATTERN, 'must be 1 to 255 printable ASCII characters without spaces');
+
 export const ScanEventRequest = z
   .strictObject({
     installation_id: DeviceId,
     scan_id: DeviceId,
     status: ScanStatus,
     /** When it happened on the device; an offline scan keeps its own time when it syncs later. */
-    occurred_at: DateTime,
+    occurred_at: DateTimeInput,
     model_version: ModelVersion,
   })
   .meta({ id: 'ScanEventRequest' });
@@ -173,17 +179,17 @@ export const Installation = z
   .meta({ id: 'Installation' });
 export type Installation = z.infer<typeof Installation>;
 
-export const InstallationList = z.object({ object: z.literal('list'), data: z.array(Installation) }).meta({ id: 'InstallationList' });
+export const InstallationList = listOf(Installation, 'InstallationList');
 export type InstallationList = z.infer<typeof InstallationList>;
 
 export const ScanListQuery = z
   .strictObject({
-    host_user_ref: z.string().min(1).max(CHOICES.hostUserRefMaxLength).optional(),
-    limit: z.coerce.number().int().min(1).max(1000).optional(),
+    host_user_ref: HostUserRef.optional(),
+    limit: queryInteger(1, 1000).optional(),
   })
   .meta({ id: 'ScanListQuery' });
 
-export const ScanList = z.object({ object: z.literal('list'), data: z.array(Scan) }).meta({ id: 'ScanList' });
+export const ScanList = listOf(Scan, 'ScanList');
 export type ScanList = z.infer<typeof ScanList>;
 
 const Month = z.string().regex(/^\d{4}-(0[1-9]|1[0-2])$/, 'must be YYYY-MM');
@@ -210,5 +216,5 @@ export const UsageRow = z
   .meta({ id: 'Usage' });
 export type UsageRow = z.infer<typeof UsageRow>;
 
-export const UsageList = z.object({ object: z.literal('list'), data: z.array(UsageRow) }).meta({ id: 'UsageList' });
+export const UsageList = listOf(UsageRow, 'UsageList');
 export type UsageList = z.infer<typeof UsageList>;

@@ -64,6 +64,10 @@ export const ERROR_CODES = {
   unsupported_media_type: 415,
   route_not_found: 404,
   method_not_allowed: 405,
+  // CHOICE-16: refused below the router, by the HTTP parser or the adapter.
+  request_malformed: 400,
+  request_timeout: 408,
+  headers_too_large: 431,
   resource_missing: 404,
   // Portal (CHOICE-6) and control plane (CHOICE-8).
   portal_login_required: 401,
@@ -83,15 +87,26 @@ export const ERROR_CODES = {
   results_delivery_disabled: 403,
   scan_not_completed: 409,
   scan_conflict: 409,
-  // Webhook control plane (issue 4): resend of an event deleted by DELETE /v1/results, or with nowhere to send.
+  // Webhook control plane: resend of an event deleted by DELETE /v1/results, or with nowhere to send.
   event_deleted: 409,
   webhook_url_missing: 409,
+  // The emulator trusts the loopback user only (docs/security.md): a rebound Host, a cross-site page.
+  host_not_allowed: 403,
+  origin_not_allowed: 403,
   // Anything unexpected: still the spec's body, never a bare 500 page.
   internal_error: 500,
-  // Injected on purpose by `scanctl faults` (issue 6) with the status the developer chose.
+  // Injected on purpose by `scanctl faults` with the status the developer chose.
   fault_injected: 503,
 } as const satisfies Record<string, number>;
 export type ErrorCode = keyof typeof ERROR_CODES;
+
+/**
+ * RFC 9110 requires a challenge on every 401: the portal's routes ask for their cookie (a scheme
+ * of our own, naming it), everything else for a bearer credential.
+ */
+export function challengeFor(code: ErrorCode): string {
+  return code === 'portal_login_required' || code === 'bearer_not_accepted' ? 'Cookie cookie-name="scanctl_portal"' : 'Bearer';
+}
 
 /** An error answered on the wire as the spec's error body; one onError turns it into JSON. */
 export class ApiError extends Error {
@@ -108,7 +123,7 @@ export class ApiError extends Error {
     this.name = 'ApiError';
     this.status = options.status ?? ERROR_CODES[code];
     this.type = errorTypeForStatus(this.status);
-    this.headers = options.headers ?? {};
+    this.headers = { ...(this.status === 401 ? { 'WWW-Authenticate': challengeFor(code) } : {}), ...options.headers };
   }
 
   toBody(): ErrorBody {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { listOf } from './list.js';
 import { Probability, Seed } from './seeded.js';
 import { DateTime } from './time.js';
 
@@ -25,7 +26,12 @@ export const FaultCreateRequest = z
     message: 'give count or probability, not both',
     path: ['probability'],
   })
-  .meta({ id: 'FaultCreateRequest', description: 'Answer METHOD PATH with status and code, for the next count calls or with a probability.' });
+  // The refinement above, for JSON Schema readers: count and probability are exclusive.
+  .meta({
+    id: 'FaultCreateRequest',
+    description: 'Answer METHOD PATH with status and code, for the next count calls or with a probability (not both).',
+    not: { required: ['count', 'probability'] },
+  });
 export type FaultCreateRequest = z.infer<typeof FaultCreateRequest>;
 
 export const FaultView = z
@@ -49,7 +55,7 @@ export const FaultView = z
   .meta({ id: 'Fault' });
 export type FaultView = z.infer<typeof FaultView>;
 
-export const FaultListResponse = z.object({ object: z.literal('list'), data: z.array(FaultView) }).meta({ id: 'FaultList' });
+export const FaultListResponse = listOf(FaultView, 'FaultList');
 export type FaultListResponse = z.infer<typeof FaultListResponse>;
 
 export const FaultClearResponse = z.object({ object: z.literal('fault_clear'), cleared: z.number().int() }).meta({ id: 'FaultClear' });

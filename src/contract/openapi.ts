@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ERROR_CODES, ErrorBody, errorTypeForStatus, type ErrorCode } from './errors.js';
+import { originCheckExempt } from './origin.js';
 import { INTERFACE_VERSION } from './version.js';
 import { pathParamNames, type Operation, type WebhookEvent } from './operation.js';
 import { CONTROL_TAG, EVENTS, OPERATIONS } from './operations/index.js';
@@ -31,9 +32,13 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
 
 /** Codes that follow from an operation's shape, so that each table entry lists only its own. */
 function derivedErrors(op: Operation): ErrorCode[] {
-  const codes: ErrorCode[] = [];
+  const codes: ErrorCode[] = ['host_not_allowed'];
+  if (!originCheckExempt(op.path)) codes.push('origin_not_allowed');
   if (op.request) codes.push('parameter_missing', 'parameter_invalid', 'parameter_unknown', 'invalid_json', 'unsupported_media_type', 'body_too_large');
-  if (op.query) codes.push('parameter_missing', 'parameter_invalid', 'parameter_unknown');
+  else if (op.method !== 'get') codes.push('unsupported_media_type');
+  // CHOICE-14: every route refuses query parameters it does not declare.
+  codes.push('parameter_invalid', 'parameter_unknown');
+  if (op.query) codes.push('parameter_missing');
   if (op.security === 'secretKey') codes.push('invalid_api_key', 'rate_limited');
   if (op.security === 'portalCookie') codes.push('portal_login_required');
   return codes;
@@ -63,9 +68,14 @@ class Components {
       io,
       unrepresentable: 'any',
       override: (ctx) => {
-        // The generated date-time regex adds nothing to format: date-time but noise.
         const s = ctx.jsonSchema as Json;
+        // The generated date-time regex adds nothing to format: date-time but noise.
         if (s.format === 'date-time' && typeof s.pattern === 'string') delete s.pattern;
+        // zod names its prefix checks as a format no JSON Schema tool knows; the pattern says it.
+        if (s.format === 'starts_with' || s.format === 'ends_with' || s.format === 'includes') delete s.format;
+        // format: uri admits ftp: and mailto:; the URL's allowed schemes go into a pattern.
+        const protocol = (ctx.zodSchema as { _zod?: { def?: { protocol?: unknown } } })._zod?.def?.protocol;
+        if (s.format === 'uri' && protocol instanceof RegExp) s.pattern = `^(?:${protocol.source.replace(/^\^|\$$/g, '')})://`;
       },
     }) as Json;
     delete json.$schema;
@@ -120,6 +130,34 @@ function content(contentType: string, schema: Json, example?: unknown): Json {
   return { [contentType]: { schema, ...(example === undefined ? {} : { example }) } };
 }
 
+/** Headers every error answer of a status carries (RFC 9110 challenge on 401; the wait on 429). */
+const ERROR_HEADERS: Record<number, Json> = {
+  401: {
+    'WWW-Authenticate': {
+      required: true,
+      description: 'The challenge: Bearer, or for the portal\'s routes Cookie cookie-name="scanctl_portal".',
+      schema: { type: 'string' },
+    },
+  },
+  429: {
+    'Retry-After': { required: false, description: 'Seconds to wait before retrying (sent with rate_limited).', schema: { type: 'string', pattern: '^[0-9]+$' } },
+  },
+};
+
+/**
+ * The body schema of a success: JSON as its zod schema says; a stream or bytes as a string of
+ * their media type (an event stream names the schema of each data line in x-data-schema).
+ */
+function responseSchema(response: Operation['responses'][number], components: Components): Json {
+  const type = response.contentType ?? 'application/json';
+  if (type === 'application/json') return response.schema ? components.add(response.schema, 'output') : { type: 'object' };
+  return {
+    type: 'string',
+    contentMediaType: type,
+    ...(response.schema ? { 'x-data-schema': components.add(response.schema, 'output') } : {}),
+  };
+}
+
 function buildOperation(op: Operation, components: Components, errorRef: Json): Json {
   const parameters: Json[] = [];
   for (const name of pathParamNames(op.path)) {
@@ -134,15 +172,15 @@ function buildOperation(op: Operation, components: Components, errorRef: Json): 
     }
   }
   for (const header of op.headers ?? []) {
-    parameters.push({ name: header.name, in: 'header', required: header.required, description: header.description, schema: { type: 'string' } });
+    const schema = header.schema ? components.add(header.schema, 'input') : { type: 'string' };
+    parameters.push({ name: header.name, in: 'header', required: header.required, description: header.description, schema });
   }
 
   const responses: Json = {};
   for (const [status, response] of Object.entries(op.responses)) {
     const entry: Json = { description: response.description };
     if (response.schema || response.contentType) {
-      const schema = response.schema ? components.add(response.schema, 'output') : { type: 'object' };
-      entry.content = content(response.contentType ?? 'application/json', schema, response.example);
+      entry.content = content(response.contentType ?? 'application/json', responseSchema(response, components), response.example);
     }
     if (response.headers) {
       entry.headers = Object.fromEntries(
@@ -159,6 +197,7 @@ function buildOperation(op: Operation, components: Components, errorRef: Json): 
   for (const [status, codes] of [...byStatus].sort((a, b) => a[0] - b[0])) {
     responses[String(status)] = {
       description: `${errorTypeForStatus(status)}: ${codes.join(', ')}.`,
+      ...(ERROR_HEADERS[status] ? { headers: ERROR_HEADERS[status] } : {}),
       content: {
         'application/json': {
           schema: errorRef,
@@ -167,10 +206,6 @@ function buildOperation(op: Operation, components: Components, errorRef: Json): 
       },
     };
   }
-  responses.default = {
-    description: 'Any other failure, e.g. a fault injected with scanctl faults: still the error body, never a bare page.',
-    content: { 'application/json': { schema: errorRef } },
-  };
 
   const out: Json = {
     operationId: op.operationId,
@@ -244,7 +279,9 @@ export function buildOpenApiDocument(options: OpenApiOptions = {}): Json {
         'The backend interface of the body-scanning service as the scanctl emulator implements it: minting session tokens, ' +
         'deleting stored results, signed webhooks, plus the routes the interface leaves "not shown" (portal, device) with the ' +
         "emulator's documented choices, and the emulator's own control plane under /_scanctl. Every error is the error body " +
-        '{error: {type, code, message, param?}}.',
+        '{error: {type, code, message, param?}}. Each operation lists every status it answers; besides those, a fault the developer ' +
+        'injects on purpose (scanctl faults) answers the status they chose, and a request the HTTP parser cannot read is 400 ' +
+        'request_malformed (431 headers_too_large).',
     },
     jsonSchemaDialect: 'https://spec.openapis.org/oas/3.1/dialect/base',
     servers: [{ url: options.serverUrl ?? DEFAULT_SERVER_URL, description: 'scanctl serve (the local emulator)' }],

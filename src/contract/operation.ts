@@ -38,6 +38,8 @@ export interface HeaderParam {
   name: string;
   required: boolean;
   description: string;
+  /** The value's rules (default: any string). */
+  schema?: z.ZodType;
 }
 
 export interface Operation {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { DateTime } from './time.js';
+import { listOf } from './list.js';
+import { DateTime, DateTimeInput, DURATION_PATTERN, queryInteger } from './time.js';
 
 /** The emulator's request log (`scanctl logs tail`): what was called, answered how, by which key (display form only). */
 
@@ -29,13 +30,13 @@ export const LogQuery = z.strictObject({
   method: z.string().max(10).optional(),
   app: z.string().max(100).optional(),
   /** A duration back from the emulator's now (5m, 1h) or an ISO time. */
-  since: z.string().max(40).optional(),
+  since: z.union([z.string().max(40).regex(DURATION_PATTERN, 'must be a duration such as 5m or an RFC 3339 date-time'), DateTimeInput]).optional(),
   /** The last n matching lines of the buffer first. */
-  n: z.coerce.number().int().min(0).max(1000).optional(),
+  n: queryInteger(0, 1000).optional(),
   /** Include the control plane's own requests (/_scanctl). */
   all: z.enum(['0', '1', 'true', 'false']).optional(),
 });
 export type LogQuery = z.infer<typeof LogQuery>;
 
-export const LogListResponse = z.object({ object: z.literal('list'), data: z.array(RequestLogLine) }).meta({ id: 'RequestLogList' });
+export const LogListResponse = listOf(RequestLogLine, 'RequestLogList');
 export type LogListResponse = z.infer<typeof LogListResponse>;

@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { CHOICES } from './choices.js';
+import { HostUserRef } from './sessions.js';
 
 /** DEL-1: host_user_ref is required. */
 export const DeleteResultsQuery = z
-  .strictObject({ host_user_ref: z.string().min(1).max(CHOICES.hostUserRefMaxLength) })
+  .strictObject({ host_user_ref: HostUserRef })
   .meta({ id: 'DeleteResultsQuery' });
 
 /** DEL-2, DEL-3. */

@@ -1,6 +1,7 @@
 import { z } from 'zod';
+import { listOf } from './list.js';
 import { CHOICES } from './choices.js';
-import { DateTime } from './time.js';
+import { DateTime, queryInteger } from './time.js';
 
 /** The three event types; signing, headers, event id and retry schedule are the same for all (WH-11). */
 export const WEBHOOK_EVENT_TYPES = ['scan.completed', 'scan.failed', 'scan.results_available'] as const;
@@ -8,11 +9,8 @@ export const WebhookEventType = z.enum(WEBHOOK_EVENT_TYPES).meta({ id: 'WebhookE
 export type WebhookEventType = z.infer<typeof WebhookEventType>;
 
 /** The delivery headers (WH-4, WH-5, WH-6). */
-export const WEBHOOK_HEADERS = {
-  signature: 'Service-Signature',
-  eventId: 'Service-Event-Id',
-  eventType: 'Service-Event-Type',
-} as const;
+// Declared in the light verify module, which customers' servers import without the rest.
+export { WEBHOOK_HEADERS } from '../verify.js';
 
 /** WH-2: the measurement-free billing record. strictObject: a measurement can never slip in. */
 export const ScanOutcomeData = z
@@ -109,7 +107,7 @@ export const DeliveryDetail = DeliveryView.extend({
 }).meta({ id: 'WebhookDeliveryDetail' });
 export type DeliveryDetail = z.infer<typeof DeliveryDetail>;
 
-export const DeliveryListResponse = z.object({ object: z.literal('list'), data: z.array(DeliveryView) }).meta({ id: 'WebhookDeliveryList' });
+export const DeliveryListResponse = listOf(DeliveryView, 'WebhookDeliveryList');
 export type DeliveryListResponse = z.infer<typeof DeliveryListResponse>;
 
 export const DeliveryListQuery = z
@@ -118,7 +116,7 @@ export const DeliveryListQuery = z
     status: DeliveryStatus.optional(),
     scan_id: z.string().optional(),
     event_id: z.string().optional(),
-    limit: z.coerce.number().int().min(1).max(1000).optional(),
+    limit: queryInteger(1, 1000).optional(),
   })
   .meta({ id: 'WebhookDeliveryListQuery' });
 
@@ -127,7 +125,7 @@ export const ListenerView = z
   .meta({ id: 'WebhookListener' });
 export type ListenerView = z.infer<typeof ListenerView>;
 
-export const ListenerListResponse = z.object({ object: z.literal('list'), data: z.array(ListenerView) }).meta({ id: 'WebhookListenerList' });
+export const ListenerListResponse = listOf(ListenerView, 'WebhookListenerList');
 
 export const StreamQuery = z
   .strictObject({

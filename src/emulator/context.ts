@@ -18,6 +18,10 @@ export interface EmulatorConfig {
   version: string;
   /** Check every answer against its operation's declared statuses and schemas (tests turn this on). */
   validateResponses: boolean;
+  /** The port serve listens on (the Host check compares it); null in-process. */
+  port: number | null;
+  /** Host names admitted besides loopback (`serve --allowed-host`); see http/host-guard.ts. */
+  allowedHosts: readonly string[];
 }
 
 /** Everything a handler needs, built once by createEmulator. */
@@ -45,5 +49,7 @@ export interface AppEnv {
     logAppId?: string;
     /** Set by errorResponse: the error body's code, for the request log. */
     errorCode?: string;
+    /** The JSON body's text as received, for fields kept exactly as sent (WH-3). */
+    jsonText?: string;
   };
 }

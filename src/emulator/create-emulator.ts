@@ -9,12 +9,14 @@ import { META } from '../store/meta-keys.js';
 import { SecretBox } from '../util/crypto.js';
 import { randomIds, type Ids } from '../util/ids.js';
 import { createWebhookEngine } from '../webhooks/engine.js';
+import { emulatorUserAgent } from '../webhooks/headers.js';
 import { Bus } from './bus.js';
 import type { AppEnv, EmulatorConfig, EmulatorContext } from './context.js';
 import { RateLimiter } from './domain/rate-limit.js';
 import { RequestLogBuffer } from './domain/request-log.js';
 import { installFallbacks } from './http/fallbacks.js';
 import { mountRoutes } from './http/implement.js';
+import { hostGuard } from './http/host-guard.js';
 import { injectFaults } from './http/inject-faults.js';
 import { requestLog } from './http/request-log.js';
 import { ROUTES } from './routes/index.js';
@@ -46,6 +48,8 @@ export function createEmulator(deps: EmulatorDeps): Emulator {
     defaultAppId: null,
     version: '0.0.0',
     validateResponses: false,
+    port: null,
+    allowedHosts: [],
     ...deps.config,
   };
   const bus = new Bus();
@@ -60,11 +64,19 @@ export function createEmulator(deps: EmulatorDeps): Emulator {
     rateLimiter: new RateLimiter(config.rateLimitPerSecond),
     requestLog: new RequestLogBuffer(bus),
   } as EmulatorContext;
-  ctx.webhooks = createWebhookEngine(ctx);
+  ctx.webhooks = createWebhookEngine({
+    store,
+    clock,
+    box: ctx.box,
+    events: { wanted: () => bus.listenerCount('delivery') > 0, emit: (event) => bus.emit('delivery', event) },
+    userAgent: emulatorUserAgent(config.version),
+  });
   ctx.scheduler.register(ctx.webhooks);
 
   const app = new Hono<AppEnv>();
   app.use('*', requestLog(ctx));
+  // Before everything else, so that no route (now or added later) answers a rebound or cross-site request.
+  app.use('*', hostGuard(config));
   const limitBody = bodyLimit({
     maxSize: config.maxBodyBytes,
     onError: () => {

@@ -1,12 +1,5 @@
 import type { VirtualClock } from '../clock/clock.js';
-
-/** Anything that has work due at a virtual time (webhook retries, for one). */
-export interface TimerSource {
-  /** The earliest virtual time at which work is due, or null when nothing is scheduled. */
-  nextDueAt(): number | null;
-  /** Performs everything due at the clock's current time. */
-  runDue(): Promise<void>;
-}
+import type { TimerSource } from '../clock/timer-source.js';
 
 /**
  * Moves the emulator's clock. Advancing plays every due event in order, each at its own virtual

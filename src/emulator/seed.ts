@@ -2,8 +2,8 @@ import { ApiError } from '../contract/errors.js';
 import { META } from '../store/meta-keys.js';
 import { packagePath } from '../util/package-root.js';
 import type { EmulatorContext } from './context.js';
-import { applyFixtures } from './domain/fixtures.js';
-import { FixtureError, readFixtures, type Fixtures } from './fixtures.js';
+import { applyFixtures } from './domain/apply-fixtures.js';
+import { FixtureError, readFixtures, type Fixtures } from './fixture-file.js';
 
 /** The fixtures shipped with scanctl: what a fresh database is seeded with. */
 export const BUNDLED_FIXTURES_FILE = packagePath('fixtures', 'default.json');

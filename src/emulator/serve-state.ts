@@ -15,7 +15,7 @@ export interface ServeState {
 }
 
 export function writeServeState(file: string, state: ServeState): void {
-  mkdirSync(dirname(file), { recursive: true });
+  mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
   writeFileSync(file, `${JSON.stringify(state, null, 2)}\n`);
 }
 

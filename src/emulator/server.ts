@@ -1,8 +1,8 @@
-import { createAdaptorServer } from '@hono/node-server';
 import type { Server } from 'node:http';
 import { resolve } from 'node:path';
 import { openDatabase, loadSecretBox, type Db } from '../store/db.js';
 import { MIGRATIONS } from '../store/migrations/index.js';
+import { createEmulatorHttpServer } from './http/below-router.js';
 import { clearServeState, writeServeState } from './serve-state.js';
 import { createEmulator, type Emulator } from './create-emulator.js';
 import { startSweeper } from './sweeper.js';
@@ -17,6 +17,8 @@ export interface ServeOptions {
   reset: boolean;
   rateLimitPerSecond: number;
   version: string;
+  /** Host names admitted besides loopback (DNS rebinding protection, docs/security.md). */
+  allowedHosts?: readonly string[];
   /** Where to record the running server for other scanctl commands (null: nowhere). */
   stateFile: string | null;
 }
@@ -62,9 +64,11 @@ export async function startEmulatorServer(options: ServeOptions): Promise<Runnin
     emulator.rateLimiter.limitPerSecond = options.rateLimitPerSecond;
     emulator.config.rateLimitPerSecond = options.rateLimitPerSecond;
 
-    const server = createAdaptorServer({ fetch: emulator.app.fetch }) as Server;
+    const server = createEmulatorHttpServer(emulator.app.fetch);
     server.keepAliveTimeout = 5_000;
     const port = await listen(server, options.port, options.host);
+    emulator.config.port = port;
+    emulator.config.allowedHosts = options.allowedHosts ?? [];
     const url = `http://${options.host.includes(':') ? `[${options.host}]` : options.host}:${port}`;
     if (options.stateFile) writeServeState(options.stateFile, { pid: process.pid, base_url: url, db: dbPath });
     // Webhook dispatch in real time; deliveries left in flight by a crash go back to pending, due now.

@@ -33,7 +33,8 @@ export interface OpenOptions {
  * process crash (kill -9); only a power loss could drop the last commits.
  */
 export function openDatabase(path: string, options: OpenOptions = {}): Db {
-  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  // The folder holds the database and its sealing key: owner-only (docs/security.md).
+  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
   const db = new Database(path, { timeout: 0 });
   try {
     if (options.exclusive && path !== ':memory:') {

@@ -1,5 +1,6 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import type { Db } from './db.js';
+import { createGroupCommit } from './group-commit.js';
 import { metaStatements } from './tables/meta.js';
 import { accountStatements } from './tables/accounts.js';
 import { appStatements } from './tables/apps.js';
@@ -27,6 +28,8 @@ export function createStore(db: Db) {
     webhooks: webhookStatements(db),
     faults: faultStatements(db),
     chaos: chaosStatements(db),
+    /** Writes that may share one transaction with the others of the same event-loop turn. */
+    groupCommit: createGroupCommit(db),
   };
 }
 export type Store = ReturnType<typeof createStore>;

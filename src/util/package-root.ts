@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -20,4 +20,10 @@ export function packagePath(...parts: string[]): string {
     root = dir;
   }
   return join(root, ...parts);
+}
+
+/** The installed package's version (package.json). */
+export function packageVersion(): string {
+  const pkg = JSON.parse(readFileSync(packagePath('package.json'), 'utf8')) as { version: string };
+  return pkg.version;
 }

@@ -1,12 +1,12 @@
 import { CHOICES } from '../contract/choices.js';
 import type { ChaosView } from '../contract/chaos.js';
 import { toIso } from '../contract/time.js';
-import type { EmulatorContext } from '../emulator/context.js';
+import type { Store } from '../store/index.js';
 import type { ChaosRow } from '../store/tables/chaos.js';
 import { seededInt, seededUnit } from '../util/seeded-random.js';
 
 /**
- * Delivery chaos (issue 6), consulted by the dispatcher (issue 4) before each attempt.
+ * Delivery chaos, consulted by the dispatcher before each attempt.
  * - deliver: send normally (after delayMs of virtual time, when set; duplicate: send the same bytes twice)
  * - drop: do not send; the attempt is recorded as failed with error "dropped by chaos" and retried as usual
  * - fail: do not send; the attempt is recorded as failed with `failStatus` as if the receiver answered it
@@ -29,9 +29,9 @@ export interface ChaosVerdict {
 export const NO_CHAOS: ChaosVerdict = { action: 'deliver', delayMs: 0, duplicate: false };
 
 /** The verdict for attempt `attemptNumber` (1-based) of a delivery of `appId`. */
-export function chaosVerdict(ctx: EmulatorContext, appId: string, deliveryId: string, attemptNumber: number): ChaosVerdict {
-  const setting = ctx.store.chaos.get(appId);
-  return setting ? verdictFor(setting, replayKey(ctx, deliveryId), attemptNumber) : NO_CHAOS;
+export function chaosVerdict(store: Store, appId: string, deliveryId: string, attemptNumber: number): ChaosVerdict {
+  const setting = store.chaos.get(appId);
+  return setting ? verdictFor(setting, replayKey(store, deliveryId), attemptNumber) : NO_CHAOS;
 }
 
 /**
@@ -39,8 +39,8 @@ export function chaosVerdict(ctx: EmulatorContext, appId: string, deliveryId: st
  * not its random id, so that a fresh emulator running the same flow with the same seed gets the
  * same verdicts (a CI failure replays). Falls back to the id for a delivery the table does not hold.
  */
-export function replayKey(ctx: EmulatorContext, deliveryId: string): string {
-  const ordinal = ctx.store.chaos.deliveryOrdinal(deliveryId);
+export function replayKey(store: Store, deliveryId: string): string {
+  const ordinal = store.chaos.deliveryOrdinal(deliveryId);
   return ordinal === undefined ? deliveryId : `#${ordinal}`;
 }
 
@@ -67,10 +67,10 @@ export function verdictFor(setting: ChaosRow, deliveryId: string, attemptNumber:
  * Items with an `id` (deliveries) are ordered by a seeded hash of their replay key: the same seed
  * and the same deliveries give the same order whatever order they came in.
  */
-export function chaosOrder<T>(ctx: EmulatorContext, appId: string, batch: T[]): T[] {
-  const setting = ctx.store.chaos.get(appId);
+export function chaosOrder<T>(store: Store, appId: string, batch: T[]): T[] {
+  const setting = store.chaos.get(appId);
   if (!setting?.reorder || batch.length < 2) return batch;
-  return orderFor(setting.seed, batch, (id) => replayKey(ctx, id));
+  return orderFor(setting.seed, batch, (id) => replayKey(store, id));
 }
 
 export function orderFor<T>(seed: number, batch: T[], keyOf: (id: string) => string = (id) => id): T[] {

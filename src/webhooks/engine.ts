@@ -1,16 +1,33 @@
 import { setMaxListeners } from 'node:events';
-import type { EmulatorContext } from '../emulator/context.js';
-import type { TimerSource } from '../emulator/scheduler.js';
-import { CHOICES, WEBHOOK_RETRY_GAPS_MS } from '../contract/choices.js';
-import { toIso } from '../contract/time.js';
-import { WEBHOOK_HEADERS, type DeliveryStreamEvent } from '../contract/webhooks.js';
+import type { Clock } from '../clock/clock.js';
+import type { TimerSource } from '../clock/timer-source.js';
+import { CHOICES } from '../contract/choices.js';
+import type { Store } from '../store/index.js';
 import type { DeliveryWithEvent } from '../store/tables/webhooks.js';
-import { chaosOrder, chaosVerdict, type ChaosVerdict } from './chaos.js';
-import { effectiveWebhookUrl, onOutboxChange } from './outbox.js';
-import { sendOnce, type SendOutcome } from './sender.js';
-import { signPayload } from './signature.js';
+import type { SecretBox } from '../util/crypto.js';
+import { chaosOrder } from './chaos.js';
+import { deliveryAttempter, type Destinations } from './dispatch/attempt.js';
+import { deliveryEmitter, streamOutboxChanges, type DeliveryEventSink } from './dispatch/events.js';
+import { Limiter } from './dispatch/limiter.js';
+import { dispatchLoop } from './dispatch/loop.js';
+import { attemptRecorder } from './dispatch/record.js';
+import { sendOnce, type SendOutcome, type SendRequest } from './sender.js';
 
-/** The webhook dispatcher: claims due deliveries on the emulator clock and sends them (issue 4). */
+/** What the engine runs on: nothing of the emulator, only these. */
+export interface WebhookEngineDeps {
+  store: Store;
+  clock: Clock;
+  /** Opens the apps' sealed whsec_ signing secrets. */
+  box: SecretBox;
+  /** Where delivery stream events go. */
+  events: DeliveryEventSink;
+  /** The User-Agent of every delivery request. */
+  userAgent: string;
+  /** Sends one request (default: sendOnce over keep-alive http). */
+  send?: (request: SendRequest) => Promise<SendOutcome>;
+}
+
+/** The webhook dispatcher: claims due deliveries on the emulator clock and sends them. */
 export interface WebhookEngine extends TimerSource {
   /** Starts real-time dispatching (serve only; tests drive it through the scheduler). */
   start(): void;
@@ -23,8 +40,6 @@ export interface WebhookEngine extends TimerSource {
 
 /** Sends in flight at once. */
 export const DISPATCH_CONCURRENCY = 32;
-/** The real-time loop looks at the outbox at least this often (the virtual clock can jump). */
-const MAX_IDLE_MS = 1_000;
 const CLAIM_BATCH = 256;
 
 /** An AbortController whose signal takes any number of listeners (one per send in flight) without a warning. */
@@ -34,282 +49,59 @@ function unlimitedController(): AbortController {
   return controller;
 }
 
-export function createWebhookEngine(ctx: EmulatorContext): WebhookEngine {
-  const { store, clock } = ctx;
+export function createWebhookEngine(deps: WebhookEngineDeps): WebhookEngine {
+  const { store, clock } = deps;
   const inFlight = new Set<Promise<void>>();
+  const limiter = new Limiter(DISPATCH_CONCURRENCY);
+  let started = false;
   // One abort signal for every send of this run of the engine (stop() aborts it; a later start() makes a new one):
   // an AbortController per attempt showed in profiles.
-  let abort = unlimitedController();
-  let started = false;
-  let stopping = false;
-  let timer: NodeJS.Timeout | null = null;
-  let loop: Promise<void> | null = null;
-
-  // A bounded number of sends at once; waiters get the slot handed over in order.
-  let active = 0;
-  const waiters: Array<() => void> = [];
-  const acquire = () => (active < DISPATCH_CONCURRENCY ? (active++, Promise.resolve()) : new Promise<void>((r) => waiters.push(r)));
-  const release = () => {
-    const next = waiters.shift();
-    if (next) next();
-    else active--;
+  const run = {
+    abort: unlimitedController(),
+    stopping: false,
+    get signal() {
+      return this.abort.signal;
+    },
+    get timeoutMs() {
+      return engine.attemptTimeoutMs;
+    },
   };
-
-  const emit = (row: DeliveryWithEvent, fields: Partial<DeliveryStreamEvent> & Pick<DeliveryStreamEvent, 'kind' | 'outcome'>) => {
-    if (ctx.bus.listenerCount('delivery') === 0) return;
-    const event: DeliveryStreamEvent = {
-      time: toIso(clock.now()),
-      delivery_id: row.id,
-      event_id: row.event_id,
-      event_type: row.event_type,
-      app_id: row.app_id,
-      scan_id: row.scan_id,
-      origin: row.origin,
-      attempt: row.attempts,
-      max_attempts: CHOICES.webhookMaxAttempts,
-      url: null,
-      status: null,
-      latency_ms: null,
-      error: null,
-      next_attempt_at: row.next_attempt_at === null ? null : toIso(row.next_attempt_at),
-      ...fields,
-    };
-    ctx.bus.emit('delivery', event);
-  };
-
-  onOutboxChange(store, (change) => {
-    const ids = change.kind === 'queued' ? [change.deliveryId] : change.deliveryIds;
-    for (const id of ids) {
-      const row = store.webhooks.deliveryById(id);
-      if (!row) continue; // rolled back
-      if (change.kind === 'queued') emit(row, { kind: 'queued', outcome: 'pending' });
-      else emit(row, { kind: 'cancelled', outcome: 'cancelled', error: row.last_error });
-    }
-    if (change.kind === 'queued') kick();
+  const emit = deliveryEmitter(deps.events, clock);
+  const attempt = deliveryAttempter({
+    store,
+    clock,
+    box: deps.box,
+    userAgent: deps.userAgent,
+    send: deps.send ?? sendOnce,
+    emit,
+    record: attemptRecorder(store, clock, emit),
+    run,
   });
-
-  /** WH-4, WH-5, WH-6: the same headers on every attempt and resend of an event. */
-  const headersFor = (row: DeliveryWithEvent, secret: string): Record<string, string> => ({
-    'content-type': 'application/json',
-    'user-agent': `scanctl-emulator/${ctx.config.version}`,
-    [WEBHOOK_HEADERS.signature]: signPayload(secret, row.payload),
-    [WEBHOOK_HEADERS.eventId]: row.event_id,
-    [WEBHOOK_HEADERS.eventType]: row.event_type,
-  });
-
-  const signingSecret = (appId: string): string | null => {
-    const sealed = store.apps.get(appId)?.webhook_secret_sealed;
-    return sealed ? ctx.box.open(sealed) : null;
-  };
-
-  /** Where an app's deliveries go and the key they are signed with, read once per claimed batch. */
-  interface Destination {
-    url: string | null;
-    secret: string | null;
-  }
-  const destinationOf = (appId: string, batch: Map<string, Destination>): Destination => {
-    let destination = batch.get(appId);
-    if (!destination) batch.set(appId, (destination = { url: effectiveWebhookUrl(store, appId), secret: signingSecret(appId) }));
-    return destination;
-  };
-
-  async function attempt(row: DeliveryWithEvent, destinations: Map<string, Destination>): Promise<void> {
-    const number = row.attempts + 1;
-    let verdict: ChaosVerdict | null = null;
-    if (row.chaos_hold) {
-      const held = JSON.parse(row.chaos_hold) as { attempt: number; verdict: ChaosVerdict };
-      if (held.attempt === number) verdict = { ...held.verdict, delayMs: 0 };
-    }
-    verdict ??= chaosVerdict(ctx, row.app_id, row.id, number);
-    if (verdict.delayMs > 0) {
-      // Chaos delay: the same attempt, later on the virtual clock, with the verdict kept.
-      store.webhooks.hold(row.id, clock.now() + verdict.delayMs, JSON.stringify({ attempt: number, verdict }), clock.now());
-      return;
-    }
-    // DEL-2: a delivery cancelled since it was claimed is never sent.
-    if (store.webhooks.status(row.id) !== 'in_flight') return;
-
-    const { url, secret } = destinationOf(row.app_id, destinations);
-    const headers = secret ? headersFor(row, secret) : {};
-    const startedAt = clock.now();
-    emit(row, { kind: 'attempt_started', outcome: 'in_flight', attempt: number, url });
-
-    let outcome: SendOutcome;
-    if (!url) outcome = { status: null, latencyMs: 0, error: 'nowhere to send: the app has no webhook_url and no listener attached', excerpt: null };
-    else if (!secret) outcome = { status: null, latencyMs: 0, error: 'the app has no whsec_ signing secret', excerpt: null };
-    else if (verdict.action === 'drop') outcome = { status: null, latencyMs: 0, error: 'dropped by chaos', excerpt: null };
-    else if (verdict.action === 'fail') {
-      outcome = { status: verdict.failStatus ?? 500, latencyMs: 0, error: 'failed by chaos', excerpt: null };
-    } else {
-      const { signal } = abort;
-      const body = Buffer.from(row.payload, 'utf8');
-      outcome = await sendOnce({ url, headers, body, timeoutMs: engine.attemptTimeoutMs, signal });
-      if (verdict.duplicate && !signal.aborted) {
-        await sendOnce({ url, headers, body, timeoutMs: engine.attemptTimeoutMs, signal });
-      }
-      // The process is shutting down: leave the row in flight; the next start sends it again.
-      if (signal.aborted) return;
-    }
-    if (stopping) return;
-    await record({ row, number, url, startedAt, headers, outcome });
-  }
-
-  /**
-   * Group commit of attempt outcomes: the attempts that finish in the same turn of the event loop
-   * are recorded in ONE transaction, each in its own savepoint (one that fails rolls back alone).
-   * Each attempt's promise settles only after that commit, so the dispatcher's slot, `runDue` and
-   * the stream event all wait until the outcome is stored.
-   */
-  interface Finished {
-    row: DeliveryWithEvent;
-    number: number;
-    url: string | null;
-    startedAt: number;
-    headers: Record<string, string>;
-    outcome: SendOutcome;
-  }
-  interface QueuedRecord extends Finished {
-    resolve: () => void;
-    reject: (error: unknown) => void;
-  }
-  let recordQueue: QueuedRecord[] = [];
-  type Recorded = { now: number; stillOurs: boolean; error: unknown };
-  // The common case: the whole group in one transaction, no savepoint per item.
-  const recordAll = store.db.transaction((items: QueuedRecord[]): Recorded[] =>
-    items.map((item) => {
-      const now = clock.now();
-      return { now, stillOurs: writeRecord(item, now), error: null };
-    }),
-  );
-  // When one item fails (and rolled the group back), the group again with a savepoint per item, so it fails alone.
-  const recordOne = store.db.transaction((item: Finished, now: number) => writeRecord(item, now));
-  const recordEach = store.db.transaction((items: QueuedRecord[]): Recorded[] =>
-    items.map((item) => {
-      const now = clock.now();
-      try {
-        // Nested in the group's transaction, better-sqlite3 runs this as a savepoint.
-        return { now, stillOurs: recordOne(item, now), error: null };
-      } catch (error) {
-        return { now, stillOurs: false, error };
-      }
-    }),
-  );
-  const recordGroup = (items: QueuedRecord[]): Recorded[] => {
-    try {
-      return recordAll(items);
-    } catch {
-      return recordEach(items);
-    }
-  };
-
-  function record(item: Finished): Promise<void> {
-    return new Promise<void>((resolve, reject) => {
-      if (recordQueue.length === 0) setImmediate(flushRecords);
-      recordQueue.push({ ...item, resolve, reject });
-    });
-  }
-
-  function flushRecords(): void {
-    const items = recordQueue;
-    recordQueue = [];
-    if (items.length === 0) return;
-    let results: Recorded[];
-    try {
-      results = recordGroup(items);
-    } catch (error) {
-      for (const item of items) item.reject(error);
-      return;
-    }
-    items.forEach((item, i) => {
-      const result = results[i]!;
-      if (result.error !== null) {
-        item.reject(result.error);
-        return;
-      }
-      emitFinished(item, result.now, result.stillOurs);
-      item.resolve();
-    });
-  }
-
-  /** The outcome of one attempt as the delivery state machine counts it (CHOICE-9). */
-  function verdictOf(item: Finished, now: number) {
-    const { number, outcome } = item;
-    const ok = outcome.status !== null && outcome.status >= 200 && outcome.status < 300;
-    const error = ok ? null : (outcome.error ?? `HTTP ${outcome.status}`);
-    const exhausted = number >= CHOICES.webhookMaxAttempts;
-    // CHOICE-9: the gap before retry `number` follows failed attempt `number`.
-    const next = ok || exhausted ? null : now + WEBHOOK_RETRY_GAPS_MS[number - 1]!;
-    const status = ok ? 'succeeded' : exhausted ? 'failed' : 'pending';
-    return { ok, error, exhausted, next, status } as const;
-  }
-
-  function writeRecord(item: Finished, now: number): boolean {
-    const { row, number, url, startedAt, headers, outcome } = item;
-    const { error, next, status } = verdictOf(item, now);
-    store.webhooks.insertAttempt({
-      delivery_id: row.id,
-      event_id: row.event_id,
-      number,
-      url: url ?? '',
-      started_at: startedAt,
-      status: outcome.status,
-      latency_ms: outcome.latencyMs,
-      error,
-      response_excerpt: outcome.excerpt,
-      request_headers: JSON.stringify(headers),
-    });
-    // Never resurrects a delivery cancelled while this attempt was on the wire.
-    return store.webhooks.finish(
-      { id: row.id, status, attempts: number, next_attempt_at: next, last_status: outcome.status, last_error: error },
-      now,
-    );
-  }
-
-  function emitFinished(item: Finished, now: number, stillOurs: boolean): void {
-    const { row, number, url, outcome } = item;
-    const { ok, error, exhausted, next } = verdictOf(item, now);
-    emit(row, {
-      kind: 'attempt_finished',
-      attempt: number,
-      url,
-      status: outcome.status,
-      latency_ms: outcome.latencyMs,
-      error,
-      outcome: !stillOurs ? 'cancelled' : ok ? 'succeeded' : exhausted ? 'failed' : 'retrying',
-      next_attempt_at: stillOurs && next !== null ? toIso(next) : null,
-    });
-  }
 
   /** Claims everything due now and starts sending it (bounded); resolves once all claimed rows have started. */
   async function dispatchDue(): Promise<void> {
     for (;;) {
-      if (stopping) return;
+      if (run.stopping) return;
       const claimed = store.webhooks.claimDue(clock.now(), CLAIM_BATCH);
       if (claimed.length === 0) return;
       // Each app's URL and signing secret are read once per claimed batch (never kept across batches).
-      const destinations = new Map<string, Destination>();
-      const byApp = new Map<string, DeliveryWithEvent[]>();
-      for (const row of claimed) {
-        const list = byApp.get(row.app_id) ?? [];
-        list.push(row);
-        byApp.set(row.app_id, list);
-      }
-      for (const [appId, batch] of byApp) {
-        for (const row of chaosOrder(ctx, appId, batch)) {
-          await acquire();
-          if (stopping) {
-            release();
+      const destinations: Destinations = new Map();
+      for (const [appId, batch] of groupByApp(claimed)) {
+        for (const row of chaosOrder(store, appId, batch)) {
+          await limiter.acquire();
+          if (run.stopping) {
+            limiter.release();
             return;
           }
-          const run: Promise<void> = attempt(row, destinations)
+          const sending: Promise<void> = attempt(row, destinations)
             .catch((error: unknown) => {
-              if (!stopping) process.emitWarning(`webhook delivery ${row.id}: ${(error as Error).message}`);
+              if (!run.stopping) process.emitWarning(`webhook delivery ${row.id}: ${(error as Error).message}`);
             })
             .finally(() => {
-              release();
-              inFlight.delete(run);
+              limiter.release();
+              inFlight.delete(sending);
             });
-          inFlight.add(run);
+          inFlight.add(sending);
         }
       }
       if (claimed.length < CLAIM_BATCH) return;
@@ -320,32 +112,11 @@ export function createWebhookEngine(ctx: EmulatorContext): WebhookEngine {
     while (inFlight.size > 0) await Promise.all([...inFlight]);
   }
 
-  function schedule(delayMs?: number): void {
-    if (!started) return;
-    if (timer) clearTimeout(timer);
-    let delay = delayMs;
-    if (delay === undefined) {
-      const due = store.webhooks.nextDueAt();
-      delay = due === null ? MAX_IDLE_MS : Math.max(0, Math.min(MAX_IDLE_MS, due - clock.now()));
-    }
-    timer = setTimeout(tick, delay);
-    timer.unref?.();
-  }
-
-  function tick(): void {
-    timer = null;
-    if (!started || loop) return;
-    loop = dispatchDue()
-      .catch((error: unknown) => process.emitWarning(`webhook dispatcher: ${(error as Error).message}`))
-      .finally(() => {
-        loop = null;
-        schedule();
-      });
-  }
-
-  function kick(): void {
-    if (started && !loop) schedule(0);
-  }
+  const loop = dispatchLoop(dispatchDue, () => {
+    const due = store.webhooks.nextDueAt();
+    return due === null ? null : due - clock.now();
+  });
+  streamOutboxChanges(store, emit, () => loop.kick());
 
   const engine: WebhookEngine = {
     attemptTimeoutMs: CHOICES.webhookAttemptTimeoutMs,
@@ -358,24 +129,33 @@ export function createWebhookEngine(ctx: EmulatorContext): WebhookEngine {
     start() {
       if (started) return;
       started = true;
-      stopping = false;
-      if (abort.signal.aborted) abort = unlimitedController();
+      run.stopping = false;
+      if (run.abort.signal.aborted) run.abort = unlimitedController();
       // Crash safety: what was in flight when the process died is sent again, due now, same event id.
       store.webhooks.resetInFlight(clock.now());
       // Listeners are tied to live connections, and none survives a restart.
       store.webhooks.clearListeners();
-      schedule(0);
+      loop.start();
     },
     async stop() {
       started = false;
-      stopping = true;
-      if (timer) clearTimeout(timer);
-      timer = null;
-      abort.abort();
-      await loop;
+      run.stopping = true;
+      const loopStopped = loop.stop();
+      run.abort.abort();
+      await loopStopped;
       await drain();
     },
-    kick,
+    kick: () => loop.kick(),
   };
   return engine;
+}
+
+function groupByApp(rows: DeliveryWithEvent[]): Map<string, DeliveryWithEvent[]> {
+  const byApp = new Map<string, DeliveryWithEvent[]>();
+  for (const row of rows) {
+    const list = byApp.get(row.app_id);
+    if (list) list.push(row);
+    else byApp.set(row.app_id, [row]);
+  }
+  return byApp;
 }

@@ -15,6 +15,8 @@ export interface ScanEventInput {
   modelVersion: string;
   /** Only for scan.results_available: the result exactly as the member's app received it. */
   result?: unknown;
+  /** Its JSON text as uploaded: spliced into the payload in place of the parsed value (WH-3). */
+  resultJson?: string;
 }
 
 /** What the outbox announces to the engine of the same store (it kicks the dispatcher, emits on the bus). */
@@ -71,6 +73,18 @@ export function buildEvent(id: string, now: number, input: ScanEventInput): Webh
 }
 
 /**
+ * The signed bytes of an event. A result goes in as the member's app uploaded it (WH-3): the
+ * payload is serialized with a placeholder where `result` goes, and the uploaded text replaces it,
+ * so large integers, `81.0`, `1e400` and escapes arrive as they were sent.
+ */
+function serializeEvent(event: WebhookEvent, resultJson: string | undefined): string {
+  if (resultJson === undefined || event.type !== 'scan.results_available') return JSON.stringify(event);
+  const placeholder = `scanctl-result-${'\u0000'.repeat(2)}${Math.random()}`;
+  const text = JSON.stringify({ ...event, data: { ...event.data, result: placeholder } });
+  return text.replace(JSON.stringify(placeholder), () => resultJson);
+}
+
+/**
  * Writes an event and (when the app has somewhere to deliver) its delivery into the outbox.
  * Call it inside the same transaction as the scan or result that caused it. The payload is
  * serialized once, here: those exact bytes are signed and sent on every attempt and resend.
@@ -85,7 +99,7 @@ export function recordScanEvent(store: Store, ids: Ids, now: number, input: Scan
     throw new Error('recordScanEvent: scan.results_available for an app without results delivery');
   }
   const id = ids.id('evt');
-  const payload = JSON.stringify(buildEvent(id, now, input));
+  const payload = serializeEvent(buildEvent(id, now, input), input.resultJson);
   const write = () => {
     const { row, created } = store.webhooks.insertEvent({
       id,

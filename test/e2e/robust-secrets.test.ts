@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ApiCallError } from '../../src/client/http.js';
-import { DeviceClient } from '../../src/device/client.js';
+import { DeviceClient } from '../../src/sdk/client.js';
 import { sha256Hex } from '../../src/util/crypto.js';
 import { runCli, startServe } from '../helpers/cli.js';
 import { DEMO } from '../helpers/emulator.js';

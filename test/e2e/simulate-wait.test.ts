@@ -22,7 +22,7 @@ describe('scanctl scan simulate --wait (built CLI, real receiver)', () => {
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
     const lines = run.stdout.trim().split('\n').map((l) => JSON.parse(l));
-    expect(lines.at(-1)).toEqual({ event: 'wait', ok: true, acknowledged: 4, deliveries: 4 });
+    expect(lines.at(-1)).toEqual({ object: 'wait', ok: true, acknowledged: 4, deliveries: 4, reason: null, delivery: null });
     // Two scans, each scan.completed + scan.results_available, all verified by the receiver itself.
     expect(receiver.received).toHaveLength(4);
     expect(receiver.received.every((d) => d.signatureValid)).toBe(true);

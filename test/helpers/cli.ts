@@ -1,9 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createInterface } from 'node:readline';
+import { tempDir } from './temp.js';
 
 export const BIN = fileURLToPath(new URL('../../bin/scanctl.js', import.meta.url));
 
@@ -44,9 +43,9 @@ export interface ServeProcess {
   kill(): Promise<void>;
 }
 
-/** Starts `scanctl serve --port 0 --json` in a fresh folder and waits for its ready line. */
+/** Starts `scanctl serve --port 0 --json` in a fresh folder (removed after the file) and waits for its ready line. */
 export async function startServe(extraArgs: string[] = [], options: { dir?: string; db?: string; env?: Record<string, string> } = {}): Promise<ServeProcess> {
-  const dir = options.dir ?? mkdtempSync(join(tmpdir(), 'scanctl-e2e-'));
+  const dir = options.dir ?? tempDir('scanctl-e2e-');
   const db = options.db ?? join(dir, 'emulator.db');
   const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--json', '--db', db, ...extraArgs], {
     cwd: dir,

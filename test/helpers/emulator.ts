@@ -1,7 +1,7 @@
 import { VirtualClock, frozenBase } from '../../src/clock/clock.js';
 import { createEmulator, type Emulator } from '../../src/emulator/create-emulator.js';
-import { applyFixtures } from '../../src/emulator/domain/fixtures.js';
-import { parseFixtures, readFixtures, type Fixtures } from '../../src/emulator/fixtures.js';
+import { applyFixtures } from '../../src/emulator/domain/apply-fixtures.js';
+import { parseFixtures, readFixtures, type Fixtures } from '../../src/emulator/fixture-file.js';
 import { openDatabase } from '../../src/store/db.js';
 import { SecretBox } from '../../src/util/crypto.js';
 import { randomIds } from '../../src/util/ids.js';

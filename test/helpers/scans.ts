@@ -1,4 +1,4 @@
-import { simulate } from '../../src/device/simulate.js';
+import { simulate } from '../../src/sdk/simulate.js';
 import { DEMO } from './emulator.js';
 
 /** Plays `count` completed scans of one member through the device routes of a running emulator; returns their scan ids. */

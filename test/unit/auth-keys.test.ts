@@ -153,13 +153,14 @@ describe('secret keys on POST /v1/sessions', () => {
     const refused = await mint(emu, DEMO.testSecret, { json: { host_user_ref: 'm', env: 'live' } });
     expect(refused.status).toBe(400);
     expect(expectErrorBody(refused.body)).toMatchObject({ code: 'parameter_unknown', param: 'env' });
-    const withQuery = await mint(emu, DEMO.testSecret, {
-      path: '/v1/sessions?env=live&livemode=true',
-      headers: { 'Scanctl-Env': 'live', 'Stripe-Livemode': 'true', 'X-Env': 'live' },
-    });
-    expect(withQuery.status).toBe(201);
-    expect(envOf(withQuery.body.session_token)).toBe('test');
-    const live = await mint(emu, DEMO.liveSecret, { path: '/v1/sessions?env=test', headers: { 'X-Env': 'test' } });
+    // A query parameter is refused like any undeclared one (CHOICE-14); headers are ignored.
+    const withQuery = await mint(emu, DEMO.testSecret, { path: '/v1/sessions?env=live&livemode=true' });
+    expect(withQuery.status).toBe(400);
+    expect(expectErrorBody(withQuery.body)).toMatchObject({ code: 'parameter_unknown', param: 'env' });
+    const withHeaders = await mint(emu, DEMO.testSecret, { headers: { 'Scanctl-Env': 'live', 'Stripe-Livemode': 'true', 'X-Env': 'live' } });
+    expect(withHeaders.status).toBe(201);
+    expect(envOf(withHeaders.body.session_token)).toBe('test');
+    const live = await mint(emu, DEMO.liveSecret, { headers: { 'X-Env': 'test' } });
     expect(envOf(live.body.session_token)).toBe('live');
   });
 

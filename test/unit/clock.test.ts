@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { VirtualClock, frozenBase, systemClock } from '../../src/clock/clock.js';
 import { formatDuration, parseDuration } from '../../src/clock/duration.js';
-import { Scheduler, type TimerSource } from '../../src/emulator/scheduler.js';
+import type { TimerSource } from '../../src/clock/timer-source.js';
+import { Scheduler } from '../../src/emulator/scheduler.js';
 
 const START = Date.parse('2026-11-22T10:00:00.000Z');
 

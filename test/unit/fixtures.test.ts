@@ -1,11 +1,11 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CHOICES } from '../../src/contract/choices.js';
-import { applyFixtures } from '../../src/emulator/domain/fixtures.js';
-import { FixtureError, parseFixtures, readFixtures } from '../../src/emulator/fixtures.js';
+import { applyFixtures } from '../../src/emulator/domain/apply-fixtures.js';
+import { FixtureError, parseFixtures, readFixtures } from '../../src/emulator/fixture-file.js';
 import { DEMO, FIXTURES_FILE, testEmulator } from '../helpers/emulator.js';
+import { tempDir } from '../helpers/temp.js';
 
 const base = () => JSON.parse(JSON.stringify(readFixtures(FIXTURES_FILE))) as any;
 
@@ -87,7 +87,7 @@ describe('fixtures', () => {
   });
 
   it('a file that is not JSON, or cannot be read, is refused with the file and the reason', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'scanctl-fixtures-'));
+    const dir = tempDir('scanctl-fixtures-');
     const bad = join(dir, 'bad.json');
     writeFileSync(bad, '{ "accounts": [ }');
     expect(() => readFixtures(bad)).toThrow(FixtureError);

@@ -76,13 +76,13 @@ describe('costs that stay flat as the data grows', () => {
     const emu = testEmulator();
     queueDeliveries(emu, 40);
     const ids = emu.store.db.prepare<[], { id: string }>('SELECT id FROM deliveries ORDER BY rowid').all().map((r) => r.id);
-    expect(ids.map((id) => replayKey(emu, id))).toEqual(ids.map((_, i) => `#${i}`));
+    expect(ids.map((id) => replayKey(emu.store, id))).toEqual(ids.map((_, i) => `#${i}`));
     const file = JSON.parse(JSON.stringify(exportState(emu, { includeSecrets: true })));
     expect(Object.keys(file.tables)).not.toContain('delivery_ordinals');
     expect((await emu.call('POST', '/_scanctl/state/import', { json: file })).status).toBe(200);
     // After an import the rows are in primary-key order: positions follow the stored order, as counted before.
     const after = emu.store.db.prepare<[], { id: string }>('SELECT id FROM deliveries ORDER BY rowid').all().map((r) => r.id);
-    expect(after.map((id) => replayKey(emu, id))).toEqual(after.map((_, i) => `#${i}`));
+    expect(after.map((id) => replayKey(emu.store, id))).toEqual(after.map((_, i) => `#${i}`));
   });
 
   it('state export streams the same bytes as the whole object, page after page', async () => {

@@ -6,7 +6,8 @@ import { expectErrorBody, testEmulator } from '../helpers/emulator.js';
 describe('route fallbacks: 405 versus 404 on hono path patterns', () => {
   it('ERR-2: the matcher understands :name, :name{regex} and optional :name? segments', () => {
     expect(routeMatches('/v1/apps/:app_id', '/v1/apps/app_demo')).toBe(true);
-    expect(routeMatches('/v1/apps/:app_id', '/v1/apps/app_demo/')).toBe(true);
+    // CHOICE-15: a trailing slash is another path.
+    expect(routeMatches('/v1/apps/:app_id', '/v1/apps/app_demo/')).toBe(false);
     expect(routeMatches('/v1/apps/:app_id', '/v1/apps')).toBe(false);
     expect(routeMatches('/v1/apps/:app_id', '/v1/apps/a/b')).toBe(false);
 
@@ -27,7 +28,7 @@ describe('route fallbacks: 405 versus 404 on hono path patterns', () => {
     // Literal parts stay literal: a dot is not "any character", a wildcard never matches.
     expect(routeMatches('/openapi.json', '/openapiXjson')).toBe(false);
     expect(routeMatches('/static/*', '/static/x')).toBe(false);
-    expect(routeRegex('/a/:b').source).toBe('^\\/a\\/(?:[^/]+)\\/?$');
+    expect(routeRegex('/a/:b').source).toBe('^\\/a\\/(?:[^/]+)$');
   });
 
   it('ERR-2: every registered route matches its own concrete paths (the alternations expanded)', () => {

@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createEmulator } from '../../src/emulator/create-emulator.js';
-import { applyFixtures } from '../../src/emulator/domain/fixtures.js';
-import { readFixtures } from '../../src/emulator/fixtures.js';
+import { applyFixtures } from '../../src/emulator/domain/apply-fixtures.js';
+import { readFixtures } from '../../src/emulator/fixture-file.js';
 import { loadSecretBox, openDatabase } from '../../src/store/db.js';
 import { sha256Hex } from '../../src/util/crypto.js';
 import { runCli, startServe } from '../helpers/cli.js';
@@ -172,7 +172,7 @@ describe('secrets at rest and in output', () => {
       expect(raw.status).toBe(401);
       expect(leaks(rawText, [wrongKey])).toEqual([]);
 
-      // The request log, when the emulator has one (issue 6), names keys by display form only.
+      // The request log, names keys by display form only.
       const log = await fetch(`${base}/_scanctl/logs`);
       if (log.status === 200) expect(leaks(await log.text(), [...secrets, wrongKey, DEMO.liveSecret])).toEqual([]);
 

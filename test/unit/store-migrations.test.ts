@@ -1,12 +1,12 @@
 import Database from 'better-sqlite3';
-import { existsSync, mkdtempSync, readFileSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DatabaseLockedError, DatabaseTooNewError, loadSecretBox, openDatabase, schemaVersion } from '../../src/store/db.js';
 import { MIGRATIONS } from '../../src/store/migrations/index.js';
+import { tempDir } from '../helpers/temp.js';
 
-const tempDb = () => join(mkdtempSync(join(tmpdir(), 'scanctl-store-')), 'nested', 'emulator.db');
+const tempDb = () => join(tempDir('scanctl-store-'), 'nested', 'emulator.db');
 const LATEST = MIGRATIONS.at(-1)!.version;
 
 describe('store and migrations', () => {

@@ -1,6 +1,8 @@
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import { writeFileSync } from 'node:fs';
+import { contextOf } from '../context.js';
 import { UserError } from '../errors.js';
+import { httpUrl } from '../parse-options.js';
 
 /**
  * scanctl openapi [--output FILE]: the OpenAPI 3.1 document, built from the contract modules
@@ -11,19 +13,20 @@ export function register(program: Command): void {
     .command('openapi')
     .description('print the OpenAPI 3.1 document of every route, generated from the zod schemas (also served at /_scanctl/openapi.json)')
     .option('-o, --output <file>', 'write it to a file instead of stdout')
-    .option('--server-url <url>', 'the server the document points at', 'http://127.0.0.1:7226')
-    .action(async (flags: { output?: string; serverUrl: string }) => {
+    .addOption(new Option('--server-url <url>', 'the server the document points at').argParser(httpUrl).default('http://127.0.0.1:7226'))
+    .action(async (flags: { output?: string; serverUrl: string }, command: Command) => {
+      const ctx = contextOf(command);
       const { buildOpenApiDocument } = await import('../../contract/openapi.js');
       const text = `${JSON.stringify(buildOpenApiDocument({ serverUrl: flags.serverUrl }), null, 2)}\n`;
       if (!flags.output) {
-        process.stdout.write(text);
+        ctx.io.stdout.write(text);
         return;
       }
       try {
-        writeFileSync(flags.output, text);
+        writeFileSync(ctx.path(flags.output), text);
       } catch (error) {
         throw new UserError(`cannot write ${flags.output} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
       }
-      process.stderr.write(`scanctl: wrote ${flags.output}\n`);
+      ctx.io.stderr.write(`scanctl: wrote ${flags.output}\n`);
     });
 }

@@ -2,29 +2,32 @@ import { Command, Option } from 'commander';
 import { DEFAULT_DB, DEFAULT_HOST, DEFAULT_PORT, readServeState, STATE_FILE } from '../../emulator/serve-state.js';
 import { CHOICES } from '../../contract/choices.js';
 import { UserError } from '../errors.js';
-import { globalOptions } from '../context.js';
-import { waitForSignal } from '../signals.js';
+import { contextOf, type CommandContext } from '../context.js';
+import { waitForInterrupt } from '../io.js';
 import { bold, dim } from '../style.js';
 import { table } from '../output.js';
+import { wholeNumber } from '../parse-options.js';
+import { packageVersion } from '../../util/package-root.js';
 import type * as Seed from '../../emulator/seed.js';
 
 /** Loaded with the emulator, when serve starts. */
 let fixtureKeys: typeof Seed.fixtureKeys;
 
 interface ServeFlags {
-  port: string;
+  port: number;
   host: string;
   db: string;
   fixtures?: string;
   reset?: boolean;
-  rateLimit: string;
+  rateLimit: number;
+  allowedHost: string[];
 }
 
 export function register(program: Command): void {
   program
     .command('serve')
     .description('run the local emulator of every route (backend, portal, device) on SQLite with a virtual clock')
-    .addOption(new Option('--port <port>', 'port to listen on; 0 picks a free one').env('SCANCTL_PORT').default(String(DEFAULT_PORT)))
+    .addOption(new Option('--port <port>', 'port to listen on; 0 picks a free one').env('SCANCTL_PORT').argParser(wholeNumber(0, 65535)).default(DEFAULT_PORT))
     .addOption(new Option('--host <host>', 'address to bind').env('SCANCTL_HOST').default(DEFAULT_HOST))
     .addOption(new Option('--db <path>', 'SQLite file, or :memory:').env('SCANCTL_DB').default(DEFAULT_DB))
     .addOption(
@@ -37,17 +40,23 @@ export function register(program: Command): void {
     .addOption(
       new Option('--rate-limit <n>', 'requests per second per secret key before 429 rate_limited; 0 turns it off')
         .env('SCANCTL_RATE_LIMIT')
-        .default(String(CHOICES.defaultRateLimitPerSecond)),
+        .argParser(wholeNumber(0, 1_000_000_000))
+        .default(CHOICES.defaultRateLimitPerSecond),
+    )
+    .addOption(
+      new Option('--allowed-host <name>', 'admit requests for this host name besides loopback (repeatable; name or name:port), e.g. a CI service name')
+        .argParser((value: string, previous: string[] = []) => [...previous, value])
+        .default([]),
     )
     .action(async (flags: ServeFlags, command: Command) => {
-      const json = Boolean(globalOptions(command).json);
-      const port = parseInteger(flags.port, '--port', 0, 65535);
-      const rateLimit = parseInteger(flags.rateLimit, '--rate-limit', 0, 1_000_000_000);
+      const ctx = contextOf(command);
+      const allowedHosts = allowedHostsOf(flags.allowedHost, ctx.io.env.SCANCTL_ALLOWED_HOSTS);
+      checkBindAddress(flags.host, allowedHosts);
+      const { port, rateLimit } = flags;
       const { startEmulatorServer, PortInUseError } = await import('../../emulator/server.js');
       const { DatabaseLockedError, DatabaseTooNewError } = await import('../../store/db.js');
-      const { FixtureError } = await import('../../emulator/fixtures.js');
+      const { FixtureError } = await import('../../emulator/fixture-file.js');
       ({ fixtureKeys } = await import('../../emulator/seed.js'));
-      const { packageVersion } = await import('../main.js');
       let server;
       try {
         server = await startEmulatorServer({
@@ -55,10 +64,11 @@ export function register(program: Command): void {
           host: flags.host,
           dbPath: flags.db,
           fixturesPath: flags.fixtures ?? null,
-          reset: Boolean(flags.reset) || /^(1|true|yes|on)$/i.test(process.env.SCANCTL_RESET ?? ''),
+          reset: Boolean(flags.reset) || /^(1|true|yes|on)$/i.test(ctx.io.env.SCANCTL_RESET ?? ''),
           rateLimitPerSecond: rateLimit,
           version: packageVersion(),
           stateFile: STATE_FILE,
+          allowedHosts,
         });
       } catch (error) {
         if (error instanceof DatabaseLockedError) {
@@ -79,33 +89,55 @@ export function register(program: Command): void {
         throw error;
       }
       // Listen for the signals before announcing readiness: a caller may stop us the moment it reads the ready line.
-      const stopped = waitForSignal();
-      printReady(server, flags, json);
+      const stopped = waitForInterrupt(ctx.io);
+      printReady(ctx, server, flags);
       await stopped;
       await server.close();
-      if (!json) process.stderr.write('scanctl: emulator stopped\n');
+      if (!ctx.json) ctx.io.stderr.write('scanctl: emulator stopped\n');
     });
 }
 
-function parseInteger(value: string, flag: string, min: number, max: number): number {
-  const n = Number(value);
-  if (!/^\d+$/.test(value) || n < min || n > max) throw new UserError(`${flag} must be a whole number from ${min} to ${max}, not "${value}"`);
-  return n;
+/** --allowed-host values plus SCANCTL_ALLOWED_HOSTS (comma or space separated); each must be a bare host name. */
+function allowedHostsOf(flags: string[], env: string | undefined): string[] {
+  const names = [...flags, ...(env ?? '').split(/[\s,]+/)].map((name) => name.trim()).filter(Boolean);
+  for (const name of names) {
+    if (!/^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9_.-]+)(:\d{1,5})?$/.test(name)) {
+      throw new UserError(`--allowed-host must be a host name or name:port (no scheme, no path), not "${name}"`);
+    }
+  }
+  return [...new Set(names)];
+}
+
+const LOOPBACK_ADDRESSES = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
+
+/** Binding beyond loopback exposes the control plane (no authentication) to the network: name who may call. */
+function checkBindAddress(host: string, allowedHosts: string[]): void {
+  if (LOOPBACK_ADDRESSES.has(host.toLowerCase())) return;
+  if (allowedHosts.length === 0) {
+    throw new UserError(`--host ${host} listens beyond loopback: name the host names clients will use with --allowed-host NAME`, {
+      hint: 'the control plane has no authentication; see docs/security.md',
+    });
+  }
+  process.stderr.write(
+    `scanctl: warning: listening on ${host}: anyone who can reach this address can drive the emulator (no authentication); admitted host names: ${allowedHosts.join(', ')}\n`,
+  );
 }
 
 function printReady(
+  ctx: CommandContext,
   server: Awaited<ReturnType<typeof import('../../emulator/server.js').startEmulatorServer>>,
   flags: ServeFlags,
-  json: boolean,
 ): void {
   const { emulator } = server;
   const appId = emulator.config.defaultAppId;
   const app = appId ? emulator.store.apps.get(appId) : undefined;
   const keys = appId ? readyKeys(emulator, appId) : null;
   const now = new Date(emulator.clock.now()).toISOString();
-  if (json) {
-    process.stdout.write(
+  if (ctx.json) {
+    ctx.io.stdout.write(
       `${JSON.stringify({
+        object: 'serve_ready',
+        // Kept for scripts written before every --json object carried `object`.
         event: 'ready',
         base_url: server.url,
         port: server.port,
@@ -136,7 +168,7 @@ function printReady(
     dim(`Try: scanctl session mint --user member_123${server.port === 7226 ? '' : ` --base-url ${server.url}`}`),
     dim('Press Ctrl+C to stop.'),
   ];
-  process.stdout.write(`${lines.join('\n')}\n`);
+  ctx.io.stdout.write(`${lines.join('\n')}\n`);
 }
 
 /** The default app's test keys from the fixtures, for the banner; none when the file no longer reads. */

@@ -1,8 +1,8 @@
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import type { UsageList } from '../../contract/device.js';
-import { controlClient, globalOptions } from '../context.js';
-import { UserError } from '../errors.js';
-import { columns, printResult } from '../output.js';
+import { contextOf } from '../context.js';
+import { columns } from '../output.js';
+import { matching } from '../parse-options.js';
 
 function render(list: UsageList, month?: string): string {
   if (list.data.length === 0) return `no scans recorded${month ? ` in ${month}` : ''} (minting sessions is never a charge)`;
@@ -25,13 +25,10 @@ export function register(program: Command): void {
   program
     .command('usage')
     .description('the billing view: monthly active scanning users, billable, test, failed and abandoned scans per app and month')
-    .option('--month <YYYY-MM>', 'one month (UTC), e.g. 2026-11')
+    .addOption(new Option('--month <YYYY-MM>', 'one month (UTC), e.g. 2026-11').argParser(matching(/^\d{4}-(0[1-9]|1[0-2])$/, 'a month as YYYY-MM, e.g. 2026-11')))
     .action(async (flags: { month?: string }, command: Command) => {
-      const options = globalOptions(command);
-      if (flags.month !== undefined && !/^\d{4}-(0[1-9]|1[0-2])$/.test(flags.month)) {
-        throw new UserError(`--month must be YYYY-MM, e.g. 2026-11, not "${flags.month}"`);
-      }
-      const usage = await controlClient(options).usage({ app_id: options.app, month: flags.month });
-      printResult(Boolean(options.json), usage, (u) => render(u, flags.month));
+      const ctx = contextOf(command);
+      const usage = await ctx.control().usage({ app_id: ctx.options.app, month: flags.month });
+      ctx.print(usage, (u) => render(u, flags.month));
     });
 }

@@ -11,11 +11,11 @@ export const backendOperations = {
     summary: 'Mint a session token',
     description:
       'Called by the customer backend only, with its secret key. The token is short-lived (15 minutes) and stored only as a hash. ' +
-      'The Idempotency-Key header is not accepted: a retried mint yields another token and is never a second charge.',
+      'The Idempotency-Key header is not accepted (SES-3): sending one, whatever its value, gets 400 idempotency_key_not_accepted; ' +
+      'a retried mint yields another token and is never a second charge.',
     tag: 'backend',
     security: 'secretKey',
     rules: ['AUTH-1', 'AUTH-2', 'AUTH-3', 'AUTH-5', 'AUTH-6', 'AUTH-7', 'SES-1', 'SES-2', 'SES-3', 'SES-4', 'SES-9', 'SES-10'],
-    headers: [{ name: 'Idempotency-Key', required: false, description: 'Not accepted (SES-3): sending it gets 400 idempotency_key_not_accepted.' }],
     request: { schema: CreateSessionRequest, example: { host_user_ref: 'member_123', scopes: ['scan.create'] } },
     responses: {
       201: {

@@ -1,4 +1,5 @@
 import {
+  IdempotencyKey,
   ChallengeResponse,
   EnrollmentRequest,
   EnrollmentResponse,
@@ -148,9 +149,9 @@ export const deviceOperations = byOperationId(
     description:
       'Needs scope scan.create (else 403 insufficient_scope and nothing is recorded) and an Idempotency-Key. One token runs one scan session: it binds to the first scan_id it reports. ' +
       'occurred_at is the device\'s time; an offline scan syncs later with a fresh token and keeps it, and is billed in its month. A repeated outcome is a duplicate report: counted, never charged or sent again. ' +
-      'Idempotency (CHOICE-7): keys are per app and remembered 24 hours; the same key and body replays the first answer with Idempotent-Replayed: true; the same key with another body is 409 idempotency_key_reused.',
+      'Idempotency (CHOICE-7, CHOICE-21): keys are per app and remembered 24 hours; the same key and body from the same member and key environment replays the first answer with Idempotent-Replayed: true; the same key with another body, member or environment is 409 idempotency_key_reused.',
     rules: ['DEV-5', 'DEV-6', 'DEV-3', 'SES-6', 'SES-7', 'BILL-1', 'BILL-2', 'BILL-3', 'BILL-4', 'BILL-5'],
-    headers: [{ name: 'Idempotency-Key', required: true, description: 'One fresh key per event, reused on its retries (1 to 255 printable characters).' }],
+    headers: [{ name: 'Idempotency-Key', required: true, description: 'One fresh key per event, reused on its retries (1 to 255 printable ASCII characters, no spaces).', schema: IdempotencyKey }],
     request: {
       schema: ScanEventRequest,
       example: { installation_id: 'ins_Hk3nV9qW2sB6dJ0e', scan_id: 'scn_4fQ2mZ8pL1xR7tYc', status: 'completed', occurred_at: '2026-11-22T10:01:30.000Z', model_version: MODEL },
@@ -165,6 +166,7 @@ export const deviceOperations = byOperationId(
       200: {
         description: 'An event of a scan already recorded (its outcome, or a duplicate report with duplicate true).',
         schema: ScanEventResponse,
+        headers: { 'Idempotent-Replayed': 'true when this is the stored answer to an earlier request with the same Idempotency-Key.' },
         example: { object: 'scan_event', duplicate: false, scan: SCAN_EXAMPLE },
       },
     },

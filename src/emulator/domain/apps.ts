@@ -3,6 +3,7 @@ import type { Store } from '../../store/index.js';
 import type { AppRow } from '../../store/tables/apps.js';
 import type { SecretBox } from '../../util/crypto.js';
 import type { Ids } from '../../util/ids.js';
+import { issueSigningSecret } from '../../webhooks/signing-secret.js';
 
 export function appView(app: AppRow, issuedSecret?: string): AppResponse {
   const view: AppResponse = {
@@ -23,10 +24,6 @@ export function appView(app: AppRow, issuedSecret?: string): AppResponse {
   return view;
 }
 
-export function webhookSecretHint(secret: string): string {
-  return `whsec_...${secret.slice(-4)}`;
-}
-
 /**
  * APP-1, APP-2: sets webhook_url and results_delivery_enabled. The whsec_ signing secret is
  * issued once, the first time a webhook_url is set, and appears only in that answer.
@@ -36,11 +33,7 @@ export function updateAppSettings(store: Store, ids: Ids, box: SecretBox, now: n
   let sealed = app.webhook_secret_sealed;
   let hint = app.webhook_secret_hint;
   let issued: string | undefined;
-  if (webhookUrl && !sealed) {
-    issued = ids.secret('whsec_');
-    sealed = box.seal(issued);
-    hint = webhookSecretHint(issued);
-  }
+  if (webhookUrl && !sealed) ({ secret: issued, sealed, hint } = issueSigningSecret(ids, box));
   store.apps.updateSettings({
     id: app.id,
     webhook_url: webhookUrl,

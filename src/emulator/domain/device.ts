@@ -32,28 +32,23 @@ export interface DeviceAuth {
  * key that minted the token is not consulted, so a revocation reaches devices within one token lifetime.
  */
 export function authenticateSessionToken(store: Store, now: number, authorization: string | undefined): DeviceAuth {
-  const challenge = { headers: { 'WWW-Authenticate': 'Bearer' } };
   const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '');
   if (!match) {
-    throw new ApiError('session_token_invalid', 'The device routes need Authorization: Bearer vst_... (a session token).', undefined, challenge);
+    throw new ApiError('session_token_invalid', 'The device routes need Authorization: Bearer vst_... (a session token).');
   }
   const presented = match[1]!;
   if (/^(sk|pk)_(live|test)_/.test(presented)) {
     throw new ApiError(
       'secret_key_not_accepted',
       'The device routes accept only session tokens (vst_...). A secret or publishable key has no use here, and a secret key must never be in an app: mint a session on your server and pass its token.',
-      undefined,
-      challenge,
     );
   }
   const session = SESSION_TOKEN_PATTERN.test(presented) ? store.sessions.byTokenHash(sha256Hex(presented)) : undefined;
-  if (!session) throw new ApiError('session_token_invalid', `No such session token: ${redactSecret(presented)}.`, undefined, challenge);
+  if (!session) throw new ApiError('session_token_invalid', `No such session token: ${redactSecret(presented)}.`);
   if (now >= session.expires_at) {
     throw new ApiError(
       'session_token_expired',
       `The session token ${redactSecret(presented)} expired at ${toIso(session.expires_at)}; mint a new one on your server.`,
-      undefined,
-      challenge,
     );
   }
   return { session, app: store.apps.get(session.app_id)!, scopes: JSON.parse(session.scopes) as string[], display: redactSecret(presented) };
@@ -88,16 +83,18 @@ export function installationView(row: InstallationRow): Installation {
  */
 export function enroll(store: Store, now: number, app: AppRow, body: EnrollmentRequest): { view: EnrollmentResponse; created: boolean } {
   const { attestation } = body;
+  // CHOICE-18: the challenge is used up by any attempt, a refused one included (committed on its
+  // own), so a refused attestation cannot be retried against the same challenge.
+  const hash = sha256Hex(attestation.challenge);
+  const known = store.device.challenge(hash);
+  if (!known || known.app_id !== app.id || !store.device.useChallenge(hash, now)) {
+    throw new ApiError(
+      'challenge_invalid',
+      'The attestation challenge is unknown, already used or expired: request a new one with POST /v1/device/challenge.',
+      'attestation.challenge',
+    );
+  }
   return store.db.transaction((): { view: EnrollmentResponse; created: boolean } => {
-    const hash = sha256Hex(attestation.challenge);
-    const known = store.device.challenge(hash);
-    if (!known || known.app_id !== app.id || !store.device.useChallenge(hash, now)) {
-      throw new ApiError(
-        'challenge_invalid',
-        'The attestation challenge is unknown, already used or expired: request a new one with POST /v1/device/challenge.',
-        'attestation.challenge',
-      );
-    }
     const bundleOk = safeEqual(attestation.bundle_id, app.bundle_id);
     const teamOk = safeEqual(attestation.team_id, app.team_id);
     const existing = store.device.installation(body.installation_id);

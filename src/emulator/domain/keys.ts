@@ -142,7 +142,10 @@ export function currentSecretKey(store: Store, now: number, appId: string, env: 
 
 function insertKey(store: Store, ids: Ids, now: number, appId: string, env: KeyEnv, kind: 'secret' | 'publishable') {
   const key = ids.secret(`${kind === 'secret' ? 'sk' : 'pk'}_${env}_`);
-  const id = ids.id('key');
+  return { id: storeKey(store, ids.id('key'), now, appId, env, kind, key), key };
+}
+
+function storeKey(store: Store, id: string, now: number, appId: string, env: KeyEnv, kind: 'secret' | 'publishable', key: string): string {
   store.keys.insert({
     id,
     app_id: appId,
@@ -156,23 +159,10 @@ function insertKey(store: Store, ids: Ids, now: number, appId: string, env: KeyE
     replaced_by: null,
     created_at: now,
   });
-  return { id, key };
+  return id;
 }
 
 /** Ensures a fixture's key exists; an existing key keeps its state (a restart never revives a revoked key). */
 export function ensureFixtureKey(store: Store, ids: Ids, now: number, appId: string, env: KeyEnv, kind: 'secret' | 'publishable', key: string): void {
-  const hash = hashKey(key);
-  if (store.keys.byHash(hash)) return;
-  store.keys.insert({
-    id: ids.id('key'),
-    app_id: appId,
-    env,
-    kind,
-    hash,
-    display: kind === 'secret' ? redactSecret(key) : key,
-    status: 'active',
-    grace_until: null,
-    replaced_by: null,
-    created_at: now,
-  });
+  if (!store.keys.byHash(hashKey(key))) storeKey(store, ids.id('key'), now, appId, env, kind, key);
 }

@@ -1,6 +1,7 @@
 import { parseDuration } from '../../clock/duration.js';
 import { CHOICES } from '../../contract/choices.js';
 import { CONTROL_PREFIX } from '../../contract/control.js';
+import { parseRfc3339 } from '../../contract/time.js';
 import type { LogQuery, RequestLogLine } from '../../contract/request-log.js';
 import { redactSecret } from '../../util/crypto.js';
 import type { Bus, RequestLogEntry } from '../bus.js';
@@ -36,7 +37,7 @@ export function logFilter(query: LogQuery, now: number): { filter: LogFilter; si
   let sinceMs: number | null = null;
   if (query.since) {
     const duration = parseDuration(query.since);
-    sinceMs = duration !== null ? now - duration : Date.parse(query.since);
+    sinceMs = duration !== null ? now - duration : parseRfc3339(query.since);
     if (Number.isNaN(sinceMs)) sinceMs = null;
   }
   const filter: LogFilter = (line) => {

@@ -1,7 +1,7 @@
 import { CHOICES } from '../../contract/choices.js';
-import type { Scan, ScanEventRequest, ScanEventResponse } from '../../contract/device.js';
+import { IDEMPOTENCY_KEY_PATTERN, type Scan, type ScanEventRequest, type ScanEventResponse } from '../../contract/device.js';
 import { ApiError } from '../../contract/errors.js';
-import { toIso } from '../../contract/time.js';
+import { parseRfc3339, toIso } from '../../contract/time.js';
 import type { Store } from '../../store/index.js';
 import type { ScanListRow, ScanRow } from '../../store/tables/device.js';
 import { sha256Hex } from '../../util/crypto.js';
@@ -44,14 +44,13 @@ export function bindTokenToScan(store: Store, auth: DeviceAuth, scanId: string):
   }
 }
 
-const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
 
 /** DEV-5: POST /v1/scan-events requires an Idempotency-Key header (printable ASCII, at most 255 characters). */
 export function requireIdempotencyKey(header: string | undefined): string {
   if (header === undefined || header === '') {
     throw new ApiError('idempotency_key_missing', 'POST /v1/scan-events requires an Idempotency-Key header: one fresh key per event, reused on its retries.', 'Idempotency-Key');
   }
-  if (!IDEMPOTENCY_KEY.test(header)) {
+  if (!IDEMPOTENCY_KEY_PATTERN.test(header)) {
     throw new ApiError('parameter_invalid', 'The Idempotency-Key must be 1 to 255 printable ASCII characters without spaces.', 'Idempotency-Key');
   }
   return header;
@@ -101,7 +100,7 @@ export function withIdempotency<R extends { status: number; body: unknown }>(
 }
 
 function parseOccurredAt(text: string, now: number): number {
-  const ms = Date.parse(text);
+  const ms = parseRfc3339(text);
   if (Number.isNaN(ms)) throw new ApiError('parameter_invalid', 'Invalid occurred_at: not a date-time.', 'occurred_at');
   if (ms > now + CHOICES.occurredAtSkewMs) {
     throw new ApiError(

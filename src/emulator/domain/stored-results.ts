@@ -3,6 +3,7 @@ import { ApiError } from '../../contract/errors.js';
 import { toIso } from '../../contract/time.js';
 import type { Store } from '../../store/index.js';
 import type { Ids } from '../../util/ids.js';
+import { canonicalJson } from '../../util/raw-json.js';
 import { recordScanEvent } from '../../webhooks/outbox.js';
 import { enrolledInstallation, type DeviceAuth } from './device.js';
 import { bindTokenToScan } from './scans.js';
@@ -15,16 +16,6 @@ export function requireResultsDelivery(auth: DeviceAuth): void {
       `Results delivery is off for ${auth.app.id}: the result stays on the device. This refusal is permanent; do not retry.`,
     );
   }
-}
-
-/** A canonical text of a JSON value (sorted object keys), to compare two uploads of one result. */
-function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
-  if (value && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(',')}}`;
-  }
-  return JSON.stringify(value);
 }
 
 /** 201 when stored, 200 for a re-upload of the same result. */
@@ -41,7 +32,7 @@ export function storeResult(
   now: number,
   auth: DeviceAuth,
   scanId: string,
-  body: { installation_id: string; result: Record<string, unknown> },
+  body: { installation_id: string; result: Record<string, unknown>; resultJson: string },
 ): ResultUploadAnswer {
   return store.db.transaction((): ResultUploadAnswer => {
     requireResultsDelivery(auth);
@@ -57,7 +48,7 @@ export function storeResult(
     }
     const existing = store.device.result(auth.app.id, scanId);
     if (existing) {
-      if (canonical(JSON.parse(existing.body)) !== canonical(body.result)) {
+      if (canonicalJson(existing.body) !== canonicalJson(body.resultJson)) {
         throw new ApiError('scan_conflict', `Scan ${scanId} already has a different stored result; a scan has exactly one.`, 'result');
       }
       store.device.countUpload(auth.app.id, scanId);
@@ -68,7 +59,7 @@ export function storeResult(
       scan_id: scanId,
       host_user_ref: scan.host_user_ref,
       env: scan.env,
-      body: JSON.stringify(body.result),
+      body: body.resultJson,
       stored_at: now,
       uploads: 1,
     });
@@ -80,6 +71,7 @@ export function storeResult(
       occurredAt: scan.occurred_at!,
       modelVersion: scan.model_version,
       result: body.result,
+      resultJson: body.resultJson,
     });
     return { status: 201, body: { object: 'scan_result', scan_id: scanId, stored: true, duplicate: false, stored_at: toIso(now) } };
   })();

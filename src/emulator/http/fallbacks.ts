@@ -24,7 +24,9 @@ export function toApiError(error: unknown): ApiError {
 
 /**
  * Unknown route: 404 route_not_found. A known path with another method: 405 method_not_allowed
- * with an Allow header, so a wrong verb is never mistaken for a missing route.
+ * with an Allow header naming exactly the methods that path answers (HEAD wherever GET), so a
+ * wrong verb is never mistaken for a missing route. CHOICE-15: paths are exact; a trailing slash
+ * names another path, which is 404 for every method.
  */
 export function installFallbacks(app: Hono<any>): void {
   app.notFound((c) => {
@@ -33,6 +35,8 @@ export function installFallbacks(app: Hono<any>): void {
     for (const route of app.routes) {
       if (route.method === 'ALL' || !routeMatches(route.path, path)) continue;
       allowed.add(route.method);
+      // hono answers HEAD with the GET handler (no body): say so.
+      if (route.method === 'GET') allowed.add('HEAD');
     }
     if (allowed.size > 0 && !allowed.has(c.req.method)) {
       const allow = [...allowed].sort().join(', ');
@@ -63,7 +67,7 @@ export function routeMatches(pattern: string, path: string): boolean {
 /**
  * Hono's path syntax as a regular expression: `:name` is one segment, `:name{re}` a segment
  * matching `re` (e.g. `:action{revoke|suspend}`), a trailing `?` makes the segment optional;
- * everything else is literal. A trailing slash is tolerated, as before.
+ * everything else is literal. No trailing slash (CHOICE-15).
  */
 export function routeRegex(pattern: string): RegExp {
   const escape = (text: string) => text.replace(/[.+*?^${}()|[\]\\]/g, '\\$&');
@@ -74,5 +78,5 @@ export function routeRegex(pattern: string): RegExp {
     const body = `/(?:${re ?? '[^/]+'})`;
     return optional ? `(?:${body})?` : body;
   });
-  return new RegExp(`^${segments.join('')}/?$`);
+  return new RegExp(`^${segments.join('')}$`);
 }

@@ -3,7 +3,7 @@ import { pathParamNames, type BodyOutput, type Operation, type PathParams, type 
 import type { AppEnv, EmulatorContext } from '../context.js';
 import { LOADERS, type LoadedOf } from './loaders.js';
 import { authenticate, type CallerOf } from './security.js';
-import { readJson, readQuery } from './validate.js';
+import { readJson, readQuery, refuseUnexpectedBody } from './validate.js';
 
 /** What a handler gets before its query and body are read: the caller and the loaded path rows. */
 export type BeforeInput<O extends Operation> = {
@@ -56,8 +56,9 @@ export function mountRoutes(app: Hono<AppEnv>, ctx: EmulatorContext, routes: rea
         input[as] = row;
       }
       route.before?.(input as never);
-      input.query = op.query ? readQuery(c, op.query) : undefined;
+      input.query = readQuery(c, op.query);
       input.body = json ? await readJson(c, op.request!.schema) : undefined;
+      if (!op.request && op.method !== 'get') refuseUnexpectedBody(c);
       const reply = (await route.handler(input as never)) as Response | { status: number; body: unknown; headers?: Record<string, string> };
       if (reply instanceof Response) return reply;
       if (ctx.config.validateResponses) checkReply(op, reply);

@@ -37,8 +37,6 @@ export function authenticate(ctx: EmulatorContext, c: Context<AppEnv>, op: Opera
   }
 }
 
-const BEARER_CHALLENGE = { 'WWW-Authenticate': 'Bearer' };
-
 /**
  * The backend routes: a usable secret key. A refusal is answered with its own code when the
  * operation declares it (POST /v1/sessions: AUTH-2, AUTH-5..7), else 401 invalid_api_key (AUTH-4:
@@ -51,7 +49,7 @@ function secretKeyCaller(ctx: EmulatorContext, c: Context<AppEnv>, op: Operation
   if (!auth.ok) {
     const own = refusalCode(auth.reason);
     const code: ErrorCode = op.errors?.includes(own) ? own : 'invalid_api_key';
-    throw new ApiError(code, auth.message, undefined, { headers: code === 'invalid_api_key' ? BEARER_CHALLENGE : {} });
+    throw new ApiError(code, auth.message);
   }
   c.set('logKey', auth.key.display);
   c.set('logEnv', auth.env);

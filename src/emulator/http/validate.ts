@@ -1,7 +1,7 @@
 import type { Context } from 'hono';
-import type { z } from 'zod';
+import { z } from 'zod';
 import { ApiError } from '../../contract/errors.js';
-import { formatPath } from '../fixtures.js';
+import { formatPath, issuePath } from '../../contract/issue-path.js';
 
 /**
  * CHOICE-3: how an invalid request is answered. A missing field is parameter_missing, a field
@@ -10,8 +10,7 @@ import { formatPath } from '../fixtures.js';
  */
 export function zodIssueToApiError(issue: z.core.$ZodIssue, input?: unknown): ApiError {
   if (issue.code === 'unrecognized_keys') {
-    const key = issue.keys[0] ?? '';
-    const param = formatPath([...issue.path, key]);
+    const param = issuePath(issue);
     return new ApiError('parameter_unknown', `Received unknown parameter: ${param}.`, param);
   }
   const param = formatPath(issue.path);
@@ -36,6 +35,8 @@ function lowerFirst(text: string): string {
   return text.charAt(0).toLowerCase() + text.slice(1);
 }
 
+const JSON_CONTENT_TYPE = /^application\/json\s*(;\s*charset=("?)utf-8\2\s*)?$/i;
+
 const decoder = new TextDecoder('utf-8', { fatal: true });
 
 /**
@@ -45,7 +46,7 @@ const decoder = new TextDecoder('utf-8', { fatal: true });
  */
 export async function readJson<S extends z.ZodType>(c: Context, schema: S): Promise<z.infer<S>> {
   const contentType = c.req.header('content-type') ?? '';
-  if (!/^application\/json\s*(;\s*charset=("?)utf-8\2\s*)?$/i.test(contentType.trim())) {
+  if (!JSON_CONTENT_TYPE.test(contentType.trim())) {
     throw new ApiError(
       'unsupported_media_type',
       `Content-Type must be application/json${contentType ? `, not ${contentType.slice(0, 100)}` : ''}.`,
@@ -66,7 +67,22 @@ export async function readJson<S extends z.ZodType>(c: Context, schema: S): Prom
     const reason = error instanceof RangeError ? 'nested too deeply' : (error as Error).message;
     throw new ApiError('invalid_json', `The request body is not valid JSON: ${reason.slice(0, 200)}.`);
   }
+  c.set('jsonText', text);
   return parseWith(schema, json);
+}
+
+/**
+ * A route that takes no body refuses one: a form post or a text/plain fetch from a web page must
+ * not drive a control route that happens to need no fields (docs/security.md).
+ */
+export function refuseUnexpectedBody(c: Context): void {
+  const length = c.req.header('content-length');
+  const hasBody = (length !== undefined && length !== '0') || c.req.header('transfer-encoding') !== undefined;
+  const contentType = c.req.header('content-type');
+  if (!hasBody && contentType === undefined) return;
+  if (contentType !== undefined && !JSON_CONTENT_TYPE.test(contentType.trim())) {
+    throw new ApiError('unsupported_media_type', `${c.req.method} ${c.req.path} takes no body; send none (not ${contentType.slice(0, 100)}).`);
+  }
 }
 
 export function parseWith<S extends z.ZodType>(schema: S, value: unknown): z.infer<S> {
@@ -75,13 +91,37 @@ export function parseWith<S extends z.ZodType>(schema: S, value: unknown): z.inf
   return parsed.data;
 }
 
-/** Query strings: a repeated parameter is invalid; the rest goes through the schema. */
-export function readQuery<S extends z.ZodType>(c: Context, schema: S): z.infer<S> {
-  const all = c.req.queries();
-  const single: Record<string, string> = {};
-  for (const [name, values] of Object.entries(all)) {
-    if (values.length > 1) throw new ApiError('parameter_invalid', `Query parameter ${name} was given more than once.`, name);
-    single[name] = values[0] ?? '';
+/** What a route without query parameters accepts: none (CHOICE-14). */
+const NO_QUERY = z.strictObject({});
+
+/**
+ * CHOICE-14, one rule for every route: a parameter the route does not declare is 400
+ * parameter_unknown, a repeated one or one that is not valid percent-encoded UTF-8 is 400
+ * parameter_invalid (never echoed as its raw text); the rest goes through the schema.
+ */
+export function readQuery<S extends z.ZodType>(c: Context, schema: S | undefined): z.infer<S> | undefined {
+  const search = new URL(c.req.url).search.slice(1);
+  const single: Record<string, string> = Object.create(null);
+  for (const part of search ? search.split('&') : []) {
+    if (part === '') continue;
+    const eq = part.indexOf('=');
+    const name = decodeQueryPart(eq < 0 ? part : part.slice(0, eq), null);
+    const value = eq < 0 ? '' : decodeQueryPart(part.slice(eq + 1), name);
+    if (Object.hasOwn(single, name)) throw new ApiError('parameter_invalid', `Query parameter ${name} was given more than once.`, name);
+    single[name] = value;
   }
-  return parseWith(schema, single);
+  if (!schema) {
+    parseWith(NO_QUERY, { ...single });
+    return undefined;
+  }
+  return parseWith(schema, { ...single });
+}
+
+function decodeQueryPart(text: string, name: string | null): string {
+  try {
+    return decodeURIComponent(text.replaceAll('+', ' '));
+  } catch {
+    const what = name === null ? 'A query parameter name' : `Query parameter ${name}`;
+    throw new ApiError('parameter_invalid', `${what} is not valid percent-encoded UTF-8.`, name ?? undefined);
+  }
 }

@@ -3,7 +3,7 @@ import type { ClockResponse } from '../../contract/control.js';
 import { ApiError } from '../../contract/errors.js';
 import { INTERFACE_VERSION } from '../../contract/version.js';
 import { OPS } from '../../contract/operations/index.js';
-import { toIso } from '../../contract/time.js';
+import { parseRfc3339, toIso } from '../../contract/time.js';
 import type { EmulatorContext } from '../context.js';
 import { implement } from '../http/implement.js';
 
@@ -38,7 +38,7 @@ export const clockRoutes = [
     return { status: 200, body: clockView(ctx, played) };
   }),
   implement(OPS.setClock)(async ({ ctx, body: { time } }) => {
-    const target = Date.parse(time);
+    const target = parseRfc3339(time);
     if (!(target <= LATEST_CLOCK_MS)) throw new ApiError('parameter_invalid', 'The clock cannot move past the year 9999.', 'time');
     if (target < ctx.clock.now()) {
       throw new ApiError('clock_backwards', `The clock only moves forward: it is already ${toIso(ctx.clock.now())}.`, 'time');

@@ -2,6 +2,7 @@ import { ApiError } from '../../contract/errors.js';
 import { OPS } from '../../contract/operations/index.js';
 import { enroll, issueChallenge, issueModelKey, meshFit, modelBytes, modelManifest, requireModel } from '../domain/device.js';
 import { reportScanEvent, requireIdempotencyKey, withIdempotency } from '../domain/scans.js';
+import { rawMember } from '../../util/raw-json.js';
 import { requireResultsDelivery, storeResult } from '../domain/stored-results.js';
 import { implement } from '../http/implement.js';
 
@@ -39,15 +40,19 @@ export const deviceRoutes = [
     },
   })(({ ctx, c, caller, body }) => {
     const key = requireIdempotencyKey(c.req.header('idempotency-key'));
-    const request = [body.installation_id, body.scan_id, body.status, body.occurred_at, body.model_version];
+    // CHOICE-21: the caller's member and key environment are part of the request, so the same key and
+    // body under another member's token is a conflict (409), never a replay of someone else's answer.
+    const request = [body.installation_id, body.scan_id, body.status, body.occurred_at, body.model_version, caller.session.host_user_ref, caller.session.env];
     const now = ctx.clock.now();
     const answer = withIdempotency(ctx.store, now, caller.app.id, key, request, () => reportScanEvent(ctx.store, ctx.ids, now, caller, body));
     if (!answer.replayed) ctx.webhooks.kick();
     return answer.replayed ? { ...answer, headers: { 'Idempotent-Replayed': 'true' } } : answer;
   }),
   // DEV-7, DEV-9: refused before the body is read; nothing is stored.
-  implement(OPS.uploadScanResult, { before: ({ caller }) => requireResultsDelivery(caller) })(({ ctx, caller, params, body }) => {
-    const answer = storeResult(ctx.store, ctx.ids, ctx.clock.now(), caller, params.scan_id, body);
+  implement(OPS.uploadScanResult, { before: ({ caller }) => requireResultsDelivery(caller) })(({ ctx, c, caller, params, body }) => {
+    // WH-3: the result's own text, so the webhook carries it byte for byte (never re-serialized numbers).
+    const resultJson = rawMember(c.get('jsonText')!, 'result')!;
+    const answer = storeResult(ctx.store, ctx.ids, ctx.clock.now(), caller, params.scan_id, { ...body, resultJson });
     if (!answer.body.duplicate) ctx.webhooks.kick();
     return answer;
   }),

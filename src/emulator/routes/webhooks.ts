@@ -2,7 +2,9 @@ import { ApiError } from '../../contract/errors.js';
 import { OPS } from '../../contract/operations/index.js';
 import type { DeliveryStreamEvent } from '../../contract/webhooks.js';
 import { effectiveWebhookUrl, resendEvent, ResendError } from '../../webhooks/outbox.js';
-import { deliveryDetail, deliveryView, ensureSigningSecret, listenerView } from '../../webhooks/views.js';
+import { emulatorUserAgent } from '../../webhooks/headers.js';
+import { ensureSigningSecret } from '../../webhooks/signing-secret.js';
+import { deliveryDetail, deliveryView, listenerView } from '../../webhooks/views.js';
 import { implement } from '../http/implement.js';
 import { requireApp } from '../http/loaders.js';
 import { sseResponse } from '../http/sse.js';
@@ -13,7 +15,7 @@ export const webhookRoutes = [
     if (query.app_id) requireApp(ctx, query.app_id);
     return { status: 200, body: { object: 'list', data: ctx.store.webhooks.deliveries(query).map(deliveryView) } };
   }),
-  implement(OPS.getWebhookDelivery)(({ ctx, delivery }) => ({ status: 200, body: deliveryDetail(ctx, delivery) })),
+  implement(OPS.getWebhookDelivery)(({ ctx, delivery }) => ({ status: 200, body: deliveryDetail(ctx.store, ctx.box, emulatorUserAgent(ctx.config.version), delivery) })),
   // A new delivery of the same event: same id, same signed bytes, due now.
   implement(OPS.resendWebhookEvent)(({ ctx, params }) => {
     try {
@@ -32,14 +34,14 @@ export const webhookRoutes = [
   // The emulator's stand-in for the portal's reveal: issues the app's whsec_ if it has none (APP-2's path).
   implement(OPS.revealWebhookSigningSecret)(({ ctx, body: { app_id } }) => {
     requireApp(ctx, app_id);
-    return { status: 200, body: { object: 'webhook_secret', app_id, webhook_secret: ensureSigningSecret(ctx, app_id) } };
+    return { status: 200, body: { object: 'webhook_secret', app_id, webhook_secret: ensureSigningSecret(ctx.store, ctx.ids, ctx.box, ctx.clock.now(), app_id) } };
   }),
   implement(OPS.streamWebhookDeliveries)(({ ctx, c, query }) => {
     const app = requireApp(ctx, query.app_id);
     // `scanctl webhook listen --forward URL`: while this stream is open, URL is the app's effective webhook URL.
     const listener = query.forward ? { id: ctx.ids.id('lsn'), app_id: app.id, forward_url: query.forward, created_at: ctx.clock.now() } : null;
     if (listener) {
-      ensureSigningSecret(ctx, app.id);
+      ensureSigningSecret(ctx.store, ctx.ids, ctx.box, ctx.clock.now(), app.id);
       ctx.store.webhooks.insertListener(listener);
     }
     return sseResponse(c, (channel) => {

@@ -1,6 +1,6 @@
 import type { Database } from 'better-sqlite3';
 
-// Issue 6: API faults (`scanctl faults`) and per-app delivery chaos (`scanctl webhook chaos`).
+// API faults (`scanctl faults`) and per-app delivery chaos (`scanctl webhook chaos`).
 // Kept in the database so that they survive a restart and travel with `scanctl state export`.
 export function up(db: Database): void {
   db.exec(`

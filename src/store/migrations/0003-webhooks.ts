@@ -1,6 +1,6 @@
 import type { Database } from 'better-sqlite3';
 
-// The webhook outbox (issue 4) on top of 0001's events, deliveries and attempts.
+// The webhook outbox on top of 0001's events, deliveries and attempts.
 export function up(db: Database): void {
   db.exec(`
     -- WH-10, DEV-8: one event per scan and type, however often the device reports or uploads.

@@ -114,6 +114,10 @@ export function webhookStatements(db: Db) {
     `UPDATE deliveries SET status = 'pending', next_attempt_at = @next_attempt_at, chaos_hold = @chaos_hold, updated_at = @now
      WHERE id = @id AND status = 'in_flight'`,
   );
+  const retryLater = db.prepare<{ id: string; next_attempt_at: number; now: number }>(
+    `UPDATE deliveries SET status = 'pending', next_attempt_at = @next_attempt_at, updated_at = @now
+     WHERE id = @id AND status = 'in_flight'`,
+  );
   const cancelForMember = db.prepare<{ app_id: string; host_user_ref: string; now: number }>(`
     UPDATE deliveries SET status = 'cancelled', next_attempt_at = NULL, last_error = 'cancelled by DELETE /v1/results', updated_at = @now
     WHERE app_id = @app_id AND host_user_ref = @host_user_ref AND status IN ('pending', 'in_flight')`);
@@ -195,6 +199,8 @@ export function webhookStatements(db: Db) {
     finish: (row: Omit<Parameters<typeof finish.run>[0], 'now'>, now: number) => finish.run({ ...row, now }).changes > 0,
     hold: (id: string, nextAttemptAt: number, chaosHold: string, now: number) =>
       hold.run({ id, next_attempt_at: nextAttemptAt, chaos_hold: chaosHold, now }).changes > 0,
+    /** An in-flight delivery whose attempt could not be recorded goes back to pending, due at `nextAttemptAt`. */
+    retryLater: (id: string, nextAttemptAt: number, now: number) => retryLater.run({ id, next_attempt_at: nextAttemptAt, now }).changes > 0,
     /** DEL-2: cancels the member's pending and in-flight deliveries; returns their ids. */
     cancelForMember(appId: string, hostUserRef: string, now: number): string[] {
       const ids = cancelledIds.all({ app_id: appId, host_user_ref: hostUserRef }).map((r) => r.id);

@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { WEBHOOK_HEADERS, type WebhookEvent } from '../../contract/webhooks.js';
+import type { WebhookEvent } from '../../contract/webhooks.js';
+import { deliveryHeaders } from '../headers.js';
 import { buildEvent, type ScanEventInput } from '../outbox.js';
 import { sendOnce, type SendOutcome } from '../sender.js';
-import { signPayload } from '../signature.js';
+import { signPayload } from '../../verify.js';
 
 /** One conformance check of a developer's webhook receiver. */
 export interface CheckResult {
@@ -72,14 +73,8 @@ export async function runWebhookCheck(options: CheckOptions): Promise<CheckRepor
   };
   const send = async (e: WebhookEvent, how: { body?: string; signature?: string | null } = {}): Promise<Sent> => {
     const body = how.body ?? JSON.stringify(e);
-    const headers: Record<string, string> = {
-      'content-type': 'application/json',
-      'user-agent': 'scanctl-webhook-check',
-      [WEBHOOK_HEADERS.eventId]: e.id,
-      [WEBHOOK_HEADERS.eventType]: e.type,
-    };
-    const signature = how.signature === undefined ? signPayload(options.secret, body) : how.signature;
-    if (signature !== null) headers[WEBHOOK_HEADERS.signature] = signature;
+    const signature = how.signature === undefined ? signPayload(body, options.secret) : how.signature;
+    const headers = deliveryHeaders({ eventId: e.id, eventType: e.type, signature, userAgent: 'scanctl-webhook-check' });
     const outcome = await sendOnce({ url: options.url, headers, body: Buffer.from(body), timeoutMs: options.timeoutMs });
     return { outcome, body };
   };
@@ -103,13 +98,13 @@ export async function runWebhookCheck(options: CheckOptions): Promise<CheckRepor
   // 4-6: forgeries must be refused (any non-2xx answer).
   const wrongSecret = `whsec_${randomBytes(24).toString('base64url')}`;
   const forgedEvent = event('scan.completed', 'd');
-  const forged = await send(forgedEvent, { signature: signPayload(wrongSecret, JSON.stringify(forgedEvent)) });
+  const forged = await send(forgedEvent, { signature: signPayload(JSON.stringify(forgedEvent), wrongSecret) });
   record('wrong-signature', 'a delivery signed with another secret is refused', ['WH-4'], forged, refused(forged));
   const unsigned = await send(event('scan.completed', 'e'), { signature: null });
   record('unsigned', 'a delivery without Service-Signature is refused', ['WH-4'], unsigned, refused(unsigned));
   const reserialized = event('scan.completed', 'f');
   const signedBytes = JSON.stringify(reserialized);
-  const changed = await send(reserialized, { body: JSON.stringify(reserialized, null, 2), signature: signPayload(options.secret, signedBytes) });
+  const changed = await send(reserialized, { body: JSON.stringify(reserialized, null, 2), signature: signPayload(signedBytes, options.secret) });
   record(
     'reserialized-body',
     'a body re-serialized after signing is refused',

@@ -1,6 +1,5 @@
 import type { Command } from 'commander';
-import { controlClient, globalOptions, resolveAppId } from '../../context.js';
-import { printResult } from '../../output.js';
+import { contextOf } from '../../context.js';
 import { renderApp } from './view.js';
 
 export function register(group: Command): void {
@@ -8,9 +7,9 @@ export function register(group: Command): void {
     .command('show')
     .description("show the app's settings")
     .action(async (_flags: object, command: Command) => {
-      const options = globalOptions(command);
-      const control = controlClient(options);
-      const app = await control.app(await resolveAppId(control, options));
-      printResult(Boolean(options.json), app, renderApp);
+      const ctx = contextOf(command);
+      const control = ctx.control();
+      const app = await control.app(await ctx.appId());
+      ctx.print(app, renderApp);
     });
 }

@@ -1,24 +1,35 @@
-import { Option, type Command } from 'commander';
+import { InvalidArgumentError, Option, type Command } from 'commander';
 import type { UpdateAppRequest } from '../../../contract/apps.js';
-import { controlClient, globalOptions, resolveAppId } from '../../context.js';
+import { contextOf } from '../../context.js';
 import { UserError } from '../../errors.js';
-import { printResult } from '../../output.js';
+import { httpUrl, wholeNumber } from '../../parse-options.js';
 import { renderApp } from './view.js';
 
+/** An http(s) URL, or "none" to clear it (commander turns a parsed null into ''). */
+const webhookUrl = (value: string): string => {
+  if (value === 'none') return value;
+  try {
+    return httpUrl(value);
+  } catch {
+    throw new InvalidArgumentError('Expected an http(s) URL, or "none" to clear it.');
+  }
+};
+
+/** `scanctl app update`: every flag is checked before the first request, so an update is never partial. */
 export function register(group: Command): void {
   group
     .command('update')
     .description('change webhook_url, results delivery or the daily quota (logs in to the portal, then PATCH /v1/apps/{app_id})')
-    .option('--webhook-url <url>', 'where deliveries go; "none" clears it')
+    .addOption(new Option('--webhook-url <url>', 'where deliveries go; "none" clears it').argParser(webhookUrl))
     .addOption(new Option('--results-delivery <state>', 'store results and send scan.results_available').choices(['on', 'off']))
-    .option('--quota <n>', 'daily session quota (emulator control plane)')
-    .action(async (flags: { webhookUrl?: string; resultsDelivery?: 'on' | 'off'; quota?: string }, command: Command) => {
-      const options = globalOptions(command);
+    .addOption(new Option('--quota <n>', 'daily session quota (emulator control plane)').argParser(wholeNumber(0, 1_000_000_000)))
+    .action(async (flags: { webhookUrl?: string; resultsDelivery?: 'on' | 'off'; quota?: number }, command: Command) => {
+      const ctx = contextOf(command);
       if (flags.webhookUrl === undefined && flags.resultsDelivery === undefined && flags.quota === undefined) {
         throw new UserError('nothing to update: pass --webhook-url, --results-delivery or --quota');
       }
-      const control = controlClient(options);
-      const appId = await resolveAppId(control, options);
+      const control = ctx.control();
+      const appId = await ctx.appId();
       let app = await control.app(appId);
       const patch: UpdateAppRequest = {};
       if (flags.webhookUrl !== undefined) patch.webhook_url = flags.webhookUrl === 'none' ? null : flags.webhookUrl;
@@ -28,11 +39,10 @@ export function register(group: Command): void {
         app = await control.updateApp(appId, patch, cookie);
       }
       if (flags.quota !== undefined) {
-        if (!/^\d+$/.test(flags.quota)) throw new UserError(`--quota must be a whole number, not "${flags.quota}"`);
         const secret = app.webhook_secret;
-        app = await control.setQuota(appId, Number(flags.quota));
+        app = await control.setQuota(appId, flags.quota);
         if (secret) app = { ...app, webhook_secret: secret };
       }
-      printResult(Boolean(options.json), app, renderApp);
+      ctx.print(app, renderApp);
     });
 }

@@ -1,8 +1,8 @@
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import type { RequestLogLine } from '../../../contract/request-log.js';
 import { ExtrasClient, type LogQueryParams } from '../../../client/extras.js';
-import { globalOptions, resolveBaseUrl } from '../../context.js';
-import { UserError } from '../../errors.js';
+import { contextOf } from '../../context.js';
+import { durationOrTime, matching, wholeNumber } from '../../parse-options.js';
 import { dim, green, red, yellow } from '../../style.js';
 
 interface TailFlags {
@@ -10,7 +10,7 @@ interface TailFlags {
   path?: string;
   method?: string;
   since?: string;
-  lines?: string;
+  lines?: number;
   follow: boolean;
   all?: boolean;
 }
@@ -32,51 +32,54 @@ export function formatLogLine(line: RequestLogLine): string {
     .trimEnd();
 }
 
-/** scanctl logs tail (issue 6). */
+/** A line under --json: named by `object`, every field present (null when absent). */
+export function logLineJson(line: RequestLogLine) {
+  return { object: 'request_log_line', ...line, key: line.key ?? null, env: line.env ?? null, app_id: line.app_id ?? null, error_code: line.error_code ?? null };
+}
+
+/** `scanctl logs tail`. */
 export function register(group: Command): void {
   group
     .command('tail')
     .description("the emulator's request log, live: time, method, path, status, key and environment, latency, error code")
-    .option('--status <filter>', 'only these statuses: 401, 4xx, 5xx (comma separated)')
+    .addOption(
+      new Option('--status <filter>', 'only these statuses: 401, 4xx, 5xx (comma separated)').argParser(
+        matching(/^([1-5]xx|[1-5][0-9]{2})(,([1-5]xx|[1-5][0-9]{2}))*$/, 'statuses or classes such as 401, 4xx or 5xx, comma separated'),
+      ),
+    )
     .option('--path <prefix>', 'only paths that start with prefix')
-    .option('--method <method>', 'only this method')
-    .option('--since <when>', 'first the lines of the last duration (5m, 1h) or since an ISO time')
-    .option('-n, --lines <n>', 'first the last n matching lines (default 10)')
+    .addOption(new Option('--method <method>', 'only this method').argParser(matching(/^[A-Za-z]{3,7}$/, 'an HTTP method such as POST')))
+    .addOption(new Option('--since <when>', 'first the lines of the last duration (5m, 1h) or since an RFC 3339 time').argParser(durationOrTime))
+    .addOption(new Option('-n, --lines <n>', 'first the last n matching lines (default 10)').argParser(wholeNumber(0, 1000)))
     .option('--no-follow', 'print the recent lines and exit')
     .option('--all', "include the control plane's own requests (/_scanctl)")
     .addHelpText('after', '\nWith the global --app ID, only that app\'s requests. --json prints one JSON object per line.\nExample: scanctl logs tail --status 4xx --path /v1/sessions')
     .action(async (flags: TailFlags, command: Command) => {
-      const options = globalOptions(command);
-      if (flags.status && !/^([1-5]xx|[1-5][0-9]{2})(,([1-5]xx|[1-5][0-9]{2}))*$/.test(flags.status)) {
-        throw new UserError(`--status must be a status or class such as 401, 4xx or 5xx, not "${flags.status}"`);
-      }
-      if (flags.lines !== undefined && !/^\d+$/.test(flags.lines)) throw new UserError(`-n must be a whole number, not "${flags.lines}"`);
+      const ctx = contextOf(command);
       const query: LogQueryParams = {
         status: flags.status,
         path: flags.path,
-        method: flags.method,
-        app: options.app,
+        method: flags.method?.toUpperCase(),
+        app: ctx.options.app,
         since: flags.since,
-        n: flags.lines ?? (flags.since ? undefined : '10'),
+        n: flags.lines !== undefined ? String(flags.lines) : flags.since ? undefined : '10',
         all: flags.all ? '1' : undefined,
       };
-      const print = (line: RequestLogLine) => process.stdout.write(`${options.json ? JSON.stringify(line) : formatLogLine(line)}\n`);
-      const client = new ExtrasClient(resolveBaseUrl(options));
+      const print = (line: RequestLogLine) => ctx.printLine(logLineJson(line), formatLogLine(line));
+      const client = ctx.extras();
       if (!flags.follow) {
         for (const line of (await client.logs(query)).data) print(line);
         return;
       }
       const controller = new AbortController();
       const stop = () => controller.abort();
-      process.once('SIGINT', stop);
-      process.once('SIGTERM', stop);
+      const unlisten = ctx.io.onInterrupt(stop);
       try {
         await client.streamLogs(query, print, controller.signal, () => {
-          if (!options.json) process.stderr.write(dim('Following the request log; Ctrl+C to stop.\n', process.stderr));
+          if (!ctx.json) ctx.io.stderr.write(dim('Following the request log; Ctrl+C to stop.\n', ctx.io.stderr));
         });
       } finally {
-        process.off('SIGINT', stop);
-        process.off('SIGTERM', stop);
+        unlisten();
       }
     });
 }

@@ -1,5 +1,5 @@
 import { formatDuration } from '../../../clock/duration.js';
-import type { ScanSummary, SimStep } from '../../../device/simulate.js';
+import type { ScanSummary, SimStep } from '../../../sdk/simulate.js';
 import { bold, dim, green, red, yellow } from '../../style.js';
 
 const label = (text: string) => bold(text.padEnd(12));

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { mintSession } from '../../../client/service.js';
-import { globalOptions, resolveBaseUrl, resolveSecretKey } from '../../context.js';
-import { printResult, table } from '../../output.js';
+import { contextOf } from '../../context.js';
+import { table } from '../../output.js';
 
 export function register(group: Command): void {
   group
@@ -12,15 +12,15 @@ export function register(group: Command): void {
     .option('--no-scopes', 'request an empty scope list (a token that cannot report scans)')
     .option('--key <key>', 'secret key (env SCANCTL_SECRET_KEY; default against the local emulator: its test key)')
     .action(async (flags: { user: string; scope?: string[]; scopes?: boolean; key?: string }, command: Command) => {
-      const options = globalOptions(command);
-      const baseUrl = resolveBaseUrl(options);
-      const key = await resolveSecretKey({ ...options, key: flags.key });
+      const ctx = contextOf(command);
+      const baseUrl = ctx.baseUrl;
+      const key = await ctx.secretKey(flags.key);
       const scopes = flags.scopes === false ? [] : flags.scope;
       const session = await mintSession(baseUrl, key, {
         host_user_ref: flags.user,
         ...(scopes ? { scopes: scopes as ['scan.create'] } : {}),
-      });
-      printResult(Boolean(options.json), session, (s) =>
+      }, ctx.io.fetch);
+      ctx.print(session, (s) =>
         table([
           ['session_token', s.session_token],
           ['expires_at', s.expires_at],

@@ -1,45 +1,27 @@
-import type { Command } from 'commander';
-import { formatDuration, parseDuration } from '../../../clock/duration.js';
+import { Argument, InvalidArgumentError, Option, type Command } from 'commander';
+import { DURATION_PATTERN, formatDuration } from '../../../clock/duration.js';
 import type { ChaosSetRequest, ChaosView } from '../../../contract/chaos.js';
-import { ExtrasClient } from '../../../client/extras.js';
-import { controlClient, globalOptions, resolveAppId, resolveBaseUrl } from '../../context.js';
+import { contextOf } from '../../context.js';
 import { UserError } from '../../errors.js';
-import { printResult } from '../../output.js';
+import { duration, probability, wholeNumber } from '../../parse-options.js';
 
 interface ChaosFlags {
-  drop?: string;
-  duplicate?: string;
-  delay?: string;
+  drop?: number;
+  duplicate?: number;
+  delay?: { delay_ms: number | null; delay_probability: number };
   reorder?: boolean;
-  failFirst?: string;
-  failStatus?: string;
-  seed?: string;
-}
-
-function probability(value: string, flag: string): number {
-  const n = Number(value);
-  if (value.trim() === '' || !Number.isFinite(n) || n < 0 || n > 1) throw new UserError(`${flag} must be a probability from 0 to 1, not "${value}"`);
-  return n;
-}
-
-function whole(value: string, flag: string, min: number, max: number): number {
-  const n = Number(value);
-  if (!/^\d+$/.test(value) || n < min || n > max) throw new UserError(`${flag} must be a whole number from ${min} to ${max}, not "${value}"`);
-  return n;
+  failFirst?: number;
+  failStatus: number;
+  seed?: number;
 }
 
 /** --delay 30s (every attempt), --delay 0.2 (a fifth of attempts, a seeded delay), --delay 30s@0.2 (a fifth, 30 s). */
 export function parseDelay(value: string): { delay_ms: number | null; delay_probability: number } {
   const [first, second] = value.split('@');
-  if (second !== undefined) {
-    const ms = parseDuration(first!);
-    if (ms === null || ms <= 0) throw new UserError(`--delay: "${first}" is not a duration (use 30s, 2m)`);
-    return { delay_ms: ms, delay_probability: probability(second, '--delay (after @)') };
-  }
-  const ms = parseDuration(value);
-  if (ms !== null && ms > 0) return { delay_ms: ms, delay_probability: 1 };
+  if (second !== undefined) return { delay_ms: duration()(first!), delay_probability: probability(second) };
+  if (DURATION_PATTERN.test(value)) return { delay_ms: duration()(value), delay_probability: 1 };
   if (/^(0(\.\d+)?|1(\.0+)?|\.\d+)$/.test(value)) return { delay_ms: null, delay_probability: Number(value) };
-  throw new UserError(`--delay must be a duration (30s), a probability (0.2) or both (30s@0.2), not "${value}"`);
+  throw new InvalidArgumentError('Expected a duration (30s), a probability (0.2) or both (30s@0.2).');
 }
 
 const percent = (p: number) => `${Math.round(p * 1000) / 10}%`;
@@ -73,44 +55,39 @@ export function replayCommand(c: ChaosView): string {
   return args.join(' ');
 }
 
-/** scanctl webhook chaos (issue 6): seeded delivery chaos, per app. */
+/** scanctl webhook chaos: seeded delivery chaos, per app. */
 export function register(group: Command): void {
   group
-    .command('chaos [off]')
+    .command('chaos')
     .description('seeded, reproducible delivery chaos for an app: drop, duplicate, delay, reorder, fail the first N attempts; "off" to stop; no flags shows it')
-    .option('--drop <p>', 'drop this share of attempts (not sent; retried as usual)')
-    .option('--duplicate <p>', 'send this share of deliveries twice (same bytes, same Service-Event-Id)')
-    .option('--delay <duration|p>', 'delay attempts: 30s (every one), 0.2 (a share, by a seeded amount) or 30s@0.2')
+    .addArgument(new Argument('[off]', '"off" turns chaos off').choices(['off']))
+    .addOption(new Option('--drop <p>', 'drop this share of attempts (not sent; retried as usual)').argParser(probability))
+    .addOption(new Option('--duplicate <p>', 'send this share of deliveries twice (same bytes, same Service-Event-Id)').argParser(probability))
+    .addOption(new Option('--delay <duration|p>', 'delay attempts: 30s (every one), 0.2 (a share, by a seeded amount) or 30s@0.2').argParser(parseDelay))
     .option('--reorder', 'shuffle the order of deliveries queued together (seeded)')
-    .option('--fail-first <n>', 'the first n attempts of every delivery fail as if the receiver answered --fail-status')
-    .option('--fail-status <code>', 'status of --fail-first attempts', '500')
-    .option('--seed <n>', 'seed of every draw (printed when not given, so a CI failure replays exactly)')
+    .addOption(new Option('--fail-first <n>', 'the first n attempts of every delivery fail as if the receiver answered --fail-status').argParser(wholeNumber(0, 1000)))
+    .addOption(new Option('--fail-status <code>', 'status of --fail-first attempts').argParser(wholeNumber(100, 599)).default(500))
+    .addOption(new Option('--seed <n>', 'seed of every draw (printed when not given, so a CI failure replays exactly)').argParser(wholeNumber(0, 2 ** 32 - 1)))
     .addHelpText('after', '\nExample: scanctl webhook chaos --duplicate 0.2 --fail-first 2 --seed 7\n         scanctl webhook chaos off')
-    .action(async (off: string | undefined, flags: ChaosFlags, command: Command) => {
-      const options = globalOptions(command);
-      if (off !== undefined && off !== 'off') throw new UserError(`unknown argument "${off}": use "scanctl webhook chaos off", or flags to turn chaos on`);
-      const appId = await resolveAppId(controlClient(options), options);
-      const client = new ExtrasClient(resolveBaseUrl(options));
+    .action(async (off: 'off' | undefined, flags: ChaosFlags, command: Command) => {
+      const ctx = contextOf(command);
       const given = ['drop', 'duplicate', 'delay', 'reorder', 'failFirst', 'seed'].some((k) => flags[k as keyof ChaosFlags] !== undefined) ||
         command.getOptionValueSource('failStatus') === 'cli';
+      if (off !== undefined && given) throw new UserError('"off" takes no other flags');
+      const appId = await ctx.appId();
+      const client = ctx.extras();
       let view: ChaosView;
-      if (off !== undefined) {
-        if (given) throw new UserError('"off" takes no other flags');
-        view = await client.chaosOff(appId);
-      } else if (!given) {
-        view = await client.chaos(appId);
-      } else {
-        const setting: ChaosSetRequest = {
-          reorder: Boolean(flags.reorder),
-          fail_status: whole(flags.failStatus ?? '500', '--fail-status', 100, 599),
-        };
-        if (flags.drop !== undefined) setting.drop = probability(flags.drop, '--drop');
-        if (flags.duplicate !== undefined) setting.duplicate = probability(flags.duplicate, '--duplicate');
-        if (flags.delay !== undefined) Object.assign(setting, parseDelay(flags.delay));
-        if (flags.failFirst !== undefined) setting.fail_first = whole(flags.failFirst, '--fail-first', 0, 1000);
-        if (flags.seed !== undefined) setting.seed = whole(flags.seed, '--seed', 0, 2 ** 32 - 1);
+      if (off !== undefined) view = await client.chaosOff(appId);
+      else if (!given) view = await client.chaos(appId);
+      else {
+        const setting: ChaosSetRequest = { reorder: Boolean(flags.reorder), fail_status: flags.failStatus };
+        if (flags.drop !== undefined) setting.drop = flags.drop;
+        if (flags.duplicate !== undefined) setting.duplicate = flags.duplicate;
+        if (flags.delay !== undefined) Object.assign(setting, flags.delay);
+        if (flags.failFirst !== undefined) setting.fail_first = flags.failFirst;
+        if (flags.seed !== undefined) setting.seed = flags.seed;
         view = await client.setChaos(appId, setting);
       }
-      printResult(Boolean(options.json), view, describeChaos);
+      ctx.print(view, describeChaos);
     });
 }

@@ -1,54 +1,52 @@
-import type { Command } from 'commander';
+import { Argument, Option, type Command } from 'commander';
 import { writeFileSync } from 'node:fs';
-import { parseDuration } from '../../../clock/duration.js';
 import { CHOICES } from '../../../contract/choices.js';
 import { WEBHOOK_SECRET_PATTERN } from '../../../contract/credentials.js';
-import { controlClient, globalOptions, resolveAppId } from '../../context.js';
+import { contextOf } from '../../context.js';
 import { UserError } from '../../errors.js';
 import { EXIT } from '../../exit-codes.js';
 import { columns } from '../../output.js';
+import { duration, httpUrl, matching } from '../../parse-options.js';
 import { green, red } from '../../style.js';
 
 interface CheckFlags {
   secret?: string;
   junit?: string;
-  timeout?: string;
+  timeout: number;
 }
 
 /** An app id for the payloads when no emulator is asked (an explicit --secret and no --app). */
 const STANDALONE_APP_ID = 'app_webhook_check';
 
-/** scanctl webhook check URL (issue 6): receiver conformance. */
+/** scanctl webhook check URL: receiver conformance. */
 export function register(group: Command): void {
   group
-    .command('check <url>')
+    .command('check')
     .description('conformance run against your own webhook receiver: signed events, forgeries, replays, order, unknown fields, answer time')
-    .option('--secret <whsec>', "the receiver's signing secret (default: the local emulator app's, via --app)")
+    .addArgument(new Argument('<url>', "your receiver's URL").argParser(httpUrl))
+    .addOption(
+      new Option('--secret <whsec>', "the receiver's signing secret (default: the local emulator app's, via --app)").argParser(
+        matching(WEBHOOK_SECRET_PATTERN, 'a signing secret that starts with whsec_'),
+      ),
+    )
     .option('--junit <file>', 'also write the results as JUnit XML, for CI')
-    .option('--timeout <duration>', `per-attempt timeout the receiver must answer within (default ${CHOICES.webhookAttemptTimeoutMs / 1000}s, as the service)`)
+    .addOption(
+      new Option('--timeout <duration>', 'per-attempt timeout the receiver must answer within, as the service')
+        .argParser(duration({ max: 10 * 60_000 }))
+        .default(CHOICES.webhookAttemptTimeoutMs, `${CHOICES.webhookAttemptTimeoutMs / 1000}s`),
+    )
     .addHelpText(
       'after',
       `\nExit codes: 0 every check passed, ${EXIT.checkFailed} a check failed, ${EXIT.usage} bad flags.\nExample: scanctl webhook check http://127.0.0.1:3000/webhooks --junit webhook-check.xml`,
     )
     .action(async (url: string, flags: CheckFlags, command: Command) => {
-      const options = globalOptions(command);
-      try {
-        const parsed = new URL(url);
-        if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new Error('not http');
-      } catch {
-        throw new UserError(`the receiver URL must be an http(s) URL, not "${url}"`);
-      }
-      let timeoutMs: number = CHOICES.webhookAttemptTimeoutMs;
-      if (flags.timeout !== undefined) {
-        const ms = parseDuration(flags.timeout);
-        if (ms === null || ms <= 0) throw new UserError(`invalid --timeout "${flags.timeout}": use forms like 500ms, 10s`);
-        timeoutMs = ms;
-      }
+      const ctx = contextOf(command);
+      const timeoutMs = flags.timeout;
       let secret = flags.secret;
-      let appId = options.app ?? STANDALONE_APP_ID;
+      let appId = ctx.options.app ?? STANDALONE_APP_ID;
       if (secret === undefined) {
-        const control = controlClient(options);
-        appId = await resolveAppId(control, options);
+        const control = ctx.control();
+        appId = await ctx.appId();
         secret = (await control.webhookSecret(appId)).webhook_secret ?? undefined;
         if (!secret) {
           throw new UserError(`${appId} has no webhook signing secret yet`, {
@@ -56,19 +54,18 @@ export function register(group: Command): void {
           });
         }
       }
-      if (!WEBHOOK_SECRET_PATTERN.test(secret)) throw new UserError('--secret must be a signing secret that starts with whsec_');
 
       const { runWebhookCheck } = await import('../../../webhooks/check/run.js');
       const report = await runWebhookCheck({ url, secret, appId, timeoutMs });
       if (flags.junit) {
         const { toJUnit } = await import('../../../webhooks/check/junit.js');
         try {
-          writeFileSync(flags.junit, toJUnit(report));
+          writeFileSync(ctx.path(flags.junit), toJUnit(report));
         } catch (error) {
           throw new UserError(`cannot write ${flags.junit}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
         }
       }
-      if (options.json) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+      if (ctx.json) ctx.io.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
       else {
         const rows = report.checks.map((c) => [
           c.passed ? green('pass') : red('fail'),
@@ -76,9 +73,9 @@ export function register(group: Command): void {
           c.latency_ms === null ? '-' : `${c.latency_ms} ms`,
           c.reason,
         ]);
-        process.stdout.write(`Webhook receiver ${report.url} (app ${report.app_id})\n\n`);
-        process.stdout.write(`${columns(['RESULT', 'CHECK', 'TIME', 'DETAIL'], rows)}\n\n`);
-        process.stdout.write(`${report.passed} passed, ${report.failed} failed${flags.junit ? ` (JUnit XML: ${flags.junit})` : ''}\n`);
+        ctx.io.stdout.write(`Webhook receiver ${report.url} (app ${report.app_id})\n\n`);
+        ctx.io.stdout.write(`${columns(['RESULT', 'CHECK', 'TIME', 'DETAIL'], rows)}\n\n`);
+        ctx.io.stdout.write(`${report.passed} passed, ${report.failed} failed${flags.junit ? ` (JUnit XML: ${flags.junit})` : ''}\n`);
       }
       if (report.failed > 0) {
         const names = report.checks.filter((c) => !c.passed).map((c) => c.id);

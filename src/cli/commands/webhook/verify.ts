@@ -1,22 +1,29 @@
 import type { Command } from 'commander';
 import { readFileSync } from 'node:fs';
+import { readAll } from '../../io.js';
 import { UserError } from '../../errors.js';
 import { EXIT } from '../../exit-codes.js';
-import { globalOptions } from '../../context.js';
-import { printResult } from '../../output.js';
+import { contextOf } from '../../context.js';
 
-export function registerVerify(group: Command): void {
+export function register(group: Command): void {
   group
     .command('verify [file]')
     .description('check a Service-Signature against the raw body bytes of FILE (or stdin, or -); exit 0 on a match')
     .requiredOption('--secret <whsec>', 'the whsec_ signing secret of the app')
     .requiredOption('--signature <hex>', 'the Service-Signature header value')
     .action(async (file: string | undefined, flags: { secret: string; signature: string }, command: Command) => {
-      const options = globalOptions(command);
-      const { verifySignature, SignatureVerificationError } = await import('../../../webhooks/signature.js');
+      const ctx = contextOf(command);
+      const { verifySignature, SignatureVerificationError } = await import('../../../verify.js');
+      const fromStdin = file === undefined || file === '-';
+      if (fromStdin && ctx.io.stdin.isTTY) {
+        // Nothing is piped in: waiting for the terminal would look like a hang.
+        throw new UserError('webhook verify checks the raw body bytes of a file or of stdin, and stdin is a terminal', {
+          hint: 'pass the body file (scanctl webhook verify body.json ...) or pipe it in (... < body.json)',
+        });
+      }
       let raw: Buffer;
       try {
-        raw = file === undefined || file === '-' ? await readStdin() : readFileSync(file);
+        raw = fromStdin ? await readAll(ctx.io.stdin) : readFileSync(ctx.path(file));
       } catch (error) {
         throw new UserError(`cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
       }
@@ -28,12 +35,6 @@ export function registerVerify(group: Command): void {
         }
         throw error;
       }
-      printResult(Boolean(options.json), { valid: true, bytes: raw.length }, (r) => `signature ok: it matches the ${r.bytes} bytes`);
+      ctx.print({ valid: true, bytes: raw.length }, (r) => `signature ok: it matches the ${r.bytes} bytes`);
     });
-}
-
-async function readStdin(): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks);
 }

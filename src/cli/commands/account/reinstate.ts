@@ -1,0 +1,3 @@
+import { accountStateCommand } from './change-state.js';
+
+export const register = accountStateCommand('reinstate', 'lift an account suspension');

@@ -1,0 +1,64 @@
+import type { FetchLike } from '../client/api.js';
+
+/** Where a command writes: process.stdout in a shell, a string buffer in a test. */
+export interface OutStream {
+  write(chunk: string): unknown;
+  isTTY?: boolean;
+  columns?: number;
+}
+
+export type InStream = NodeJS.ReadableStream & { isTTY?: boolean };
+
+/**
+ * Everything a command takes from the outside world. `main` passes the process's; tests pass
+ * buffers and the emulator's `app.request` as `fetch`, and run commands without spawning.
+ */
+export interface CliIo {
+  stdout: OutStream;
+  stderr: OutStream;
+  stdin: InStream;
+  env: Record<string, string | undefined>;
+  cwd: string;
+  fetch: FetchLike;
+  /** Calls `listener` on Ctrl+C or SIGTERM; returns the function that stops listening. */
+  onInterrupt(listener: () => void): () => void;
+}
+
+export function processIo(): CliIo {
+  return {
+    stdout: process.stdout,
+    stderr: process.stderr,
+    stdin: process.stdin,
+    env: process.env,
+    cwd: process.cwd(),
+    fetch: (input, init) => fetch(input, init),
+    onInterrupt(listener) {
+      process.on('SIGINT', listener);
+      process.on('SIGTERM', listener);
+      return () => {
+        process.off('SIGINT', listener);
+        process.off('SIGTERM', listener);
+      };
+    },
+  };
+}
+
+/**
+ * Resolves on the first interrupt, then stops listening, so a second Ctrl+C falls back to the
+ * default and ends the process. Used by the long-running commands to shut down cleanly.
+ */
+export function waitForInterrupt(io: CliIo): Promise<void> {
+  return new Promise((resolve) => {
+    const stop = io.onInterrupt(() => {
+      stop();
+      resolve();
+    });
+  });
+}
+
+/** All of stdin, as bytes. */
+export async function readAll(stream: InStream): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
+  return Buffer.concat(chunks);
+}

@@ -1,0 +1,7 @@
+/** Anything that has work due at a virtual time (webhook retries, for one); the scheduler plays it. */
+export interface TimerSource {
+  /** The earliest virtual time at which work is due, or null when nothing is scheduled. */
+  nextDueAt(): number | null;
+  /** Performs everything due at the clock's current time. */
+  runDue(): Promise<void>;
+}

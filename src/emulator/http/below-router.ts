@@ -1,0 +1,46 @@
+import { getRequestListener } from '@hono/node-server';
+import { createServer, type Server } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { ApiError, type ErrorCode } from '../../contract/errors.js';
+
+/**
+ * ERR-1 below the router (CHOICE-16): requests Node's HTTP parser or the hono adapter refuse
+ * before any route sees them (no Host on HTTP/1.0, a Content-Length that does not match, headers
+ * over the limit) are answered with the spec's error body too, never a bare text/plain 400 or an
+ * empty 431.
+ */
+export function createEmulatorHttpServer(fetch: (request: Request) => Response | Promise<Response>): Server {
+  const listener = getRequestListener(fetch, {
+    // The adapter refuses a request it cannot turn into a URL (no Host, a bad absolute form).
+    errorHandler: (error) => {
+      const apiError = new ApiError('request_malformed', `The request cannot be read: ${(error as Error).message}.`);
+      return new Response(JSON.stringify(apiError.toBody()), { status: apiError.status, headers: { 'content-type': 'application/json' } });
+    },
+  });
+  const server = createServer(listener);
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => answerClientError(error, socket));
+  return server;
+}
+
+const REASONS: Record<number, string> = { 400: 'Bad Request', 408: 'Request Timeout', 431: 'Request Header Fields Too Large' };
+
+function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
+  // Nothing to answer on a connection the client dropped, or one already answering a request.
+  const answering = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage?.headersSent;
+  if (error.code === 'ECONNRESET' || !socket.writable || answering) {
+    socket.destroy();
+    return;
+  }
+  const [code, message]: [ErrorCode, string] =
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? ['headers_too_large', 'The request headers are larger than the server accepts (16 KiB).']
+      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? ['request_timeout', 'The request did not arrive in time.']
+        : ['request_malformed', `The request is not valid HTTP/1.1 (${error.code ?? 'parse error'}): check its Content-Length and headers.`];
+  const apiError = new ApiError(code, message);
+  const body = JSON.stringify(apiError.toBody());
+  socket.end(
+    `HTTP/1.1 ${apiError.status} ${REASONS[apiError.status] ?? 'Error'}\r\nContent-Type: application/json\r\n` +
+      `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
+}

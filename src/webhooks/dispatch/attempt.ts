@@ -1,0 +1,74 @@
+import type { Clock } from '../../clock/clock.js';
+import type { Store } from '../../store/index.js';
+import type { DeliveryWithEvent } from '../../store/tables/webhooks.js';
+import type { SecretBox } from '../../util/crypto.js';
+import { signedDeliveryHeaders } from '../headers.js';
+import { effectiveWebhookUrl } from '../outbox.js';
+import type { SendOutcome, SendRequest } from '../sender.js';
+import { signingSecretOf } from '../signing-secret.js';
+import { holdForChaos, verdictForAttempt } from './chaos-hold.js';
+import type { EmitDelivery } from './events.js';
+import type { FinishedAttempt } from './record.js';
+
+/** Where an app's deliveries go and the key they are signed with, read once per claimed batch. */
+export interface Destination {
+  url: string | null;
+  secret: string | null;
+}
+export type Destinations = Map<string, Destination>;
+
+export interface AttemptDeps {
+  store: Store;
+  clock: Clock;
+  box: SecretBox;
+  userAgent: string;
+  send: (request: SendRequest) => Promise<SendOutcome>;
+  emit: EmitDelivery;
+  record: (item: FinishedAttempt) => Promise<void>;
+  /** The current run of the engine: its abort signal, whether it is stopping, the per-attempt limit. */
+  run: { readonly signal: AbortSignal; readonly stopping: boolean; readonly timeoutMs: number };
+}
+
+const unsent = (error: string): SendOutcome => ({ status: null, latencyMs: 0, error, excerpt: null });
+
+/** Makes the next attempt of a claimed delivery: chaos, the send, then the record. */
+export function deliveryAttempter(deps: AttemptDeps): (row: DeliveryWithEvent, destinations: Destinations) => Promise<void> {
+  const { store, clock, run } = deps;
+  const destinationOf = (appId: string, batch: Destinations): Destination => {
+    let destination = batch.get(appId);
+    if (!destination) {
+      destination = { url: effectiveWebhookUrl(store, appId), secret: signingSecretOf(store, deps.box, appId) };
+      batch.set(appId, destination);
+    }
+    return destination;
+  };
+
+  return async (row, destinations) => {
+    const number = row.attempts + 1;
+    const verdict = verdictForAttempt(store, row, number);
+    if (verdict.delayMs > 0) return holdForChaos(store, clock, row, number, verdict);
+    // DEL-2: a delivery cancelled since it was claimed is never sent.
+    if (store.webhooks.status(row.id) !== 'in_flight') return;
+
+    const { url, secret } = destinationOf(row.app_id, destinations);
+    const headers = secret ? signedDeliveryHeaders(row, secret, deps.userAgent) : {};
+    const startedAt = clock.now();
+    deps.emit(row, { kind: 'attempt_started', outcome: 'in_flight', attempt: number, url });
+
+    let outcome: SendOutcome;
+    if (!url) outcome = unsent('nowhere to send: the app has no webhook_url and no listener attached');
+    else if (!secret) outcome = unsent('the app has no whsec_ signing secret');
+    else if (verdict.action === 'drop') outcome = unsent('dropped by chaos');
+    else if (verdict.action === 'fail') outcome = { status: verdict.failStatus ?? 500, latencyMs: 0, error: 'failed by chaos', excerpt: null };
+    else {
+      const { signal, timeoutMs } = run;
+      const body = Buffer.from(row.payload, 'utf8');
+      outcome = await deps.send({ url, headers, body, timeoutMs, signal });
+      if (verdict.duplicate && !signal.aborted) await deps.send({ url, headers, body, timeoutMs, signal });
+      // The process is shutting down: leave the row in flight; the next start sends it again.
+      if (signal.aborted) return;
+    }
+    if (run.stopping) return;
+    await deps.record({ row, number, url, startedAt, headers, outcome });
+  };
+}

@@ -1,0 +1,28 @@
+import type { Clock } from '../../clock/clock.js';
+import type { Store } from '../../store/index.js';
+import type { DeliveryWithEvent } from '../../store/tables/webhooks.js';
+import { chaosVerdict, type ChaosVerdict } from '../chaos.js';
+
+/** What a delivery held by a chaos delay keeps (deliveries.chaos_hold): the attempt and its verdict. */
+interface ChaosHold {
+  attempt: number;
+  verdict: ChaosVerdict;
+}
+
+/**
+ * The chaos verdict for attempt `number` of `row`: the kept one when this is a held attempt
+ * coming due (sent now, without asking again), else a fresh draw.
+ */
+export function verdictForAttempt(store: Store, row: DeliveryWithEvent, number: number): ChaosVerdict {
+  if (row.chaos_hold) {
+    const held = JSON.parse(row.chaos_hold) as ChaosHold;
+    if (held.attempt === number) return { ...held.verdict, delayMs: 0 };
+  }
+  return chaosVerdict(store, row.app_id, row.id, number);
+}
+
+/** Chaos delay: the same attempt, later on the virtual clock, with the verdict kept. */
+export function holdForChaos(store: Store, clock: Clock, row: DeliveryWithEvent, number: number, verdict: ChaosVerdict): void {
+  const hold: ChaosHold = { attempt: number, verdict };
+  store.webhooks.hold(row.id, clock.now() + verdict.delayMs, JSON.stringify(hold), clock.now());
+}

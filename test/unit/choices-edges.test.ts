@@ -1,0 +1,82 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { CHOICES, HOUR, MINUTE, WEBHOOK_RETRY_GAPS_MS } from '../../src/contract/choices.js';
+import { sha256Hex } from '../../src/util/crypto.js';
+import { recordScanEvent } from '../../src/webhooks/outbox.js';
+import { DEMO, expectErrorBody, portalCookie, testEmulator } from '../helpers/emulator.js';
+import { startReceiver, type Receiver } from '../helpers/webhook-receiver.js';
+import { challenge, enroll, event, mint, uid } from './device-helpers.js';
+
+/** Where the interface is silent, the emulator's documented choices (docs/emulator-choices.md). */
+
+const receivers: Receiver[] = [];
+afterEach(async () => {
+  for (const r of receivers.splice(0)) await r.close();
+});
+
+describe('documented choices at the edges', () => {
+  it('CHOICE-17: scan.results_available already queued keeps being delivered after results delivery is switched off', async () => {
+    const emu = testEmulator();
+    const r = await startReceiver(DEMO.webhookSecret, (n) => (n === 1 ? 500 : 200));
+    receivers.push(r);
+    const cookie = await portalCookie(emu);
+    await emu.call('PATCH', `/v1/apps/${DEMO.appId}`, { headers: { cookie }, json: { webhook_url: r.url, results_delivery_enabled: true } });
+    recordScanEvent(emu.store, emu.ids, emu.clock.now(), {
+      type: 'scan.results_available', appId: DEMO.appId, scanId: 'scn_1', hostUserRef: 'member_1', occurredAt: emu.clock.now(), modelVersion: 'm', result: { a: 1 }, resultJson: '{"a":1}',
+    });
+    await emu.advance(0);
+    await r.waitFor(1);
+    const off = await emu.call('PATCH', `/v1/apps/${DEMO.appId}`, { headers: { cookie }, json: { results_delivery_enabled: false } });
+    expect(off.body.results_delivery_enabled).toBe(false);
+    await emu.advance(WEBHOOK_RETRY_GAPS_MS[0]!);
+    const [first, retry] = await r.waitFor(2);
+    expect(retry!.body.type).toBe('scan.results_available');
+    expect(retry!.raw.equals(first!.raw)).toBe(true);
+  });
+
+  it('CHOICE-18: a refused attestation uses up its challenge (the same challenge cannot be retried)', async () => {
+    const emu = testEmulator();
+    const token = await mint(emu);
+    const chl = await challenge(emu, token);
+    const body = (bundleId: string) => ({ installation_id: uid('ins'), attestation: { format: 'stub', challenge: chl, bundle_id: bundleId, team_id: DEMO.teamId } });
+    const refused = await emu.call('POST', '/v1/device/enrollments', { key: token, json: body('com.example.other') });
+    expect(expectErrorBody(refused.body).code).toBe('attestation_invalid');
+    const retried = await emu.call('POST', '/v1/device/enrollments', { key: token, json: body(DEMO.bundleId) });
+    expect(retried.status).toBe(403);
+    expect(expectErrorBody(retried.body)).toMatchObject({ code: 'challenge_invalid', param: 'attestation.challenge' });
+    expect(emu.store.device.challenge(sha256Hex(chl))!.used_at).not.toBeNull();
+  });
+
+  it('CHOICE-19: a JSON body with a duplicate key is accepted and the last value wins, as JSON.parse decides', async () => {
+    const emu = testEmulator();
+    const res = await emu.call('POST', '/v1/sessions', {
+      key: DEMO.testSecret,
+      body: '{"host_user_ref":"first","host_user_ref":"last"}',
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(res.status).toBe(201);
+    expect(emu.store.sessions.byTokenHash(sha256Hex(res.body.session_token))!.host_user_ref).toBe('last');
+  });
+
+  it('CHOICE-9: 17 attempts means the first one and 16 retries; the last starts 44 h 31 m 30 s after the first', () => {
+    expect(CHOICES.webhookMaxAttempts).toBe(17);
+    expect(WEBHOOK_RETRY_GAPS_MS).toHaveLength(16);
+    expect(WEBHOOK_RETRY_GAPS_MS[0]).toBe(30_000);
+    expect(Math.max(...WEBHOOK_RETRY_GAPS_MS)).toBe(6 * HOUR);
+    expect(WEBHOOK_RETRY_GAPS_MS.reduce((a, b) => a + b, 0)).toBe(44 * HOUR + 31 * MINUTE + 30_000);
+  });
+
+  it('CHOICE-21: an Idempotency-Key replays only for the same member and key environment; under another member it is 409', async () => {
+    const emu = testEmulator();
+    const token = await mint(emu, 'member_1');
+    const installation = await enroll(emu, token);
+    const report = { installation_id: installation, scan_id: uid('scn'), status: 'completed', occurred_at: new Date(emu.clock.now()).toISOString() };
+    const first = await event(emu, token, report, 'key-1');
+    expect(first.status).toBe(201);
+    const replay = await event(emu, await mint(emu, 'member_1'), report, 'key-1');
+    expect(replay.status).toBe(201);
+    expect(replay.headers.get('idempotent-replayed')).toBe('true');
+    const other = await event(emu, await mint(emu, 'member_2'), report, 'key-1');
+    expect(other.status).toBe(409);
+    expect(expectErrorBody(other.body).code).toBe('idempotency_key_reused');
+  });
+});

@@ -1,0 +1,98 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { VirtualClock, frozenBase } from '../../src/clock/clock.js';
+import { WEBHOOK_RETRY_GAPS_MS } from '../../src/contract/choices.js';
+import type { DeliveryStreamEvent } from '../../src/contract/webhooks.js';
+import { applyFixtures } from '../../src/emulator/domain/apply-fixtures.js';
+import { readFixtures } from '../../src/emulator/fixture-file.js';
+import { openDatabase } from '../../src/store/db.js';
+import { createStore } from '../../src/store/index.js';
+import { SecretBox } from '../../src/util/crypto.js';
+import { randomIds } from '../../src/util/ids.js';
+import { createWebhookEngine } from '../../src/webhooks/engine.js';
+import { recordScanEvent } from '../../src/webhooks/outbox.js';
+import type { SendRequest } from '../../src/webhooks/sender.js';
+import { verifySignature } from '../../src/verify.js';
+import { DEMO, FIXTURES_FILE } from '../helpers/emulator.js';
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+/** The engine on its own: a store, a clock, a secret box, an event sink and a fake sender; no emulator. */
+function engineAlone() {
+  const store = createStore(openDatabase(':memory:'));
+  const clock = new VirtualClock({ base: frozenBase() });
+  const box = SecretBox.random();
+  applyFixtures(store, randomIds, box, clock.now(), readFixtures(FIXTURES_FILE));
+  const app = store.apps.get(DEMO.appId)!;
+  store.apps.updateSettings({ ...app, webhook_url: 'http://127.0.0.1:9/hook', now: clock.now() });
+  const sent: SendRequest[] = [];
+  const events: DeliveryStreamEvent[] = [];
+  const engine = createWebhookEngine({
+    store,
+    clock,
+    box,
+    events: { wanted: () => true, emit: (event) => events.push(event) },
+    userAgent: 'scanctl-emulator/test',
+    send: async (request) => {
+      sent.push(request);
+      return { status: 204, latencyMs: 1, error: null, excerpt: null };
+    },
+  });
+  const scan = (scanId: string) =>
+    recordScanEvent(store, randomIds, clock.now(), {
+      type: 'scan.completed',
+      appId: DEMO.appId,
+      scanId,
+      hostUserRef: 'member_1',
+      occurredAt: clock.now(),
+      modelVersion: 'bodyscan-2026.1',
+    });
+  return { store, clock, engine, sent, events, scan };
+}
+
+describe('the webhook engine on its own', () => {
+  it('WH-4, WH-6: sends a due delivery, signed, with the event headers, and records the attempt', async () => {
+    const { store, engine, sent, events, scan } = engineAlone();
+    const eventId = scan('scan_1');
+    expect(engine.nextDueAt()).not.toBeNull();
+    // The outbox announces a queued delivery once the writer's transaction is over (next turn).
+    await new Promise(setImmediate);
+    await engine.runDue();
+    expect(sent).toHaveLength(1);
+    const { headers, body } = sent[0]!;
+    expect(verifySignature(body, headers['Service-Signature'], DEMO.webhookSecret)).toBe(true);
+    expect(headers).toMatchObject({ 'Service-Event-Id': eventId, 'Service-Event-Type': 'scan.completed', 'user-agent': 'scanctl-emulator/test' });
+    const [delivery] = store.webhooks.deliveries({ event_id: eventId });
+    expect(delivery).toMatchObject({ status: 'succeeded', attempts: 1, last_status: 204 });
+    expect(events.map((e) => [e.kind, e.outcome])).toEqual([
+      ['queued', 'pending'],
+      ['attempt_started', 'in_flight'],
+      ['attempt_finished', 'succeeded'],
+    ]);
+  });
+
+  it('WH-8: an attempt whose record fails goes back to pending, due after the retry gap, and is made again', async () => {
+    const { store, clock, engine, sent, scan } = engineAlone();
+    const warnings = vi.spyOn(process, 'emitWarning').mockImplementation(() => undefined);
+    const eventId = scan('scan_1');
+    const insertAttempt = store.webhooks.insertAttempt;
+    store.webhooks.insertAttempt = () => {
+      throw new Error('disk I/O error');
+    };
+    await engine.runDue();
+    expect(sent).toHaveLength(1);
+    expect(warnings).toHaveBeenCalledWith(expect.stringContaining('disk I/O error'));
+    const [held] = store.webhooks.deliveries({ event_id: eventId });
+    // Not left in flight until the next start: retryable, and the unrecorded attempt is not counted.
+    expect(held).toMatchObject({ status: 'pending', attempts: 0, next_attempt_at: clock.now() + WEBHOOK_RETRY_GAPS_MS[0]! });
+    expect(store.webhooks.attemptsOf(held!.id)).toEqual([]);
+
+    store.webhooks.insertAttempt = insertAttempt;
+    clock.advance(WEBHOOK_RETRY_GAPS_MS[0]!);
+    await engine.runDue();
+    expect(sent).toHaveLength(2);
+    expect(sent[1]!.headers['Service-Event-Id']).toBe(eventId);
+    expect(store.webhooks.deliveryById(held!.id)).toMatchObject({ status: 'succeeded', attempts: 1 });
+  });
+});
