@@ -151,7 +151,7 @@ async function measure(ops) {
       store.chaos.upsert({ app_id: APP, seed: 7, drop_probability: 0.1, duplicate_probability: 0.1, delay_ms: null, delay_probability: 0.1, reorder: 1, fail_first: 0, fail_status: 500, created_at: 0, updated_at: 0 });
       // The newest deliveries: the ones a running outbox asks about.
       const ids = db.prepare('SELECT id FROM deliveries ORDER BY rowid DESC LIMIT 300').all().map((r) => r.id);
-      results.chaos = await timed(250, 50, (i) => chaosVerdict(emulator, APP, ids[i], 1));
+      results.chaos = await timed(250, 50, (i) => chaosVerdict(store, APP, ids[i], 1));
       store.chaos.delete(APP);
     } else if (op === 'export') {
       // The whole state, read as a client reads it; the figure is the time per 1,000 rows.
