@@ -9,10 +9,10 @@ const escape = (text) => String(text).replace(/&/g, '&amp;').replace(/</g, '&lt;
  * Returns the SVG text.
  */
 export function ratioPlot({ title, sizes, series, goal }) {
-  const width = 760;
+  const width = 980;
   const height = 420;
   const left = 60;
-  const right = 230;
+  const right = 400;
   const top = 40;
   const bottom = 50;
   const plotW = width - left - right;

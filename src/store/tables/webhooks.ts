@@ -90,6 +90,11 @@ export function webhookStatements(db: Db) {
   const insertOrdinal = db.prepare<{ id: string; app_id: string }>(`
     INSERT INTO delivery_ordinals (delivery_id, app_id, ordinal)
     VALUES (@id, @app_id, coalesce((SELECT max(ordinal) + 1 FROM delivery_ordinals WHERE app_id = @app_id), 0))`);
+  // Both rows or neither (a resend is queued outside any other transaction).
+  const insertDeliveryTx = db.transaction((row: { id: string; event_id: string; app_id: string; host_user_ref: string; origin: string }, now: number) => {
+    insertDelivery.run({ ...row, now });
+    insertOrdinal.run({ id: row.id, app_id: row.app_id });
+  });
   const deliveryById = db.prepare<[string], DeliveryWithEvent>(`${JOINED} WHERE d.id = ?`);
   const nextDue = db.prepare<[], { due: number | null }>("SELECT min(next_attempt_at) AS due FROM deliveries WHERE status = 'pending'");
   const due = db.prepare<{ now: number; limit: number }, DeliveryWithEvent>(
@@ -168,10 +173,8 @@ export function webhookStatements(db: Db) {
     redactResults: (appId: string, hostUserRef: string, now: number) =>
       redactResults.run({ app_id: appId, host_user_ref: hostUserRef, now }).changes,
 
-    insertDelivery(row: { id: string; event_id: string; app_id: string; host_user_ref: string; origin: 'event' | 'resend' }, now: number): void {
-      insertDelivery.run({ ...row, now });
-      insertOrdinal.run({ id: row.id, app_id: row.app_id });
-    },
+    insertDelivery: (row: { id: string; event_id: string; app_id: string; host_user_ref: string; origin: 'event' | 'resend' }, now: number) =>
+      void insertDeliveryTx(row, now),
     deliveryById: (id: string) => deliveryById.get(id),
     deliveries(filter: DeliveryFilter): DeliveryWithEvent[] {
       const where: string[] = [];
