@@ -13,8 +13,11 @@ import failingDeliveries from './cases/failing-deliveries.js';
 import scanLatency from './cases/scan-latency.js';
 import rssScans from './cases/rss-scans.js';
 import flatCosts from './cases/flat-costs.js';
+import startEmulatorCase from './cases/start-emulator.js';
+import execOverhead from './cases/exec-overhead.js';
+import consoleDeliveries from './cases/console-deliveries.js';
 
-const CASES = [coldStart, serveReady, sessionsThroughput, webhookThroughput, failingDeliveries, scanLatency, rssScans, flatCosts];
+const CASES = [coldStart, serveReady, sessionsThroughput, webhookThroughput, failingDeliveries, scanLatency, rssScans, consoleDeliveries, startEmulatorCase, execOverhead, flatCosts];
 
 const args = process.argv.slice(2);
 const quick = args.includes('--quick');

@@ -3,3 +3,10 @@
  * `scanctl/verify` holds the signature check alone, for production servers (Node built-ins only).
  */
 export { verifySignature, signPayload, SignatureVerificationError, WEBHOOK_HEADERS, type SignatureFailureReason } from './verify.js';
+export { startEmulator, type StartEmulatorOptions, type FixturesInput } from './testkit/start-emulator.js';
+export type { EmulatorHandle, DeliveryQuery, SimulateScanOptions } from './testkit/handle.js';
+export type { ScanSummary, SimStep, Refusal } from './sdk/simulate-events.js';
+export type { AppResponse, UpdateAppRequest } from './contract/apps.js';
+export type { ClockResponse } from './contract/control.js';
+export type { DeliveryDetail, DeliveryView, DeliveryStatus, WebhookEvent } from './contract/webhooks.js';
+export type { StateFile, StateImportResponse, StateResetResponse } from './contract/state.js';

@@ -1,10 +1,9 @@
 import type { Command } from 'commander';
 import { resolve } from 'node:path';
-import { ApiClient } from '../client/api.js';
 import { ControlClient } from '../client/control.js';
 import { ExtrasClient } from '../client/extras.js';
 import { ApiCallError, ConnectionError } from '../client/http.js';
-import { DEFAULT_HOST, DEFAULT_PORT, readServeState } from '../emulator/serve-state.js';
+import { DEFAULT_HOST, DEFAULT_PORT, findServeState } from '../emulator/serve-state.js';
 import { UserError } from './errors.js';
 import { EXIT } from './exit-codes.js';
 import { processIo, type CliIo } from './io.js';
@@ -75,10 +74,6 @@ export class CommandContext {
     return this.base;
   }
 
-  api(): ApiClient {
-    return new ApiClient(this.baseUrl, this.io.fetch);
-  }
-
   control(): ControlClient {
     this.controlPlane ??= new ControlClient(this.baseUrl, this.io.fetch);
     return this.controlPlane;
@@ -105,7 +100,7 @@ export function contextOf(command: Command): CommandContext {
 
 /**
  * The base URL: --base-url, then SCANCTL_BASE_URL, then the emulator that `scanctl serve`
- * recorded in this folder, then the default local port.
+ * recorded in this folder or the nearest one above it (as git finds .git), then the default local port.
  */
 export function resolveBaseUrl(options: GlobalOptions, io: CliIo = processIo()): string {
   const explicit = options.baseUrl ?? io.env.SCANCTL_BASE_URL;
@@ -118,7 +113,15 @@ export function resolveBaseUrl(options: GlobalOptions, io: CliIo = processIo()):
       throw new UserError(`--base-url must be an http(s) URL, not "${explicit}"`);
     }
   }
-  return readServeState(io.cwd)?.base_url ?? `http://${DEFAULT_HOST}:${DEFAULT_PORT}`;
+  const found = findServeState(io.cwd);
+  if (found && !found.running) {
+    throw new UserError(`the emulator is not running: ${found.file} names pid ${found.state.pid} (${found.state.base_url}), which has exited`, {
+      exitCode: EXIT.connection,
+      code: 'emulator_not_running',
+      hint: 'start it with `scanctl serve`, or pass --base-url',
+    });
+  }
+  return found?.state.base_url ?? `http://${DEFAULT_HOST}:${DEFAULT_PORT}`;
 }
 
 /** The control plane of a local emulator (for commands still written against the process io). */
@@ -169,7 +172,7 @@ export async function resolveSecretKey(
     throw new UserError('no secret key: pass --key or set SCANCTL_SECRET_KEY', { exitCode: EXIT.usage });
   }
   const appId = options.app ?? info.default_app_id;
-  const keys = appId ? await control.fixtureKeys(appId).catch(() => null) : null;
+  const keys = appId ? await control.fixtureKeys(appId).catch((error: unknown) => rethrowMissingApp(error, appId)) : null;
   const key = keys?.[env]?.secret ?? null;
   if (!key) {
     throw new UserError(`no ${env} secret key for ${appId ?? 'the emulator'}: pass --key or set SCANCTL_SECRET_KEY`, {
@@ -177,4 +180,12 @@ export async function resolveSecretKey(
     });
   }
   return key;
+}
+
+/** A 404 for the app is "no such app", not "no key": anything else leaves the key unknown. */
+function rethrowMissingApp(error: unknown, appId: string): null {
+  if (error instanceof ApiCallError && error.status === 404) {
+    throw new UserError(`the emulator has no app ${appId}`, { exitCode: EXIT.api, code: 'resource_missing', hint: 'leave out --app for the default app, or pass an app id from the fixtures' });
+  }
+  return null;
 }

@@ -1,4 +1,4 @@
-/** The CLI's exit codes; the README's table mirrors this file. */
+/** The CLI's exit codes; the table in docs/emulator.md mirrors this file. */
 export const EXIT = {
   ok: 0,
   /** Something unexpected: a bug in scanctl. */
@@ -13,6 +13,8 @@ export const EXIT = {
   waitFailed: 5,
   /** A check failed: a signature did not match, a receiver failed conformance. */
   checkFailed: 6,
+  /** `webhook listen`: another `webhook listen --forward` for the same app took over. */
+  listenerReplaced: 7,
   /** Stopped by Ctrl+C (128 + SIGINT), after saying how far it got. */
   interrupted: 130,
 } as const;

@@ -1,4 +1,4 @@
-import { CommanderError } from 'commander';
+import { CommanderError, type Command } from 'commander';
 import { EXIT } from './exit-codes.js';
 import { processIo, type CliIo } from './io.js';
 import { buildProgram } from './program.js';
@@ -38,7 +38,7 @@ export async function runCli(args: string[], io: CliIo): Promise<number> {
       // Help or the version was printed; a group called without its verb printed its help on stderr.
       return error.exitCode === 0 ? EXIT.ok : EXIT.usage;
     }
-    return reportError(error, io, wantsJson(args));
+    return reportError(error, io, wantsJson(args), `${commandPath(program, args)} --help`);
   }
 }
 
@@ -48,4 +48,18 @@ const HELP_CODES = new Set(['commander.help', 'commander.helpDisplayed', 'comman
 function wantsJson(args: string[]): boolean {
   const end = args.indexOf('--');
   return (end < 0 ? args : args.slice(0, end)).includes('--json');
+}
+
+/** The command a command line reached (`scanctl scan simulate`), for the help its usage error points at. */
+function commandPath(program: Command, args: string[]): string {
+  const names = [program.name()];
+  let current = program;
+  for (const arg of args) {
+    if (arg === '--') break;
+    const next = arg.startsWith('-') ? undefined : current.commands.find((c) => c.name() === arg || c.aliases().includes(arg));
+    if (!next) continue;
+    names.push(next.name());
+    current = next;
+  }
+  return names.join(' ');
 }

@@ -1,4 +1,4 @@
-import { Command } from 'commander';
+import { Command, Option } from 'commander';
 import * as accountReinstate from './commands/account/reinstate.js';
 import * as accountSuspend from './commands/account/suspend.js';
 import * as appShow from './commands/app/show.js';
@@ -24,6 +24,7 @@ import * as resultsDelete from './commands/results/delete.js';
 import * as scanList from './commands/scan/list.js';
 import * as scanSimulate from './commands/scan/simulate.js';
 import * as serve from './commands/serve.js';
+import * as exec from './commands/exec.js';
 import * as sessionMint from './commands/session/mint.js';
 import * as stateExport from './commands/state/export.js';
 import * as stateImport from './commands/state/import.js';
@@ -39,6 +40,7 @@ import * as webhookVerify from './commands/webhook/verify.js';
 import { attachIo } from './context.js';
 import { addHelpCommand, configureErrors } from './help.js';
 import type { CliIo } from './io.js';
+import { httpUrl } from './parse-options.js';
 
 /** A command file: one verb, registered on its parent (the program or a group). */
 interface CommandModule {
@@ -56,6 +58,7 @@ interface CommandGroup {
 /** Every command and group, in the order --help lists them. */
 const COMMANDS: Array<CommandModule | CommandGroup> = [
   serve,
+  exec,
   { group: 'session', description: 'session tokens (POST /v1/sessions)', verbs: [sessionMint] },
   { group: 'results', description: "members' stored results (DELETE /v1/results)", verbs: [resultsDelete] },
   { group: 'app', description: "the app's settings (the portal's PATCH /v1/apps/{app_id})", verbs: [appShow, appUpdate] },
@@ -84,7 +87,7 @@ export function buildProgram(version: string, io: CliIo): Command {
   const program = new Command('scanctl')
     .description('Build and test against the body-scanning service without the service: a local emulator, its clock, and the client side.')
     .version(version, '-V, --version')
-    .option('--base-url <url>', 'service or emulator base URL (env SCANCTL_BASE_URL; default: the local emulator)')
+    .addOption(new Option('--base-url <url>', 'service or emulator base URL (env SCANCTL_BASE_URL; default: the local emulator)').argParser(httpUrl))
     .option('--app <id>', "app id for emulator commands (default: the emulator's default app)")
     .option('--json', 'machine output: the API JSON, one object per line for streams; errors as one JSON object')
     .exitOverride();

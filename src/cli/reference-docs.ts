@@ -51,8 +51,10 @@ function renderGroupPage(program: Command, group: Command): string {
   const leaves = leafCommands(group);
   const single = leaves.length === 1 && leaves[0] === group;
   const lines = [GENERATED, '', `# \`${qualifiedName(group)}\``, ''];
+  const groupAliases = group.aliases();
   if (!single) {
     lines.push(cell(group.description()), '');
+    if (groupAliases.length > 0) lines.push(`Also available as ${groupAliases.map((a) => `\`${program.name()} ${a}\``).join(', ')}.`, '');
     lines.push('| Command | What it does |', '|---|---|');
     for (const command of leaves) lines.push(`| [\`${qualifiedName(command)}\`](#${anchor(command)}) | ${cell(summary(command))} |`);
     lines.push('');

@@ -1,6 +1,6 @@
 import { CommanderError } from 'commander';
 import { ApiCallError, ConnectionError, ContractError } from '../client/http.js';
-import { UserError } from './errors.js';
+import { ExitWith, UserError } from './errors.js';
 import { EXIT } from './exit-codes.js';
 import type { CliIo } from './io.js';
 
@@ -22,7 +22,7 @@ const CODE_BY_EXIT: Record<number, string> = {
 };
 
 /** The report of an error, and the plain lines that say it (the message, then a hint). */
-export function describeError(error: unknown, debug: boolean): { report: CliErrorReport; lines: string[] } {
+export function describeError(error: unknown, debug: boolean, help = 'scanctl --help'): { report: CliErrorReport; lines: string[] } {
   const report = (type: string, code: string, message: string, exit: number, extra: { param?: string | null; status?: number | null } = {}) => ({
     object: 'error' as const,
     error: { type, code, message, param: extra.param ?? null },
@@ -32,7 +32,7 @@ export function describeError(error: unknown, debug: boolean): { report: CliErro
   if (error instanceof CommanderError) {
     const message = error.message.replace(/^error: /, '').replace(/\s*\n\s*/g, ' ');
     const code = error.code.replace(/^commander\./, '').replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
-    return { report: report('usage_error', code, message, EXIT.usage), lines: [`scanctl: ${message} (see --help)`] };
+    return { report: report('usage_error', code, message, EXIT.usage), lines: [`scanctl: ${message} (see ${help})`] };
   }
   if (error instanceof UserError) {
     const code = error.options.code ?? CODE_BY_EXIT[error.exitCode] ?? 'error';
@@ -81,9 +81,13 @@ function apiHint(code: string): string | null {
 }
 
 /** Prints an error the way the invocation asked: one JSON object on stdout under --json, else lines on stderr. */
-export function reportError(error: unknown, io: CliIo, json: boolean): number {
-  const { report, lines } = describeError(error, Boolean(io.env.SCANCTL_DEBUG));
-  if (json) io.stdout.write(`${JSON.stringify(report)}\n`);
-  else io.stderr.write(`${lines.join('\n')}\n`);
+export function reportError(error: unknown, io: CliIo, json: boolean, help?: string): number {
+  // Not an error of scanctl: `exec` passes on its command's exit code, and the command said what it had to.
+  if (error instanceof ExitWith) return error.code;
+  const { report, lines } = describeError(error, Boolean(io.env.SCANCTL_DEBUG), help);
+  const alreadyInOutput = error instanceof UserError && error.options.reportedInOutput;
+  if (json) {
+    if (!alreadyInOutput) io.stdout.write(`${JSON.stringify(report)}\n`);
+  } else io.stderr.write(`${lines.join('\n')}\n`);
   return report.exit_code;
 }

@@ -15,7 +15,18 @@ export interface WaitOptions {
   timeoutMs: number;
   appId?: string;
   pollMs?: number;
+  /** Told what the deliveries are at each poll (for a progress line). */
+  onProgress?: (deliveries: DeliveryView[]) => void;
+  /** Real time: tests pass one that moves only when slept on. */
+  timer?: WaitTimer;
 }
+
+export interface WaitTimer {
+  now(): number;
+  sleep(ms: number): Promise<void>;
+}
+
+const realTimer: WaitTimer = { now: () => Date.now(), sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)) };
 
 /**
  * Waits (real time, polling the control plane) until every delivery of those scans or events is
@@ -24,16 +35,40 @@ export interface WaitOptions {
  * at all (no webhook_url, APP-3) are done at once.
  */
 export async function waitForDeliveries(control: ControlClient, options: WaitOptions): Promise<WaitOutcome> {
-  const deadline = Date.now() + options.timeoutMs;
+  const timer = options.timer ?? realTimer;
+  const deadline = timer.now() + options.timeoutMs;
   const pollMs = options.pollMs ?? 100;
   for (;;) {
     const deliveries = await collect(control, options);
     const verdict = judge(deliveries);
     if (verdict) return verdict;
-    const left = deadline - Date.now();
+    options.onProgress?.(deliveries);
+    const left = deadline - timer.now();
     if (left <= 0) return { ok: false, reason: 'timeout', deliveries };
-    await new Promise((resolve) => setTimeout(resolve, Math.min(pollMs, left)));
+    await timer.sleep(Math.min(pollMs, left));
   }
+}
+
+/**
+ * One line on how a wait stands, e.g. "waiting for 3 deliveries (1 delivered, 2 retrying, next
+ * attempt 12:00:30 on the emulator clock)".
+ */
+export function waitProgress(deliveries: DeliveryView[]): string {
+  const count = (test: (d: DeliveryView) => boolean) => deliveries.filter(test).length;
+  const parts: Array<[number, string]> = [
+    [count((d) => d.status === 'succeeded'), 'delivered'],
+    [count((d) => d.status === 'pending' && d.attempts === 0), 'queued'],
+    [count((d) => d.status === 'in_flight'), 'sending'],
+    [count((d) => d.status === 'pending' && d.attempts > 0), 'retrying'],
+    [count((d) => d.status === 'failed'), 'exhausted'],
+    [count((d) => d.status === 'cancelled'), 'cancelled'],
+  ];
+  const retries = deliveries.filter((d) => d.status === 'pending' && d.attempts > 0 && d.next_attempt_at !== null).map((d) => d.next_attempt_at!);
+  const next = retries.sort()[0];
+  const said = parts.filter(([n], i) => n > 0 || i === 0).map(([n, what]) => `${n} ${what}`);
+  if (next) said.push(`next attempt ${next.slice(11, 19)} on the emulator clock`);
+  const n = deliveries.length;
+  return `waiting for ${n} deliver${n === 1 ? 'y' : 'ies'} (${said.join(', ')})`;
 }
 
 async function collect(control: ControlClient, options: WaitOptions): Promise<DeliveryView[]> {
@@ -61,4 +96,14 @@ export function judge(deliveries: DeliveryView[]): WaitOutcome | null {
     if (failed) return { ok: false, reason: 'failed', delivery: failed, deliveries };
   }
   return open ? null : { ok: true, deliveries };
+}
+
+/** An `onProgress` that writes the progress line each time it changes (never the same line twice in a row). */
+export function progressLines(write: (line: string) => void): (deliveries: DeliveryView[]) => void {
+  let last = '';
+  return (deliveries) => {
+    const line = waitProgress(deliveries);
+    if (line !== last) write(line);
+    last = line;
+  };
 }

@@ -11,15 +11,21 @@ export const systemClock: Clock = { now: () => Date.now() };
 export interface VirtualClockOptions {
   /** The underlying time source; tests pass a frozen one so only advance() moves time. */
   base?: () => number;
+  /** A frozen clock (`serve --frozen-clock`): the base is this fixed time, so only advance() moves it. */
+  frozenAtMs?: number;
   offsetMs?: number;
 }
 
 export class VirtualClock implements Clock {
   private readonly base: () => number;
   private offset: number;
+  /** The fixed base of a frozen clock, else null (the base is real time). */
+  readonly frozenAtMs: number | null;
 
   constructor(options: VirtualClockOptions = {}) {
-    this.base = options.base ?? Date.now;
+    const frozenAt = options.frozenAtMs;
+    this.frozenAtMs = frozenAt ?? null;
+    this.base = frozenAt === undefined ? (options.base ?? Date.now) : () => frozenAt;
     this.offset = options.offsetMs ?? 0;
   }
 

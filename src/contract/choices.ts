@@ -37,9 +37,17 @@ export const CHOICES = {
   chaosMaxRandomDelayMs: 5 * MINUTE,
   /** Delivery chaos --reorder: each delivery's first attempt waits a seeded 0 to this long (virtual), so arrivals shuffle. */
   chaosReorderWindowMs: 10_000,
+  /** The furthest the virtual clock may be from real time, either way (a state import's clock_offset_ms): 200 years. */
+  maxClockOffsetMs: 200 * 365 * 24 * HOUR,
+  /** CHOICE-13: the database folder (.scanctl) and files holding secrets are the owner's only. */
+  privateDirMode: 0o700,
+  privateFileMode: 0o600,
   /** `scanctl logs tail`: the emulator keeps this many recent request log lines for --since and -n. */
   requestLogBufferSize: 1000,
 } as const;
+
+/** CHOICE-11: the host names the emulator answers without --allowed-host (with its own port). */
+export const LOOPBACK_HOST_NAMES: readonly string[] = ['localhost', '127.0.0.1', '[::1]'];
 
 /**
  * CHOICE-9: the gap before retry k (k = 1..16): 30 s doubling, capped at 6 h.

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CHOICES } from './choices.js';
 
 /** The emulator's whole state as a file (`scanctl state export|import|reset`). */
 
@@ -13,7 +14,8 @@ export const StateFile = z
     format: z.literal(STATE_FORMAT),
     format_version: z.literal(STATE_FORMAT_VERSION),
     schema_version: z.number().int().min(1),
-    clock_offset_ms: z.number().int(),
+    // Bounded so that the emulator's now stays a date (a fuzzer found 1e300 answering 500 on every route after).
+    clock_offset_ms: z.number().int().min(-CHOICES.maxClockOffsetMs).max(CHOICES.maxClockOffsetMs),
     includes_secrets: z.boolean(),
     tables: z.record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be a table name'), z.array(z.record(z.string(), Cell))),
   })

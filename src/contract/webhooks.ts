@@ -121,20 +121,44 @@ export const DeliveryListQuery = z
   .meta({ id: 'WebhookDeliveryListQuery' });
 
 export const ListenerView = z
-  .object({ id: z.string(), object: z.literal('webhook_listener'), app_id: z.string(), forward_url: z.string(), created_at: DateTime })
+  .object({
+    id: z.string(),
+    object: z.literal('webhook_listener'),
+    app_id: z.string(),
+    forward_url: z.string(),
+    events: z.array(WebhookEventType).nullable().describe('The event types it takes; null: all of them.'),
+    created_at: DateTime,
+  })
   .meta({ id: 'WebhookListener' });
 export type ListenerView = z.infer<typeof ListenerView>;
 
 export const ListenerListResponse = listOf(ListenerView, 'WebhookListenerList');
 
+const EVENT_NAME = WEBHOOK_EVENT_TYPES.map((t) => t.replace('.', '\\.')).join('|');
+const EVENT_LIST = new RegExp(`^(${EVENT_NAME})(,(${EVENT_NAME}))*$`);
+
+/** The event types of a StreamQuery's `events` list, each once; null for all of them. */
+export function parseEventList(text: string | undefined): WebhookEventType[] | null {
+  if (text === undefined) return null;
+  return [...new Set(text.split(','))] as WebhookEventType[];
+}
+
 export const StreamQuery = z
   .strictObject({
     app_id: z.string().min(1),
     forward: z.url({ protocol: /^https?$/, error: 'forward must be an http or https URL' }).max(2048).optional(),
+    events: z
+      .string()
+      .regex(EVENT_LIST, `events must be a comma-separated list of ${WEBHOOK_EVENT_TYPES.join(', ')}`)
+      .optional()
+      .describe('Comma-separated event types: only these are streamed (and, with forward, forwarded).'),
   })
   .meta({ id: 'WebhookStreamQuery' });
 
 export const SigningSecretRequest = z.strictObject({ app_id: z.string().min(1) }).meta({ id: 'WebhookSigningSecretRequest' });
+
+/** What a delivery stream event reports; `object` is the one discriminator of every streamed object. */
+export const DELIVERY_STREAM_OBJECTS = ['delivery.queued', 'delivery.attempt_started', 'delivery.attempt_finished', 'delivery.cancelled'] as const;
 
 /**
  * One item of the live delivery stream (the bus's 'delivery' event, and the SSE `delivery` event):
@@ -142,7 +166,7 @@ export const SigningSecretRequest = z.strictObject({ app_id: z.string().min(1) }
  */
 export const DeliveryStreamEvent = z
   .object({
-    kind: z.enum(['queued', 'attempt_started', 'attempt_finished', 'cancelled']),
+    object: z.enum(DELIVERY_STREAM_OBJECTS),
     time: DateTime.describe("On the emulator's clock."),
     delivery_id: z.string(),
     event_id: z.string(),
@@ -156,10 +180,41 @@ export const DeliveryStreamEvent = z
     status: z.number().int().nullable(),
     latency_ms: z.number().int().nullable(),
     error: z.string().nullable(),
+    response_excerpt: z.string().nullable().describe("The start of the receiver's answer body (finished attempts)."),
     outcome: z.enum(['pending', 'in_flight', 'succeeded', 'retrying', 'failed', 'cancelled']),
     next_attempt_at: DateTime.nullable(),
   })
   .meta({ id: 'WebhookStreamEvent' });
 export type DeliveryStreamEvent = z.infer<typeof DeliveryStreamEvent>;
 
+/** The stream's first event: where the app's deliveries go now, and the emulator's clock. */
+export const DeliveryStreamReady = z
+  .object({
+    object: z.literal('webhook_stream'),
+    app_id: z.string(),
+    listener: ListenerView.nullable(),
+    effective_url: z.string().nullable(),
+    events: z.array(WebhookEventType).nullable(),
+    emulator_time: DateTime,
+  })
+  .meta({ id: 'WebhookStreamReady' });
+export type DeliveryStreamReady = z.infer<typeof DeliveryStreamReady>;
+
+/** Sent to a forwarding stream when another `webhook listen --forward` took its app over; the stream then ends. */
+export const ListenerReplacedEvent = z
+  .object({
+    object: z.literal('listener.replaced'),
+    time: DateTime.describe("On the emulator's clock."),
+    listener_id: z.string(),
+    app_id: z.string(),
+    replaced_by: ListenerView,
+  })
+  .meta({ id: 'WebhookListenerReplaced' });
+export type ListenerReplacedEvent = z.infer<typeof ListenerReplacedEvent>;
+
 export const MAX_ATTEMPTS = CHOICES.webhookMaxAttempts;
+
+/** The data of every event on the live stream, told apart by `object`. */
+export const DeliveryStreamData = z
+  .union([DeliveryStreamReady, DeliveryStreamEvent, ListenerReplacedEvent])
+  .meta({ id: 'WebhookStreamData', description: 'One data line of the live stream: `object` says which kind it is.' });

@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import type { DeliveryStreamEvent } from '../contract/webhooks.js';
+import type { DeliveryStreamEvent, ListenerReplacedEvent } from '../contract/webhooks.js';
 
 /**
  * What the emulator's engines announce. Printers, the TUI and the control plane's live stream
@@ -10,6 +10,10 @@ export interface BusEvents {
   request: [entry: RequestLogEntry];
   /** A webhook delivery changed (attempt started, finished, exhausted, resent). */
   delivery: [event: DeliveryStreamEvent];
+  /** A `webhook listen --forward` took over an app from the listener it names. */
+  'listener-replaced': [event: ListenerReplacedEvent];
+  /** A listener's stream ended and its forward URL no longer applies. */
+  'listener-detached': [listenerId: string];
 }
 
 export interface RequestLogEntry {

@@ -3,6 +3,7 @@ import type { Store } from '../store/index.js';
 import type { SecretBox } from '../util/crypto.js';
 import type { Ids } from '../util/ids.js';
 import type { Bus } from './bus.js';
+import type { Fixtures } from './fixture-file.js';
 import type { RateLimiter } from './domain/rate-limit.js';
 import type { RequestLogBuffer } from './domain/request-log.js';
 import type { Scheduler } from './scheduler.js';
@@ -18,6 +19,10 @@ export interface EmulatorConfig {
   version: string;
   /** Check every answer against its operation's declared statuses and schemas (tests turn this on). */
   validateResponses: boolean;
+  /** `--seed`: ids and tokens are drawn from it, and deliveries go out one at a time (see determinism.ts). */
+  seed: number | null;
+  /** Fixtures given as an object (startEmulator), kept in memory for reset and fixture keys: never written to the database. */
+  inlineFixtures: Fixtures | null;
   /** The port serve listens on (the Host check compares it); null in-process. */
   port: number | null;
   /** Host names admitted besides loopback (`serve --allowed-host`); see http/host-guard.ts. */

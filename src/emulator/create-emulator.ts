@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
-import { VirtualClock } from '../clock/clock.js';
+import type { VirtualClock } from '../clock/clock.js';
 import { CHOICES } from '../contract/choices.js';
 import { ApiError } from '../contract/errors.js';
 import type { Db } from '../store/db.js';
@@ -8,8 +8,10 @@ import { createStore } from '../store/index.js';
 import { META } from '../store/meta-keys.js';
 import { SecretBox } from '../util/crypto.js';
 import { randomIds, type Ids } from '../util/ids.js';
+import { openClock, seededIds, type ClockSetup } from './determinism.js';
 import { createWebhookEngine } from '../webhooks/engine.js';
 import { emulatorUserAgent } from '../webhooks/headers.js';
+import { mountConsole } from '../console/mount.js';
 import { Bus } from './bus.js';
 import type { AppEnv, EmulatorConfig, EmulatorContext } from './context.js';
 import { RateLimiter } from './domain/rate-limit.js';
@@ -25,7 +27,11 @@ import { Scheduler } from './scheduler.js';
 export interface EmulatorDeps {
   db: Db;
   clock?: VirtualClock;
+  /** Without a clock: how this run's clock starts (`--clock-start`, `--frozen-clock`). */
+  clockSetup?: ClockSetup;
   ids?: Ids;
+  /** Without ids: every id and token drawn from this seed (`--seed`). */
+  seed?: number | null;
   box?: SecretBox;
   config?: Partial<EmulatorConfig>;
 }
@@ -40,7 +46,8 @@ export interface Emulator extends EmulatorContext {
  */
 export function createEmulator(deps: EmulatorDeps): Emulator {
   const store = createStore(deps.db);
-  const clock = deps.clock ?? new VirtualClock({ offsetMs: Number(store.meta.get(META.clockOffset) ?? 0) });
+  const clock = deps.clock ?? openClock(store, deps.clockSetup);
+  const seed = deps.seed ?? null;
   const config: EmulatorConfig = {
     rateLimitPerSecond: CHOICES.defaultRateLimitPerSecond,
     maxBodyBytes: CHOICES.maxBodyBytes,
@@ -48,6 +55,8 @@ export function createEmulator(deps: EmulatorDeps): Emulator {
     defaultAppId: null,
     version: '0.0.0',
     validateResponses: false,
+    seed,
+    inlineFixtures: null,
     port: null,
     allowedHosts: [],
     ...deps.config,
@@ -56,7 +65,7 @@ export function createEmulator(deps: EmulatorDeps): Emulator {
   const ctx = {
     store,
     clock,
-    ids: deps.ids ?? randomIds,
+    ids: deps.ids ?? (seed === null ? randomIds : seededIds(store, seed)),
     box: deps.box ?? SecretBox.random(),
     bus,
     config,
@@ -70,6 +79,9 @@ export function createEmulator(deps: EmulatorDeps): Emulator {
     box: ctx.box,
     events: { wanted: () => bus.listenerCount('delivery') > 0, emit: (event) => bus.emit('delivery', event) },
     userAgent: emulatorUserAgent(config.version),
+    // A seeded run sends one delivery at a time, in due order, so attempts are stored in the same order every run.
+    concurrency: seed === null ? undefined : 1,
+    latencyFromClock: clock.frozenAtMs !== null,
   });
   ctx.scheduler.register(ctx.webhooks);
 
@@ -88,6 +100,8 @@ export function createEmulator(deps: EmulatorDeps): Emulator {
   app.use('*', (c, next) => (ownLimits.get(c.req.path) ?? limitBody)(c, next));
   app.use('*', injectFaults(ctx));
   mountRoutes(app, ctx, ROUTES);
+  // The web console at `/`: its code loads on the first console request, not at start-up.
+  mountConsole(app, ctx);
   installFallbacks(app);
   return { ...ctx, app };
 }

@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import { ApiError } from '../contract/errors.js';
 import { META } from '../store/meta-keys.js';
 import { packagePath } from '../util/package-root.js';
@@ -24,9 +25,33 @@ export function seedFixtures(ctx: SeedContext, file: string, fixtures: Fixtures 
   followStoredFixtures(ctx);
 }
 
+/** What the database records as its fixture file when they were given as an object (startEmulator). */
+export const INLINE_FIXTURES = '(fixtures given as an object)';
+
+/**
+ * At start-up: a fresh database is seeded from the bundled fixtures, an explicitly named fixture
+ * file (or fixtures given as an object) is upserted every time; either way the emulator then follows what the database says.
+ * Returns the file loaded, if any.
+ */
+export function seedAtStart(ctx: SeedContext, explicitFile: string | null, inline: Fixtures | null = null): string | null {
+  if (inline) {
+    seedFixtures(ctx, INLINE_FIXTURES, inline);
+    return INLINE_FIXTURES;
+  }
+  const fresh = ctx.store.apps.all().length === 0;
+  if (!fresh && explicitFile === null) {
+    followStoredFixtures(ctx);
+    return null;
+  }
+  const file = resolve(explicitFile ?? BUNDLED_FIXTURES_FILE);
+  seedFixtures(ctx, file);
+  return file;
+}
+
 /** The fixture file this database was seeded from (or the bundled one), as a refusal when it no longer reads. */
 export function storedFixtures(ctx: SeedContext): { file: string; fixtures: Fixtures } {
   const file = ctx.store.meta.get(META.fixturesPath) ?? ctx.config.fixturesPath ?? BUNDLED_FIXTURES_FILE;
+  if (file === INLINE_FIXTURES && ctx.config.inlineFixtures) return { file, fixtures: ctx.config.inlineFixtures };
   try {
     return { file, fixtures: readFixtures(file) };
   } catch (error) {

@@ -1,5 +1,6 @@
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { CHOICES } from '../contract/choices.js';
 
 // Light on purpose: client commands read this without loading the emulator.
 export const DEFAULT_PORT = 7226; // "SCAN" on a phone keypad; clashes with nothing common.
@@ -7,34 +8,93 @@ export const DEFAULT_HOST = '127.0.0.1';
 export const DEFAULT_DB = '.scanctl/scanctl.db';
 export const STATE_FILE = '.scanctl/serve.json';
 
-/** What a running `scanctl serve` records so that other commands in the same folder find it. */
+/** What a running `scanctl serve` records so that other commands in the folder (and below it) find it. */
 export interface ServeState {
   pid: number;
   base_url: string;
   db: string;
 }
 
+/**
+ * Each serve writes its own record (serve-PID.json) and points serve.json at itself; on stop it
+ * removes its own record and hands serve.json to the newest serve still running there, so that
+ * two serves in one folder never delete each other's file.
+ */
 export function writeServeState(file: string, state: ServeState): void {
-  mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
-  writeFileSync(file, `${JSON.stringify(state, null, 2)}\n`);
+  mkdirSync(dirname(file), { recursive: true, mode: CHOICES.privateDirMode });
+  const text = `${JSON.stringify(state, null, 2)}\n`;
+  writeFileSync(ownFile(file, state.pid), text);
+  writeFileSync(file, text);
 }
 
-export function clearServeState(file: string): void {
+export function clearServeState(file: string, pid = process.pid): void {
   try {
-    const state = JSON.parse(readFileSync(file, 'utf8')) as ServeState;
-    if (state.pid === process.pid) rmSync(file, { force: true });
+    rmSync(ownFile(file, pid), { force: true });
+    if (readState(file)?.pid !== pid) return;
+    const next = liveRecords(file).at(-1);
+    if (next) writeFileSync(file, `${JSON.stringify(next, null, 2)}\n`);
+    else rmSync(file, { force: true });
   } catch {
-    // Nothing to clear.
+    // Never written (the folder could not hold it), or already gone: nothing to clear.
   }
 }
 
-/** The running emulator recorded in `dir`, when its process is still alive. */
-export function readServeState(dir = process.cwd()): ServeState | null {
+const ownFile = (file: string, pid: number) => join(dirname(file), `${basename(file, '.json')}-${pid}.json`);
+
+function readState(file: string): ServeState | null {
   try {
-    const state = JSON.parse(readFileSync(join(dir, STATE_FILE), 'utf8')) as ServeState;
-    process.kill(state.pid, 0);
-    return state;
+    const state = JSON.parse(readFileSync(file, 'utf8')) as ServeState;
+    return Number.isInteger(state.pid) && typeof state.base_url === 'string' ? state : null;
   } catch {
     return null;
   }
+}
+
+export function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: the process exists but belongs to someone else.
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** The records of serves still running beside `file`, oldest first (the last one started is last). */
+function liveRecords(file: string): ServeState[] {
+  const prefix = `${basename(file, '.json')}-`;
+  let names: string[];
+  try {
+    names = readdirSync(dirname(file)).filter((name) => name.startsWith(prefix) && name.endsWith('.json'));
+  } catch {
+    return [];
+  }
+  return names
+    .map((name) => join(dirname(file), name))
+    .map((path) => ({ state: readState(path), written: statSync(path, { throwIfNoEntry: false })?.mtimeMs ?? 0 }))
+    .filter((record): record is { state: ServeState; written: number } => record.state !== null && isAlive(record.state.pid))
+    .sort((a, b) => a.written - b.written)
+    .map((record) => record.state);
+}
+
+/** What a command finds looking upward from `dir`, as git does: a running emulator, or a stale record. */
+export type FoundServe = { running: true; state: ServeState; file: string } | { running: false; state: ServeState; file: string };
+
+export function findServeState(dir: string): FoundServe | null {
+  for (let current = dir; ; current = dirname(current)) {
+    const file = join(current, STATE_FILE);
+    const state = readState(file);
+    if (state) {
+      if (isAlive(state.pid)) return { running: true, state, file };
+      const other = liveRecords(file).at(-1);
+      return other ? { running: true, state: other, file } : { running: false, state, file };
+    }
+    if (dirname(current) === current) return null;
+  }
+}
+
+/** The running emulator recorded in `dir` or above it. */
+export function readServeState(dir = process.cwd()): ServeState | null {
+  const found = findServeState(dir);
+  return found?.running ? found.state : null;
 }

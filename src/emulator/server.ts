@@ -1,12 +1,17 @@
-import type { Server } from 'node:http';
+import type { RequestListener, Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 import { openDatabase, loadSecretBox, type Db } from '../store/db.js';
 import { MIGRATIONS } from '../store/migrations/index.js';
-import { createEmulatorHttpServer } from './http/below-router.js';
+import { answerClientErrors, createEmulatorHttpServer, emulatorRequestListener } from './http/below-router.js';
 import { clearServeState, writeServeState } from './serve-state.js';
 import { createEmulator, type Emulator } from './create-emulator.js';
 import { startSweeper } from './sweeper.js';
-import { BUNDLED_FIXTURES_FILE, followStoredFixtures, seedFixtures } from './seed.js';
+import { seedAtStart } from './seed.js';
+import type { ClockSetup } from './determinism.js';
+import type { Fixtures } from './fixture-file.js';
+import type { StateFile } from '../contract/state.js';
+import { importState } from './state/import.js';
 
 export interface ServeOptions {
   port: number;
@@ -21,6 +26,21 @@ export interface ServeOptions {
   allowedHosts?: readonly string[];
   /** Where to record the running server for other scanctl commands (null: nowhere). */
   stateFile: string | null;
+  /** Fixtures given as an object instead of a file (startEmulator): upserted on start, kept in memory. */
+  inlineFixtures?: Fixtures | null;
+  /** `--seed`: every id and token from this seed. */
+  seed?: number | null;
+  /** `--clock-start`, `--frozen-clock`. */
+  clock?: ClockSetup;
+  /** `--import`: start from this exported state (it replaces what the database and fixtures held). */
+  initialState?: StateFile | null;
+  /** The webhook dispatcher's per-attempt limit, real ms. */
+  webhookAttemptTimeoutMs?: number;
+  /**
+   * A server already listening on `host` (exec binds first, to start its command while the
+   * emulator loads). No request listener is attached to it: the caller attaches `requestListener`.
+   */
+  boundServer?: Server;
 }
 
 export interface RunningServer {
@@ -28,6 +48,10 @@ export interface RunningServer {
   port: number;
   emulator: Emulator;
   fixturesLoaded: string | null;
+  /** Why .scanctl/serve.json could not be written (commands then need --base-url), or null. */
+  stateFileError: string | null;
+  /** The emulator as a node:http request listener (attached already, unless started on a bound server). */
+  requestListener: RequestListener;
   close(): Promise<void>;
 }
 
@@ -55,22 +79,41 @@ function resetDatabase(db: Db): void {
 export async function startEmulatorServer(options: ServeOptions): Promise<RunningServer> {
   const dbPath = options.dbPath === ':memory:' ? ':memory:' : resolve(options.dbPath);
   const db = openDatabase(dbPath, { exclusive: true });
+  let listening: Server | null = null;
   try {
     if (options.reset) resetDatabase(db);
     const box = loadSecretBox(dbPath);
-    const emulator = createEmulator({ db, box, config: { version: options.version } });
-    const fixturesLoaded = seed(emulator, options);
-    followStoredFixtures(emulator);
+    const emulator = createEmulator({
+      db,
+      box,
+      seed: options.seed ?? null,
+      clockSetup: options.clock,
+      config: { version: options.version, inlineFixtures: options.inlineFixtures ?? null },
+    });
+    const fixturesLoaded = seedAtStart(emulator, options.fixturesPath, options.inlineFixtures ?? null);
+    if (options.initialState) importState(emulator, options.initialState);
+    if (options.webhookAttemptTimeoutMs !== undefined) emulator.webhooks.attemptTimeoutMs = options.webhookAttemptTimeoutMs;
     emulator.rateLimiter.limitPerSecond = options.rateLimitPerSecond;
     emulator.config.rateLimitPerSecond = options.rateLimitPerSecond;
 
-    const server = createEmulatorHttpServer(emulator.app.fetch);
+    const requestListener = emulatorRequestListener(emulator.app.fetch);
+    const server = options.boundServer ?? createEmulatorHttpServer(requestListener);
+    if (options.boundServer) answerClientErrors(server);
     server.keepAliveTimeout = 5_000;
-    const port = await listen(server, options.port, options.host);
+    const port = options.boundServer ? (options.boundServer.address() as AddressInfo).port : await listen(server, options.port, options.host);
+    listening = server;
     emulator.config.port = port;
     emulator.config.allowedHosts = options.allowedHosts ?? [];
     const url = `http://${options.host.includes(':') ? `[${options.host}]` : options.host}:${port}`;
-    if (options.stateFile) writeServeState(options.stateFile, { pid: process.pid, base_url: url, db: dbPath });
+    // Only for discovery: a folder that cannot hold it (read-only, .scanctl a file) does not stop an in-memory run.
+    let stateFileError: string | null = null;
+    if (options.stateFile) {
+      try {
+        writeServeState(options.stateFile, { pid: process.pid, base_url: url, db: dbPath });
+      } catch (error) {
+        stateFileError = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+      }
+    }
     // Webhook dispatch in real time; deliveries left in flight by a crash go back to pending, due now.
     emulator.webhooks.start();
     const stopSweeper = startSweeper(emulator);
@@ -81,6 +124,8 @@ export async function startEmulatorServer(options: ServeOptions): Promise<Runnin
       port,
       emulator,
       fixturesLoaded,
+      stateFileError,
+      requestListener,
       async close() {
         if (closed) return;
         closed = true;
@@ -95,18 +140,12 @@ export async function startEmulatorServer(options: ServeOptions): Promise<Runnin
       },
     };
   } catch (error) {
+    // Never leave a port open over a closed database (every request would fail with 500).
+    listening?.closeAllConnections();
+    listening?.close();
     db.close();
     throw error;
   }
-}
-
-/** Seeds a fresh database from the bundled fixtures, or upserts an explicitly named fixture file. */
-function seed(emulator: Emulator, options: ServeOptions): string | null {
-  const fresh = emulator.store.apps.all().length === 0;
-  if (!fresh && options.fixturesPath === null) return null;
-  const file = resolve(options.fixturesPath ?? BUNDLED_FIXTURES_FILE);
-  seedFixtures(emulator, file);
-  return file;
 }
 
 function listen(server: Server, port: number, host: string): Promise<number> {

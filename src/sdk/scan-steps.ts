@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { ApiCallError } from '../client/http.js';
 import type { KeyEnv } from '../contract/credentials.js';
 import type { ScanStatus } from '../contract/device.js';
-import { randomBase62 } from '../util/crypto.js';
+import { deviceId } from './device-ids.js';
 import type { DeviceClient } from './client.js';
 import type { ScanRun } from './scan-run.js';
 import { SimulationError, type SimulateOptions, type StepName } from './simulate-events.js';
@@ -19,6 +19,8 @@ export interface AppMemory {
   modelVersion: string | null;
   /** DEV-7: after the service refused an upload, the SDK stops uploading for good. */
   uploadsDisabled: boolean;
+  /** A fresh install names itself once, from the first token it sees. */
+  installationId: string | null;
 }
 
 /** One scan's flow: the run's options and memory, this scan's record, the device client. */
@@ -98,7 +100,7 @@ export async function fetchModelKey(flow: ScanFlow, modelVersion: string) {
 
 /** Reports a scan event; retries of one event reuse its Idempotency-Key, so a replay gets the first answer. */
 export function reportScan(flow: ScanFlow, scanId: string, modelVersion: string, status: ScanStatus, occurredAt: string, step: StepName) {
-  const idem = `idem_${randomBase62(20)}`;
+  const idem = deviceId('idem', 20, 'report', scanId, step);
   const body = { installation_id: flow.installationId, scan_id: scanId, status, occurred_at: occurredAt, model_version: modelVersion };
   return flow.scan.step(step, () => flow.device.scanEvent(body, idem), REPORT_RETRIES);
 }

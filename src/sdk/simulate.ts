@@ -1,6 +1,6 @@
 import { setTimeout as sleepReal } from 'node:timers/promises';
 import { secretKeyEnv } from '../contract/credentials.js';
-import { randomBase62 } from '../util/crypto.js';
+import { deviceId } from './device-ids.js';
 import { DeviceClient } from './client.js';
 import { ScanRun } from './scan-run.js';
 import { ensureModel, enroll, fetchModelKey, reportScan, startScan, uploadResult, type AppMemory, type ScanFlow } from './scan-steps.js';
@@ -15,8 +15,14 @@ export * from './simulate-events.js';
 export async function simulate(options: SimulateOptions, emit: (event: SimEvent) => void): Promise<ScanSummary[]> {
   const sleep = options.sleep ?? ((ms: number) => sleepReal(ms).then(() => undefined));
   const env = secretKeyEnv(options.secretKey) ?? 'test';
-  const installationId = options.installationId ?? `ins_${randomBase62(16)}`;
-  const memory: AppMemory = { enrollmentChecked: false, enrolledThisRun: false, announcedKnown: false, modelVersion: null, uploadsDisabled: false };
+  const memory: AppMemory = {
+    enrollmentChecked: false,
+    enrolledThisRun: false,
+    announcedKnown: false,
+    modelVersion: null,
+    uploadsDisabled: false,
+    installationId: options.installationId,
+  };
   const summaries: ScanSummary[] = [];
   for (let index = 1; index <= options.count; index += 1) {
     // Stopped (Ctrl+C): the scans so far are what the caller reports.
@@ -26,7 +32,7 @@ export async function simulate(options: SimulateOptions, emit: (event: SimEvent)
       index,
       host_user_ref: options.hostUserRef,
       env,
-      installation_id: installationId,
+      installation_id: memory.installationId ?? '',
       scan_id: null,
       outcome: options.outcome,
       state: 'refused',
@@ -37,7 +43,7 @@ export async function simulate(options: SimulateOptions, emit: (event: SimEvent)
       steps: [],
     };
     const scan = new ScanRun(summary, emit, sleep);
-    const flow: ScanFlow = { options, env, installationId, memory, scan, device: new DeviceClient(options.baseUrl, '', options.fetch) };
+    const flow: ScanFlow = { options, env, installationId: memory.installationId ?? '', memory, scan, device: new DeviceClient(options.baseUrl, '', options.fetch) };
     let next: 'next' | 'stop';
     try {
       next = await scanOnce(flow);
@@ -61,6 +67,8 @@ async function scanOnce(flow: ScanFlow): Promise<'next' | 'stop'> {
   const { options, memory, scan, device } = flow;
   const minted = await scan.mint(options, flow.env, 'scan');
   device.token = minted.token;
+  memory.installationId ??= deviceId('ins', 16, 'installation', minted.token);
+  flow.installationId = scan.summary.installation_id = memory.installationId;
   if (!memory.enrollmentChecked) {
     memory.enrollmentChecked = true;
     // DEV-1: a fresh install (or a reinstall) enrolls before its first scan.
@@ -75,7 +83,7 @@ async function scanOnce(flow: ScanFlow): Promise<'next' | 'stop'> {
   if (!fit) return 'next';
   scan.record({ step: 'mesh_fit', fit_id: fit.fit_id });
 
-  const scanId = `scn_${randomBase62(16)}`;
+  const scanId = deviceId('scn', 16, 'scan', minted.token);
   scan.summary.scan_id = scanId;
   const occurredAt = await startScan(flow, scanId, modelVersion, minted.now);
   if (occurredAt === null) return 'next';

@@ -4,6 +4,7 @@ import { dirname } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { MIGRATIONS } from './migrations/index.js';
 import { SecretBox } from '../util/crypto.js';
+import { CHOICES } from '../contract/choices.js';
 
 export type Db = Database.Database;
 
@@ -34,7 +35,7 @@ export interface OpenOptions {
  */
 export function openDatabase(path: string, options: OpenOptions = {}): Db {
   // The folder holds the database and its sealing key: owner-only (docs/security.md).
-  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true, mode: CHOICES.privateDirMode });
   const db = new Database(path, { timeout: 0 });
   try {
     if (options.exclusive && path !== ':memory:') {
@@ -87,7 +88,7 @@ export function loadSecretBox(dbPath: string): SecretBox {
   const keyPath = `${dbPath}.key`;
   if (existsSync(keyPath)) return new SecretBox(Buffer.from(readFileSync(keyPath, 'utf8').trim(), 'base64'));
   const key = randomBytes(32);
-  writeFileSync(keyPath, `${key.toString('base64')}\n`, { mode: 0o600 });
-  chmodSync(keyPath, 0o600);
+  writeFileSync(keyPath, `${key.toString('base64')}\n`, { mode: CHOICES.privateFileMode });
+  chmodSync(keyPath, CHOICES.privateFileMode);
   return new SecretBox(key);
 }

@@ -10,6 +10,7 @@ import { quotaStatements } from './tables/quota.js';
 import { portalSessionStatements } from './tables/portal-sessions.js';
 import { deviceStatements } from './tables/device.js';
 import { webhookStatements } from './tables/webhooks.js';
+import { deliveryPageStatements } from './tables/delivery-pages.js';
 import { faultStatements } from './tables/faults.js';
 import { chaosStatements } from './tables/chaos.js';
 
@@ -26,6 +27,7 @@ export function createStore(db: Db) {
     portalSessions: portalSessionStatements(db),
     device: deviceStatements(db),
     webhooks: webhookStatements(db),
+    deliveryPages: deliveryPageStatements(db),
     faults: faultStatements(db),
     chaos: chaosStatements(db),
     /** Writes that may share one transaction with the others of the same event-loop turn. */

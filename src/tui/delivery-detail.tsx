@@ -1,29 +1,71 @@
 import { Box, Text } from 'ink';
+import type { DeliveryDetail } from '../contract/webhooks.js';
+import { fit, oneLine, shortTime } from './layout.js';
 import type { DetailState } from './use-detail.js';
 
-/** One delivery: its request (headers and exact body) and every attempt. */
-export function DeliveryDetailView({ state }: { state: DetailState }) {
+interface Line {
+  text: string;
+  color?: string;
+  bold?: boolean;
+}
+
+/** One delivery's detail: what it is and its request (headers, exact body); then its attempts with the receiver's answers. */
+export function detailLines(d: DeliveryDetail, width: number): { head: Line[]; attempts: Line[] } {
+  const exhausted = d.status === 'failed' && d.attempts >= d.max_attempts;
+  const head: Line[] = [
+    {
+      text: `${d.id}  ${d.event_type}  ${exhausted ? 'EXHAUSTED' : d.status}  attempt ${d.attempts} of ${d.max_attempts}${d.next_attempt_at ? `, next ${shortTime(d.next_attempt_at)}` : ''}`,
+      bold: true,
+      ...(exhausted ? { color: 'red' } : {}),
+    },
+    { text: `POST ${d.request.url ?? '(no webhook URL)'}` },
+    ...Object.entries(d.request.headers).map(([name, value]) => ({ text: `${name}: ${value}` })),
+    { text: fit(d.request.body, width * 3, true) },
+    { text: '' },
+  ];
+  const attempts: Line[] = d.attempt_log.length === 0 ? [{ text: 'no attempt yet', color: 'gray' }] : [];
+  for (const a of d.attempt_log) {
+    const ok = a.status !== null && a.status >= 200 && a.status < 300;
+    attempts.push({ text: `#${a.number} ${shortTime(a.started_at)}  ${a.status ?? '---'}  ${a.latency_ms === null ? '' : `${a.latency_ms} ms`}  ${a.error ?? ''}`.trimEnd(), ...(ok ? {} : { color: 'red' }) });
+    if (a.response_excerpt) attempts.push({ text: fit(`   answer: ${oneLine(a.response_excerpt)}`, width, true), color: 'gray' });
+  }
+  return { head, attempts };
+}
+
+/** The lines that fit `height` rows of `width`: the head, then the newest attempts. */
+export function fitDetail({ head, attempts }: { head: Line[]; attempts: Line[] }, width: number, height: number): Line[] {
+  const rowsOf = (line: Line) => Math.max(1, Math.ceil(line.text.length / width));
+  const shown: Line[] = [];
+  let budget = height;
+  for (const line of head) {
+    if (rowsOf(line) > budget) break;
+    shown.push(line);
+    budget -= rowsOf(line);
+  }
+  const tail: Line[] = [];
+  for (let i = attempts.length - 1; i >= 0; i--) {
+    const line = attempts[i]!;
+    const reserve = i > 0 ? 1 : 0; // room for the "earlier lines" note
+    if (rowsOf(line) + reserve > budget) {
+      tail.unshift({ text: `... ${i + 1} earlier line${i === 0 ? '' : 's'} of attempts not shown`, color: 'gray' });
+      break;
+    }
+    tail.unshift(line);
+    budget -= rowsOf(line);
+  }
+  return [...shown, ...tail];
+}
+
+/** One delivery: its request (headers and exact body) and its attempts, in `height` rows. */
+export function DeliveryDetailView({ state, width, height }: { state: DetailState; width: number; height: number }) {
   if (state.status === 'idle' || state.status === 'loading') return <Text dimColor>loading...</Text>;
   if (state.status === 'error') return <Text color="red">could not load the delivery: {state.message}</Text>;
-  const d = state.detail;
+  const lines = fitDetail(detailLines(state.detail, width - 1), width - 1, height);
   return (
     <Box flexDirection="column">
-      <Text bold>
-        {d.id} {d.event_type} {d.status} (attempt {d.attempts} of {d.max_attempts}
-        {d.next_attempt_at ? `, next ${d.next_attempt_at}` : ''})
-      </Text>
-      <Text>POST {d.request.url ?? '(no webhook URL)'}</Text>
-      {Object.entries(d.request.headers).map(([name, value]) => (
-        <Text key={name}>
-          <Text color="cyan">{name}</Text>: {value}
-        </Text>
-      ))}
-      <Text> </Text>
-      <Text>{d.request.body}</Text>
-      <Text> </Text>
-      {d.attempt_log.map((a) => (
-        <Text key={a.number}>
-          #{a.number} {a.started_at} {a.status ?? '---'} {a.latency_ms === null ? '' : `${a.latency_ms} ms`} {a.error ?? ''}
+      {lines.map((line, i) => (
+        <Text key={i} color={line.color} bold={line.bold}>
+          {line.text || ' '}
         </Text>
       ))}
     </Box>

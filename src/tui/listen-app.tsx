@@ -3,29 +3,46 @@ import { useCallback, useRef, useState } from 'react';
 import type { DeliveryDetail } from '../contract/webhooks.js';
 import { DeliveryDetailView } from './delivery-detail.js';
 import { DeliveryList } from './delivery-list.js';
-import { useDeliveries, type Subscribe } from './use-deliveries.js';
+import { fitColumns, listHeight, MIN_COLUMNS, stateOf } from './layout.js';
+import { useDeliveries, type DeliveryLine, type Subscribe } from './use-deliveries.js';
 import { useDeliveryDetail } from './use-detail.js';
+import { useEmulatorClock } from './use-emulator-clock.js';
+import { useSelection } from './use-selection.js';
+import { useTerminalSize } from './use-terminal-size.js';
 
 export interface ListenAppProps {
   appId: string;
   forwardUrl: string | null;
   secret: string;
+  /** The event types shown (and forwarded); null: all. */
+  events?: readonly string[] | null;
   subscribe: Subscribe;
   resend: (eventId: string) => Promise<void>;
   loadDetail: (deliveryId: string) => Promise<DeliveryDetail>;
+  /** Reads the emulator's clock (ISO); the view shows it, refreshed every second. */
+  readClock?: () => Promise<string>;
+  /** The emulator's time when the stream opened. */
+  emulatorTime?: string | null;
 }
+
+/** Lines drawn around the list: title, secret, clock, counts, column header ... blank, notice, keys. */
+const AROUND_LIST = 8;
 
 /**
  * `scanctl webhook listen` on a terminal: deliveries and their retries as they happen; Enter
- * opens one (headers and body), r resends its event, Esc goes back, q quits.
+ * opens one (headers, body, the receiver's answers), r resends its event, Esc goes back, q quits.
  */
 export function ListenApp(props: ListenAppProps) {
   const { exit } = useApp();
+  const { columns, rows } = useTerminalSize();
+  const width = Math.max(MIN_COLUMNS, columns);
   const lines = useDeliveries(props.subscribe);
-  const [selected, setSelected] = useState(0);
+  const size = listHeight(rows, AROUND_LIST);
+  const selection = useSelection(lines, size);
+  const clock = useEmulatorClock(props.readClock, props.emulatorTime ?? null);
   const [openId, setOpenId] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
-  const current = lines[Math.min(selected, Math.max(0, lines.length - 1))];
+  const current = lines[selection.index];
   const openLine = openId ? lines.find((l) => l.deliveryId === openId) : undefined;
   // The detail reloads whenever its delivery moves on the stream.
   const detail = useDeliveryDetail(props.loadDetail, openId, openLine?.latest);
@@ -41,8 +58,8 @@ export function ListenApp(props: ListenAppProps) {
   );
 
   // The key handler reads the latest render through a ref: a keypress may arrive before ink re-subscribes it.
-  const latest = useRef({ lines, current, openId, openLine, resend });
-  latest.current = { lines, current, openId, openLine, resend };
+  const latest = useRef({ lines, current, openId, openLine, resend, selection, size });
+  latest.current = { lines, current, openId, openLine, resend, selection, size };
 
   useInput((input, key) => {
     const view = latest.current;
@@ -52,23 +69,57 @@ export function ListenApp(props: ListenAppProps) {
       else if (input === 'r' && view.openLine) view.resend(view.openLine.latest.event_id);
       return;
     }
-    if (key.upArrow || input === 'k') setSelected((s) => Math.max(0, Math.min(s, view.lines.length - 1) - 1));
-    else if (key.downArrow || input === 'j') setSelected((s) => Math.min(Math.max(0, view.lines.length - 1), s + 1));
+    // Keys typed faster than a frame can arrive together ("jjj").
+    if (key.upArrow || /^k+$/.test(input)) view.selection.move(view.lines, key.upArrow ? -1 : -input.length);
+    else if (key.downArrow || /^j+$/.test(input)) view.selection.move(view.lines, key.downArrow ? 1 : input.length);
+    else if (key.pageUp) view.selection.move(view.lines, -view.size);
+    else if (key.pageDown) view.selection.move(view.lines, view.size);
+    else if (key.home || input === 'g') view.selection.follow();
+    else if (key.end || input === 'G') view.selection.move(view.lines, view.lines.length);
     else if (key.return && view.current) setOpenId(view.current.deliveryId);
     else if (input === 'r' && view.current) view.resend(view.current.latest.event_id);
   });
 
   return (
-    <Box flexDirection="column">
-      <Text>
+    <Box flexDirection="column" width={width}>
+      <Text wrap="truncate">
         <Text bold>scanctl webhook listen</Text> {props.appId} {'->'} {props.forwardUrl ?? '(no webhook URL)'}
       </Text>
-      <Text dimColor>signing secret: {props.secret}</Text>
+      <Text dimColor wrap="truncate">
+        signing secret: {props.secret}
+      </Text>
+      <Text wrap="truncate">{clockLine(clock.time, clock.aheadMs)}</Text>
+      <Text wrap="truncate">{countLine(lines, props.events ?? null, selection.start, size)}</Text>
+      {openId ? (
+        <DeliveryDetailView state={detail} width={width} height={size + 1} />
+      ) : (
+        <DeliveryList lines={lines} columns={fitColumns(width)} selectedId={selection.selectedId} start={selection.start} size={size} />
+      )}
       <Text> </Text>
-      {openId ? <DeliveryDetailView state={detail} /> : <DeliveryList lines={lines} selected={selected} />}
-      <Text> </Text>
-      {notice ? <Text color="yellow">{notice}</Text> : null}
-      <Text dimColor>{openId ? 'esc back  r resend  q quit' : 'up/down select  enter details  r resend  q quit'}</Text>
+      <Text color="yellow" wrap="truncate">
+        {notice ?? ' '}
+      </Text>
+      <Text dimColor wrap="truncate">
+        {openId ? 'esc back  r resend  q quit' : `up/down select  pgup/pgdn page  ${selection.following ? '' : 'g newest  '}enter details  r resend  q quit`}
+      </Text>
     </Box>
   );
+}
+
+/** The emulator's clock: it can be days ahead of real time (`clock advance`). */
+function clockLine(time: string | null, aheadMs: number): string {
+  if (!time) return 'emulator clock: reading...';
+  const days = Math.floor(aheadMs / 86_400_000);
+  const hours = Math.floor(aheadMs / 3_600_000);
+  const ahead = days >= 1 ? `${days} day${days === 1 ? '' : 's'}` : hours >= 1 ? `${hours} hour${hours === 1 ? '' : 's'}` : '';
+  return `emulator clock ${time.slice(0, 10)} ${time.slice(11, 19)}Z${ahead ? `, ${ahead} ahead of real time` : ''}`;
+}
+
+/** How many deliveries in which state, and which rows are in view. */
+function countLine(lines: DeliveryLine[], events: readonly string[] | null, start: number, size: number): string {
+  const count = (state: string) => lines.filter((l) => stateOf(l.latest) === state).length;
+  const exhausted = count('EXHAUSTED');
+  const only = events ? ` of ${events.join(', ')}` : '';
+  const counts = `${lines.length} deliver${lines.length === 1 ? 'y' : 'ies'}${only}: ${count('delivered')} delivered, ${count('retrying')} retrying${exhausted ? `, ${exhausted} EXHAUSTED` : ''}`;
+  return lines.length > size ? `${counts}  (rows ${start + 1}-${Math.min(lines.length, start + size)} of ${lines.length})` : counts;
 }

@@ -18,7 +18,7 @@ export function foldDelivery(lines: DeliveryLine[], event: DeliveryStreamEvent):
   const next: DeliveryLine = {
     deliveryId: event.delivery_id,
     latest: event,
-    attempts: event.kind === 'attempt_finished' ? [...previous.attempts, event] : previous.attempts,
+    attempts: event.object === 'delivery.attempt_finished' ? [...previous.attempts, event] : previous.attempts,
   };
   if (index >= 0) return lines.map((l, i) => (i === index ? next : l));
   return [next, ...lines];

@@ -2,11 +2,16 @@ import { createCipheriv, createDecipheriv, createHash, randomBytes, timingSafeEq
 
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 
-/** A random base62 string of `length` characters (rejection sampling: no modulo bias). */
+/** A random base62 string of `length` characters. */
 export function randomBase62(length: number): string {
+  return base62From(length, () => randomBytes(length * 2));
+}
+
+/** A base62 string of `length` characters from a source of bytes (rejection sampling: no modulo bias). */
+export function base62From(length: number, nextBytes: () => Uint8Array): string {
   let out = '';
   while (out.length < length) {
-    for (const byte of randomBytes(length * 2)) {
+    for (const byte of nextBytes()) {
       if (byte < 248) out += ALPHABET[byte % 62];
       if (out.length === length) break;
     }

@@ -1,4 +1,6 @@
-import { randomBase62 } from './crypto.js';
+import { createHash } from 'node:crypto';
+import { base62From, randomBase62 } from './crypto.js';
+import { freshSeed, seededInt } from './seeded-random.js';
 
 /** Generates ids and secrets. Injected into the emulator so tests can make them predictable. */
 export interface Ids {
@@ -6,12 +8,62 @@ export interface Ids {
   id(prefix: string): string;
   /** A secret such as `vst_...`, `sk_test_...`, `whsec_...`: long and random. */
   secret(prefix: string): string;
+  /** A seed for a draw that was given none (faults, chaos). */
+  seed(): number;
 }
 
 export const randomIds: Ids = {
   id: (prefix) => `${prefix}_${randomBase62(20)}`,
   secret: (prefix) => `${prefix}${randomBase62(32)}`,
+  seed: freshSeed,
 };
+
+/**
+ * Ids and secrets of a seeded emulator (`serve --seed N`): the n-th value of each prefix is drawn
+ * from SHA-256 of (seed, stream, prefix, n), so the same seed and the same calls give the same
+ * values, whatever else ran in between. They look like random ones and are just as long, but
+ * anyone who knows the seed can compute them: for tests only.
+ * `restart(stream)` moves to a new stream when state came from outside (a restart on the same
+ * database, an import), so that new values never collide with the ones that state already holds.
+ */
+export class SeededIds implements Ids {
+  private readonly counters = new Map<string, number>();
+
+  constructor(
+    readonly seedValue: number,
+    private stream: number,
+  ) {}
+
+  get currentStream(): number {
+    return this.stream;
+  }
+
+  restart(stream: number): void {
+    this.stream = stream;
+    this.counters.clear();
+  }
+
+  private draw(kind: string, length: number): string {
+    const n = (this.counters.get(kind) ?? 0) + 1;
+    this.counters.set(kind, n);
+    let block = 0;
+    return base62From(length, () => createHash('sha256').update(`${this.seedValue}\u0000${this.stream}\u0000${kind}\u0000${n}\u0000${block++}`).digest());
+  }
+
+  id(prefix: string): string {
+    return `${prefix}_${this.draw(`id:${prefix}`, 20)}`;
+  }
+
+  secret(prefix: string): string {
+    return `${prefix}${this.draw(`secret:${prefix}`, 32)}`;
+  }
+
+  seed(): number {
+    const n = (this.counters.get('seed') ?? 0) + 1;
+    this.counters.set('seed', n);
+    return seededInt(0, 2 ** 31 - 1, this.seedValue, this.stream, 'seed', n);
+  }
+}
 
 /** Predictable ids for tests: evt_000001, evt_000002, ... Secrets stay random-looking but counted. */
 export function sequentialIds(): Ids {
@@ -24,5 +76,6 @@ export function sequentialIds(): Ids {
   return {
     id: (prefix) => `${prefix}_${next(prefix)}`,
     secret: (prefix) => `${prefix}${next(prefix).padStart(32, 'x')}`,
+    seed: () => Number(next('seed')),
   };
 }

@@ -25,6 +25,10 @@ export interface WebhookEngineDeps {
   userAgent: string;
   /** Sends one request (default: sendOnce over keep-alive http). */
   send?: (request: SendRequest) => Promise<SendOutcome>;
+  /** Sends in flight at once (default DISPATCH_CONCURRENCY); 1 records attempts in due order on every run (`--seed`). */
+  concurrency?: number;
+  /** Latencies as the clock measures them, not real time: a frozen clock's runs then store the same bytes. */
+  latencyFromClock?: boolean;
 }
 
 /** The webhook dispatcher: claims due deliveries on the emulator clock and sends them. */
@@ -52,7 +56,7 @@ function unlimitedController(): AbortController {
 export function createWebhookEngine(deps: WebhookEngineDeps): WebhookEngine {
   const { store, clock } = deps;
   const inFlight = new Set<Promise<void>>();
-  const limiter = new Limiter(DISPATCH_CONCURRENCY);
+  const limiter = new Limiter(deps.concurrency ?? DISPATCH_CONCURRENCY);
   let started = false;
   // One abort signal for every send of this run of the engine (stop() aborts it; a later start() makes a new one):
   // an AbortController per attempt showed in profiles.
@@ -72,7 +76,7 @@ export function createWebhookEngine(deps: WebhookEngineDeps): WebhookEngine {
     clock,
     box: deps.box,
     userAgent: deps.userAgent,
-    send: deps.send ?? sendOnce,
+    send: deps.latencyFromClock ? clockTimed(clock, deps.send ?? sendOnce) : (deps.send ?? sendOnce),
     emit,
     record: attemptRecorder(store, clock, emit),
     run,
@@ -158,4 +162,13 @@ function groupByApp(rows: DeliveryWithEvent[]): Map<string, DeliveryWithEvent[]>
     else byApp.set(row.app_id, [row]);
   }
   return byApp;
+}
+
+/** A send whose latency is read off the emulator's clock (a frozen clock: 0 unless it was advanced meanwhile). */
+function clockTimed(clock: Clock, send: (request: SendRequest) => Promise<SendOutcome>) {
+  return async (request: SendRequest): Promise<SendOutcome> => {
+    const started = clock.now();
+    const outcome = await send(request);
+    return { ...outcome, latencyMs: clock.now() - started };
+  };
 }

@@ -42,11 +42,18 @@ function announce(store: Store, change: OutboxChange): void {
 }
 
 /**
- * Where the app's deliveries go right now: the forward URL of an attached `scanctl webhook listen`
- * (the most recent one), else the app's webhook_url, else nowhere (APP-3).
+ * Where the app's deliveries (of `type`, when given) go right now: the forward URL of an attached
+ * `scanctl webhook listen` that takes that type, else the app's webhook_url, else nowhere (APP-3).
  */
-export function effectiveWebhookUrl(store: Store, appId: string): string | null {
-  return store.webhooks.listenerFor(appId)?.forward_url ?? store.apps.get(appId)?.webhook_url ?? null;
+export function effectiveWebhookUrl(store: Store, appId: string, type?: WebhookEventType): string | null {
+  const listener = store.webhooks.listenerFor(appId);
+  if (listener && (type === undefined || listenerTakes(listener.events, type))) return listener.forward_url;
+  return store.apps.get(appId)?.webhook_url ?? null;
+}
+
+/** Whether a listener's event filter (a JSON array, or null for all) takes this type. */
+export function listenerTakes(events: string | null, type: WebhookEventType): boolean {
+  return events === null || (JSON.parse(events) as string[]).includes(type);
 }
 
 /**
@@ -112,7 +119,7 @@ export function recordScanEvent(store: Store, ids: Ids, now: number, input: Scan
     });
     if (!created) return { eventId: row.id, deliveryId: null };
     // APP-3: with nowhere to deliver, the event is recorded and nothing is queued.
-    if (effectiveWebhookUrl(store, input.appId) === null) return { eventId: row.id, deliveryId: null };
+    if (effectiveWebhookUrl(store, input.appId, input.type) === null) return { eventId: row.id, deliveryId: null };
     const deliveryId = ids.id('del');
     store.webhooks.insertDelivery({ id: deliveryId, event_id: row.id, app_id: input.appId, host_user_ref: input.hostUserRef, origin: 'event' }, now);
     return { eventId: row.id, deliveryId };
@@ -155,7 +162,7 @@ export function resendEvent(store: Store, ids: Ids, now: number, eventId: string
   if (event.redacted_at !== null) {
     throw new ResendError('redacted', `Event ${event.id} was deleted with its member's results (DELETE /v1/results); it is never sent again.`);
   }
-  if (effectiveWebhookUrl(store, event.app_id) === null) {
+  if (effectiveWebhookUrl(store, event.app_id, event.type) === null) {
     throw new ResendError('no_url', `${event.app_id} has no webhook_url and no listener attached: nowhere to send ${event.id}.`);
   }
   const deliveryId = ids.id('del');

@@ -37,7 +37,7 @@ export function deliveryDetail(store: Store, box: SecretBox, userAgent: string, 
   if (!last && row.payload) headers = signedDeliveryHeaders(row, signingSecretOf(store, box, row.app_id), userAgent);
   return {
     ...deliveryView(row),
-    request: { method: 'POST', url: last?.url || effectiveWebhookUrl(store, row.app_id), headers, body: row.payload },
+    request: { method: 'POST', url: last?.url || effectiveWebhookUrl(store, row.app_id, row.event_type), headers, body: row.payload },
     attempt_log: attempts.map((a) => ({
       number: a.number,
       url: a.url,
@@ -51,5 +51,12 @@ export function deliveryDetail(store: Store, box: SecretBox, userAgent: string, 
 }
 
 export function listenerView(row: ListenerRow): ListenerView {
-  return { id: row.id, object: 'webhook_listener', app_id: row.app_id, forward_url: row.forward_url, created_at: toIso(row.created_at) };
+  return {
+    id: row.id,
+    object: 'webhook_listener',
+    app_id: row.app_id,
+    forward_url: row.forward_url,
+    events: row.events === null ? null : (JSON.parse(row.events) as ListenerView['events']),
+    created_at: toIso(row.created_at),
+  };
 }

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, runCli, startServe, type ServeProcess } from '../helpers/cli.js';
+import { tempDir } from '../helpers/temp.js';
 
 const DEMO_TEST_SECRET = 'sk_test_demoSecretKey00000000000001';
 const DEMO_LIVE_SECRET = 'sk_live_demoSecretKey00000000000001';
@@ -83,25 +84,52 @@ describe('serve lifecycle', () => {
 
   it('a second serve on the same database fails at once with exit 2 and a clear message; the first keeps working', async () => {
     const first = await start();
-    const t0 = Date.now();
     const second = await runCli(['serve', '--port', '0', '--json', '--db', first.db], { cwd: first.dir });
-    expect(Date.now() - t0).toBeLessThan(10_000);
     expect(second.code).toBe(2);
-    expect(second.stdout).toBe('');
-    expect(second.stderr).toContain(`scanctl: the database ${first.db} is in use by another scanctl serve (pid ${first.child.pid}, ${first.baseUrl})`);
-    expect(second.stderr).toContain('hint:');
+    // Under --json the error is one JSON object on stdout.
+    const refusal = JSON.parse(second.stdout);
+    expect(refusal).toMatchObject({ object: 'error', exit_code: 2 });
+    expect(refusal.error.message).toContain(`the database ${first.db} is in use by another scanctl serve (pid ${first.child.pid}, ${first.baseUrl})`);
+    const plain = await runCli(['serve', '--port', '0', '--db', first.db], { cwd: first.dir });
+    expect(plain.code).toBe(2);
+    expect(plain.stdout).toBe('');
+    expect(plain.stderr).toContain(`scanctl: the database ${first.db} is in use by another scanctl serve (pid ${first.child.pid}, ${first.baseUrl})`);
+    expect(plain.stderr).toContain('hint:');
     const mint = await runCli(['session', 'mint', '--user', 'm', '--base-url', first.baseUrl]);
     expect(mint.code).toBe(0);
     expect(JSON.parse(readFileSync(join(first.dir, '.scanctl/serve.json'), 'utf8')).pid).toBe(first.child.pid);
+  });
+
+  it('serve --db :memory: in a folder that cannot hold .scanctl/serve.json serves anyway (a warning, never a 500)', async () => {
+    const dir = tempDir('scanctl-e2e-');
+    writeFileSync(join(dir, '.scanctl'), 'a file where the folder would go');
+    const serve = await start([], { dir, db: ':memory:' });
+    const clock = await fetch(`${serve.baseUrl}/_scanctl/clock`);
+    expect(clock.status).toBe(200);
+    expect((await runCli(['session', 'mint', '--user', 'm', '--base-url', serve.baseUrl])).code).toBe(0);
+    expect(serve.stderr()).toContain(`cannot write .scanctl/serve.json`);
+    expect(serve.stderr()).toContain(`--base-url ${serve.baseUrl}`);
+    expect(await serve.stop()).toBe(0);
+  });
+
+  it('two serves in one folder: stopping the second leaves the first findable; kill -9 leaves a record that says not running', async () => {
+    const first = await start([], { db: ':memory:' });
+    const second = await start([], { dir: first.dir, db: ':memory:' });
+    const stateFile = join(first.dir, '.scanctl/serve.json');
+    expect(JSON.parse(readFileSync(stateFile, 'utf8')).pid).toBe(second.child.pid);
+    expect(await second.stop()).toBe(0);
+    expect(JSON.parse(readFileSync(stateFile, 'utf8')).pid).toBe(first.child.pid);
+    await first.kill();
+    const stale = await runCli(['clock', 'show'], { cwd: first.dir });
+    expect(stale.code).toBe(4);
+    expect(stale.stderr).toMatch(/^scanctl: the emulator is not running/);
   });
 
   it('SIGTERM exits 0 and removes .scanctl/serve.json', async () => {
     const serve = await start();
     const stateFile = join(serve.dir, '.scanctl/serve.json');
     expect(existsSync(stateFile)).toBe(true);
-    const t0 = Date.now();
     expect(await serve.stop()).toBe(0);
-    expect(Date.now() - t0).toBeLessThan(5_000);
     expect(existsSync(stateFile)).toBe(false);
   });
 
@@ -177,7 +205,7 @@ describe('serve lifecycle', () => {
 
     fixtures.apps[1].team_id = 'SHORT';
     writeFileSync(file, JSON.stringify(fixtures));
-    const bad = await runCli(['serve', '--port', '0', '--json', '--db', first.db, '--fixtures', file], { cwd: first.dir });
+    const bad = await runCli(['serve', '--port', '0', '--db', first.db, '--fixtures', file], { cwd: first.dir });
     expect(bad.code).toBe(2);
     expect(bad.stdout).toBe('');
     expect(bad.stderr).toBe(`scanctl: invalid fixtures: ${file}: apps[1].team_id: must be exactly 10 characters\n`);
@@ -221,7 +249,7 @@ describe('serve lifecycle', () => {
     expect(busy.stderr).toContain(`port ${port} on 127.0.0.1 is already in use`);
     const badPort = await runCli(['serve', '--port', '70000', '--db', ':memory:']);
     expect(badPort.code).toBe(2);
-    expect(badPort.stderr).toBe("scanctl: option '--port <port>' argument '70000' is invalid. Expected a whole number from 0 to 65535. (see --help)\n");
+    expect(badPort.stderr).toBe("scanctl: option '--port <port>' argument '70000' is invalid. Expected a whole number from 0 to 65535. (see scanctl serve --help)\n");
     const viaEnv = await runCli(['serve', '--db', ':memory:'], { env: { SCANCTL_PORT: 'abc' } });
     expect(viaEnv.code).toBe(2);
     const notDb = join(memory.dir, 'not.db');

@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, runCli, startServe, type ServeProcess } from '../helpers/cli.js';
+import { Condition } from '../helpers/wait.js';
 
 describe('scanctl logs tail following (built CLI, real socket; the rest is in test/unit/cli-faults-state-logs.test.ts)', () => {
   let serve: ServeProcess;
@@ -19,15 +20,11 @@ describe('scanctl logs tail following (built CLI, real socket; the rest is in te
     });
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (c) => (stdout += c));
-    child.stderr.on('data', (c) => (stderr += c));
-    const waitFor = async (read: () => string, needle: string) => {
-      const deadline = Date.now() + 10_000;
-      while (!read().includes(needle)) {
-        if (Date.now() > deadline) throw new Error(`timed out waiting for ${needle}: ${read()} ${stderr}`);
-        await new Promise((r) => setTimeout(r, 25));
-      }
-    };
+    // Each chunk of output is the event a check waits on; no timer polls.
+    const output = new Condition();
+    child.stdout.on('data', (c) => ((stdout += c), output.notify()));
+    child.stderr.on('data', (c) => ((stderr += c), output.notify()));
+    const waitFor = (read: () => string, needle: string) => output.until(() => `${needle}: ${read()} ${stderr}`, () => read().includes(needle), 10_000);
     try {
       await waitFor(() => stderr, 'Following the request log');
       await cli(['session', 'mint', '--user', 'ignored_by_filter']);

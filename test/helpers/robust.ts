@@ -1,11 +1,16 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { BIN, runCli } from './cli.js';
+import { Condition } from './wait.js';
 
 /** A built-CLI child process whose stdout is collected line by line while it runs. */
 export interface StreamingCli {
   child: ChildProcess;
   lines: string[];
+  /** Notified on every line of stdout, once it is in `lines`. */
+  printed: Condition;
+  /** Resolves once stdout has at least `count` lines (bounded). */
+  waitLines(count: number, timeoutMs?: number): Promise<string[]>;
   stderr: () => string;
   exited: Promise<number | null>;
   /** SIGKILL (if still running) and wait for the exit. */
@@ -18,18 +23,23 @@ export function spawnCli(args: string[], onLine?: (line: string) => void): Strea
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const lines: string[] = [];
+  const printed = new Condition();
   let stderr = '';
   child.stderr!.on('data', (chunk) => (stderr += chunk));
   const reader = createInterface({ input: child.stdout! });
   reader.on('line', (line) => {
     lines.push(line);
     onLine?.(line);
+    printed.notify();
   });
   // 'close' comes after the last line of stdout was read.
   const exited = new Promise<number | null>((resolve) => child.once('close', (code) => resolve(code)));
   return {
     child,
     lines,
+    printed,
+    waitLines: (count, timeoutMs = 15_000) =>
+      printed.until(() => `${count} lines of scanctl ${args.join(' ')} (got ${lines.length}): ${lines.join('\n')} ${stderr}`, () => lines.length >= count && lines, timeoutMs),
     stderr: () => stderr,
     exited,
     async kill() {
@@ -77,7 +87,8 @@ export interface SimLine {
 }
 
 export function simLines(lines: string[]): SimLine[] {
-  return lines.filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as SimLine);
+  // The simulated scans only: a run cut off by a kill ends with its error object (object: 'error').
+  return lines.filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as SimLine & { object?: string }).filter((l) => l.object === 'simulated_scan');
 }
 
 /** The scans whose POST /v1/scan-events outcome report the client saw acknowledged. */

@@ -1,6 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { Condition } from './wait.js';
 
 export interface ReceivedDelivery {
   headers: http.IncomingHttpHeaders;
@@ -21,6 +22,8 @@ export interface Receiver {
   received: ReceivedDelivery[];
   behaviour: Behaviour;
   close(): Promise<void>;
+  /** Notified on every request, once it is in `received`. */
+  arrived: Condition;
   /** Resolves once `count` requests arrived (bounded by a real-time timeout). */
   waitFor(count: number, timeoutMs?: number): Promise<ReceivedDelivery[]>;
 }
@@ -29,8 +32,8 @@ export interface Receiver {
 export async function startReceiver(secret: string, behaviour: Behaviour = () => 200, port = 0): Promise<Receiver> {
   const received: ReceivedDelivery[] = [];
   const sockets = new Set<Socket>();
-  const waiters: Array<() => void> = [];
-  const receiver = { received, behaviour } as Receiver;
+  const arrived = new Condition();
+  const receiver = { received, behaviour, arrived } as Receiver;
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -43,7 +46,7 @@ export async function startReceiver(secret: string, behaviour: Behaviour = () =>
       if (signatureValid) body = JSON.parse(raw.toString('utf8'));
       const delivery: ReceivedDelivery = { headers: req.headers, method: req.method ?? '', raw, signatureValid, body };
       received.push(delivery);
-      for (const w of waiters.splice(0)) w();
+      arrived.notify();
       const action = await receiver.behaviour(received.length, delivery);
       if (action === 'reset') return req.socket.destroy();
       if (action === 'hang') return;
@@ -64,19 +67,7 @@ export async function startReceiver(secret: string, behaviour: Behaviour = () =>
       for (const s of sockets) s.destroy();
       server.close(() => resolve());
     });
-  receiver.waitFor = async (count, timeoutMs = 10_000) => {
-    const deadline = Date.now() + timeoutMs;
-    while (received.length < count) {
-      if (Date.now() > deadline) throw new Error(`receiver got ${received.length} of ${count} deliveries`);
-      await new Promise<void>((resolve) => {
-        const t = setTimeout(resolve, 50);
-        waiters.push(() => {
-          clearTimeout(t);
-          resolve();
-        });
-      });
-    }
-    return received;
-  };
+  receiver.waitFor = (count, timeoutMs = 10_000) =>
+    arrived.until(() => `${count} deliveries (got ${received.length})`, () => received.length >= count && received, timeoutMs);
   return receiver;
 }

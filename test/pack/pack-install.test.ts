@@ -1,11 +1,11 @@
 import { execFile, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tempDir } from '../helpers/temp.js';
 
 /**
  * The package as a user gets it: `npm pack`, then a global install of the tarball into a clean
@@ -19,13 +19,18 @@ const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { na
 const skip = process.env.SCANCTL_SKIP_PACK === '1';
 
 describe.skipIf(skip)('npm pack + global install of the tarball', () => {
-  const work = mkdtempSync(join(tmpdir(), 'scanctl-pack-'));
-  const prefix = join(work, 'prefix');
-  const bin = join(prefix, 'bin', 'scanctl');
+  // Made in beforeAll, not while collecting: a skipped suite (SCANCTL_SKIP_PACK=1) runs no hook
+  // that could remove it.
+  let work = '';
+  let prefix = '';
+  let bin = '';
   let files: string[] = [];
   let installSeconds = 0;
 
   beforeAll(async () => {
+    work = tempDir('scanctl-pack-');
+    prefix = join(work, 'prefix');
+    bin = join(prefix, 'bin', 'scanctl');
     // `npm test` builds first; pack what was built rather than building again.
     expect(existsSync(join(ROOT, 'dist', 'cli', 'main.js')), 'run npm run build first').toBe(true);
     const packed = await run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', work], { cwd: ROOT, maxBuffer: 16 * 1024 * 1024 });

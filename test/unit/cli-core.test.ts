@@ -39,7 +39,10 @@ describe('scanctl core commands (in-process)', () => {
     expect((await runCommand(['key', 'create', '--env', 'prod'])).code).toBe(2);
     const badUrl = await runCommand(['clock', 'show', '--base-url', 'ftp://x']);
     expect(badUrl.code).toBe(2);
-    expect(badUrl.stderr).toMatch(/^scanctl: --base-url must be an http\(s\) URL/);
+    expect(badUrl.stderr).toMatch(/^scanctl: option '--base-url <url>' argument 'ftp:\/\/x' is invalid\. Expected an http\(s\) URL/);
+    const badEnv = await runCommand(['clock', 'show'], { env: { SCANCTL_BASE_URL: 'ftp://x' } });
+    expect(badEnv.code).toBe(2);
+    expect(badEnv.stderr).toMatch(/^scanctl: --base-url must be an http\(s\) URL/);
   });
 
   it('session mint: human and --json, default key, --key, SCANCTL_SECRET_KEY, --scope', async () => {

@@ -68,6 +68,9 @@ describe('option parsing: every value checked while parsing, before any request'
       expect(res.code, args.join(' ')).toBe(2);
       expect(res.stderr, args.join(' ')).toContain(expected);
     }
+    // The message points at the help of the command that was reached.
+    expect((await runCommand(['--app', 'app_demo', 'scan', 'simulate', '--user', 'm', '--count', 'abc'])).stderr).toMatch(/\(see scanctl scan simulate --help\)\n$/);
+    expect((await runCommand(['scans', 'list', '--limit', '0'])).stderr).toMatch(/\(see scanctl scan list --help\)\n$/);
   });
 
   it('scan list is the home of listing scans; scans list and device keep working', async () => {

@@ -16,9 +16,13 @@ const LAYERS: Array<{ dir: string; rank: number }> = [
   { dir: 'store', rank: 3 },
   { dir: 'webhooks', rank: 4 },
   { dir: 'emulator', rank: 5 },
+  // The web console is another face of the emulator: mounted by it, calling its domain functions.
+  { dir: 'console', rank: 5 },
   { dir: 'client', rank: 6 },
   { dir: 'sdk', rank: 6 },
   { dir: 'tui', rank: 7 },
+  // startEmulator and its handle: the emulator driven in-process, through the clients and the simulated SDK.
+  { dir: 'testkit', rank: 7 },
   { dir: 'cli', rank: 8 },
   // The package's library entry (src/index.ts) may re-export anything.
   { dir: 'index.ts', rank: 9 },

@@ -1,6 +1,7 @@
+import { once } from 'node:events';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ControlClient } from '../../src/client/control.js';
-import { judge, waitForDeliveries } from '../../src/client/wait.js';
+import { judge, progressLines, waitForDeliveries, waitProgress, type WaitTimer } from '../../src/client/wait.js';
 import type { DeliveryView } from '../../src/contract/webhooks.js';
 import { recordScanEvent } from '../../src/webhooks/outbox.js';
 import { DEMO, expectErrorBody, portalCookie, testEmulator, type TestEmulator } from '../helpers/emulator.js';
@@ -41,14 +42,18 @@ function controlOf(emu: TestEmulator): ControlClient {
   } as unknown as ControlClient;
 }
 
-async function readSse(body: ReadableStream<Uint8Array>, until: (events: Array<{ event: string; data: any }>) => boolean) {
+type Sse = { event: string; data: any };
+
+/** Reads a server-sent event stream as it comes: `next()` the next event, `until(p)` events until p holds of all read so far. */
+function sseReader(body: ReadableStream<Uint8Array>) {
   const reader = body.getReader();
   const decoder = new TextDecoder();
-  const events: Array<{ event: string; data: any }> = [];
+  const events: Sse[] = [];
   let buffer = '';
-  while (!until(events)) {
+  let read = 0;
+  const pull = async (): Promise<boolean> => {
     const { value, done } = await reader.read();
-    if (done) break;
+    if (done) return false;
     buffer += decoder.decode(value, { stream: true });
     let end: number;
     while ((end = buffer.indexOf('\n\n')) >= 0) {
@@ -58,9 +63,26 @@ async function readSse(body: ReadableStream<Uint8Array>, until: (events: Array<{
       const data = /^data: (.*)$/m.exec(block)?.[1];
       if (data) events.push({ event, data: JSON.parse(data) });
     }
-  }
-  return { events, cancel: () => reader.cancel() };
+    return true;
+  };
+  const cancel = () => reader.cancel();
+  return {
+    events,
+    cancel,
+    /** The next event, or null when the stream ended. */
+    async next(): Promise<Sse | null> {
+      while (read >= events.length) if (!(await pull())) return null;
+      return events[read++]!;
+    },
+    async until(done: (events: Sse[]) => boolean) {
+      while (!done(events)) if (!(await pull())) break;
+      read = events.length;
+      return { events, cancel };
+    },
+  };
 }
+
+const readSse = (body: ReadableStream<Uint8Array>, until: (events: Sse[]) => boolean) => sseReader(body).until(until);
 
 describe('webhook control plane', () => {
   it('lists deliveries with filters, shows one with its attempts and exact headers and body', async () => {
@@ -114,9 +136,10 @@ describe('webhook control plane', () => {
     scan(emu, 's1');
     await emu.advance(0);
     await r.waitFor(1);
+    const detached = once(emu.bus, 'listener-detached');
     await ready.cancel();
     // Closed: the override goes away (APP-3 again).
-    for (let i = 0; i < 50 && (await emu.call('GET', '/_scanctl/webhooks/listeners')).body.data.length > 0; i++) await new Promise((res) => setTimeout(res, 10));
+    expect(await detached).toEqual([ready.events[0]!.data.listener.id]);
     expect((await emu.call('GET', '/_scanctl/webhooks/listeners')).body.data).toHaveLength(0);
     const later = scan(emu, 's2');
     expect(emu.store.webhooks.deliveries({ event_id: later })).toHaveLength(0);
@@ -125,14 +148,16 @@ describe('webhook control plane', () => {
   it('the stream carries queued, attempt_started and attempt_finished events with attempt k of 17 and the next attempt time', async () => {
     const { emu } = await setup(() => 503);
     const response = await emu.app.request('/_scanctl/webhooks/stream?app_id=app_demo');
-    const reader = readSse(response.body!, (e) => e.filter((x) => x.event === 'delivery').length >= 3);
-    await new Promise((res) => setTimeout(res, 10));
+    // Subscribed once `ready` is read; the rest of the stream is read on from the same reader.
+    const stream = sseReader(response.body!);
+    expect((await stream.next())?.event).toBe('ready');
     scan(emu, 's1');
-    await new Promise((res) => setImmediate(res));
+    await stream.until((e) => e.some((x) => x.data.object === 'delivery.queued'));
+    const reader = stream.until((e) => e.filter((x) => x.event === 'delivery').length >= 3);
     await emu.advance(0);
     const { events, cancel } = await reader;
-    const kinds = events.filter((e) => e.event === 'delivery').map((e) => e.data.kind);
-    expect(kinds).toEqual(['queued', 'attempt_started', 'attempt_finished']);
+    const kinds = events.filter((e) => e.event === 'delivery').map((e) => e.data.object);
+    expect(kinds).toEqual(['delivery.queued', 'delivery.attempt_started', 'delivery.attempt_finished']);
     const finished = events.at(-1)!.data;
     expect(finished).toMatchObject({ attempt: 1, max_attempts: 17, status: 503, outcome: 'retrying', next_attempt_at: '2026-11-22T10:00:30.000Z' });
     await cancel();
@@ -149,24 +174,40 @@ describe('webhook control plane', () => {
   });
 });
 
+/**
+ * A wait's real time that moves only when the wait sleeps; each sleep first runs `step`, the world
+ * moving on (the emulator's clock advancing, deliveries being made) between two polls.
+ */
+function steppedTimer(step: (sleep: number) => Promise<void> = async () => undefined): WaitTimer & { slept: () => number } {
+  let now = 0;
+  let sleeps = 0;
+  return {
+    now: () => now,
+    sleep: async (ms) => {
+      now += ms;
+      await step(++sleeps);
+    },
+    slept: () => sleeps,
+  };
+}
+
 describe('waitForDeliveries', () => {
   it('returns ok once every delivery of the scans is acknowledged', async () => {
-    const { emu, r } = await setup();
+    const { emu } = await setup();
     scan(emu, 's1');
     scan(emu, 's2');
-    const waiting = waitForDeliveries(controlOf(emu), { scanIds: ['s1', 's2'], timeoutMs: 5_000, pollMs: 5 });
-    await emu.advance(0);
-    await r.waitFor(2);
-    const outcome = await waiting;
+    const timer = steppedTimer(() => emu.advance(0));
+    const outcome = await waitForDeliveries(controlOf(emu), { scanIds: ['s1', 's2'], timeoutMs: 5_000, pollMs: 5, timer });
     expect(outcome.ok).toBe(true);
     expect(outcome.deliveries).toHaveLength(2);
+    expect(timer.slept()).toBe(1);
   });
 
   it('reports the exhausted delivery with its last status and error', async () => {
     const { emu } = await setup(() => 500);
     scan(emu, 's1');
     await emu.advance(60 * 3_600_000);
-    const outcome = await waitForDeliveries(controlOf(emu), { scanIds: ['s1'], timeoutMs: 1_000, pollMs: 5 });
+    const outcome = await waitForDeliveries(controlOf(emu), { scanIds: ['s1'], timeoutMs: 1_000, pollMs: 5, timer: steppedTimer() });
     expect(outcome).toMatchObject({ ok: false, reason: 'failed', delivery: { status: 'failed', attempts: 17, last_status: 500, last_error: 'HTTP 500' } });
   });
 
@@ -174,8 +215,24 @@ describe('waitForDeliveries', () => {
     const { emu } = await setup(() => 500);
     scan(emu, 's1');
     await emu.advance(0);
-    const outcome = await waitForDeliveries(controlOf(emu), { scanIds: ['s1'], timeoutMs: 50, pollMs: 5 });
+    const timer = steppedTimer();
+    const outcome = await waitForDeliveries(controlOf(emu), { scanIds: ['s1'], timeoutMs: 50, pollMs: 5, timer });
     expect(outcome).toMatchObject({ ok: false, reason: 'timeout' });
+    expect(timer.now()).toBe(50);
+  });
+
+  it('says how the wait stands each time it changes: delivered, retrying, the next attempt on the emulator clock', async () => {
+    const { emu } = await setup((n) => (n === 1 ? 200 : n <= 3 ? 500 : 200));
+    for (const id of ['s1', 's2', 's3']) scan(emu, id);
+    const lines: string[] = [];
+    const timer = steppedTimer((sleep) => emu.advance(sleep === 1 ? 0 : 30_000));
+    const outcome = await waitForDeliveries(controlOf(emu), { scanIds: ['s1', 's2', 's3'], timeoutMs: 5_000, pollMs: 5, timer, onProgress: progressLines((l) => lines.push(l)) });
+    expect(outcome.ok).toBe(true);
+    expect(lines).toEqual([
+      'waiting for 3 deliveries (0 delivered, 3 queued)',
+      'waiting for 3 deliveries (1 delivered, 2 retrying, next attempt 10:00:30 on the emulator clock)',
+    ]);
+    expect(waitProgress([])).toBe('waiting for 0 deliveries (0 delivered)');
   });
 
   it('an event whose first delivery failed but whose resend succeeded counts as acknowledged', () => {

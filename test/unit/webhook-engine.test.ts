@@ -65,10 +65,10 @@ describe('the webhook engine on its own', () => {
     expect(headers).toMatchObject({ 'Service-Event-Id': eventId, 'Service-Event-Type': 'scan.completed', 'user-agent': 'scanctl-emulator/test' });
     const [delivery] = store.webhooks.deliveries({ event_id: eventId });
     expect(delivery).toMatchObject({ status: 'succeeded', attempts: 1, last_status: 204 });
-    expect(events.map((e) => [e.kind, e.outcome])).toEqual([
-      ['queued', 'pending'],
-      ['attempt_started', 'in_flight'],
-      ['attempt_finished', 'succeeded'],
+    expect(events.map((e) => [e.object, e.outcome])).toEqual([
+      ['delivery.queued', 'pending'],
+      ['delivery.attempt_started', 'in_flight'],
+      ['delivery.attempt_finished', 'succeeded'],
     ]);
   });
 

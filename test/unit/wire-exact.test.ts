@@ -151,3 +151,17 @@ describe('DEV-5: occurred_at takes every RFC 3339 date-time', () => {
     }
   });
 });
+
+describe('ERR-1: what the fuzzer found in the control plane', () => {
+  it('ERR-1: a state file whose clock offset leaves the range of dates is refused (400), and every route still answers', async () => {
+    const emu = testEmulator();
+    const state = (await emu.call('GET', '/_scanctl/state')).body;
+    for (const offset of [1e300, -1e300, 9e15]) {
+      const res = await emu.call('POST', '/_scanctl/state/import', { json: { ...state, clock_offset_ms: offset } });
+      expect(res.status, String(offset)).toBe(400);
+      expect(res.body.error).toMatchObject({ code: 'parameter_invalid', param: 'clock_offset_ms' });
+    }
+    expect((await emu.call('GET', '/_scanctl/clock')).status).toBe(200);
+    expect((await emu.call('POST', '/v1/sessions', { key: DEMO.testSecret, json: { host_user_ref: 'm' } })).status).toBe(201);
+  });
+});

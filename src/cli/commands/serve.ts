@@ -1,48 +1,34 @@
 import { Command, Option } from 'commander';
-import { DEFAULT_DB, DEFAULT_HOST, DEFAULT_PORT, readServeState, STATE_FILE } from '../../emulator/serve-state.js';
-import { CHOICES } from '../../contract/choices.js';
+import { DEFAULT_DB, DEFAULT_HOST, DEFAULT_PORT, STATE_FILE } from '../../emulator/serve-state.js';
+import type { RunningServer } from '../../emulator/server.js';
+import { addEmulatorOptions, parseEmulatorFlags, type EmulatorFlags, type EmulatorRunOptions } from '../emulator-flags.js';
 import { UserError } from '../errors.js';
 import { contextOf, type CommandContext } from '../context.js';
 import { waitForInterrupt } from '../io.js';
 import { bold, dim } from '../style.js';
 import { table } from '../output.js';
 import { wholeNumber } from '../parse-options.js';
-import { packageVersion } from '../../util/package-root.js';
 import type * as Seed from '../../emulator/seed.js';
 
 /** Loaded with the emulator, when serve starts. */
 let fixtureKeys: typeof Seed.fixtureKeys;
 
-interface ServeFlags {
+interface ServeFlags extends EmulatorFlags {
   port: number;
   host: string;
-  db: string;
-  fixtures?: string;
   reset?: boolean;
-  rateLimit: number;
   allowedHost: string[];
 }
 
 export function register(program: Command): void {
-  program
+  const serve = program
     .command('serve')
     .description('run the local emulator of every route (backend, portal, device) on SQLite with a virtual clock')
     .addOption(new Option('--port <port>', 'port to listen on; 0 picks a free one').env('SCANCTL_PORT').argParser(wholeNumber(0, 65535)).default(DEFAULT_PORT))
-    .addOption(new Option('--host <host>', 'address to bind').env('SCANCTL_HOST').default(DEFAULT_HOST))
-    .addOption(new Option('--db <path>', 'SQLite file, or :memory:').env('SCANCTL_DB').default(DEFAULT_DB))
-    .addOption(
-      new Option('--fixtures <file>', 'fixture file to load (upserted on every start); default: the bundled fixtures/default.json seeds a fresh database').env(
-        'SCANCTL_FIXTURES',
-      ),
-    )
+    .addOption(new Option('--host <host>', 'address to bind').env('SCANCTL_HOST').default(DEFAULT_HOST));
+  addEmulatorOptions(serve, { db: DEFAULT_DB, env: true })
     // Not Option.env(): commander would treat SCANCTL_RESET=0 as set and wipe the database.
     .addOption(new Option('--reset', 'start from an empty database (env SCANCTL_RESET=1)'))
-    .addOption(
-      new Option('--rate-limit <n>', 'requests per second per secret key before 429 rate_limited; 0 turns it off')
-        .env('SCANCTL_RATE_LIMIT')
-        .argParser(wholeNumber(0, 1_000_000_000))
-        .default(CHOICES.defaultRateLimitPerSecond),
-    )
     .addOption(
       new Option('--allowed-host <name>', 'admit requests for this host name besides loopback (repeatable; name or name:port), e.g. a CI service name')
         .argParser((value: string, previous: string[] = []) => [...previous, value])
@@ -52,48 +38,32 @@ export function register(program: Command): void {
       const ctx = contextOf(command);
       const allowedHosts = allowedHostsOf(flags.allowedHost, ctx.io.env.SCANCTL_ALLOWED_HOSTS);
       checkBindAddress(flags.host, allowedHosts);
-      const { port, rateLimit } = flags;
-      const { startEmulatorServer, PortInUseError } = await import('../../emulator/server.js');
-      const { DatabaseLockedError, DatabaseTooNewError } = await import('../../store/db.js');
-      const { FixtureError } = await import('../../emulator/fixture-file.js');
+      const run = await parseEmulatorFlags(flags, ctx);
+      const { startForCli, exportOnExit } = await import('../run-emulator.js');
+      const server = await startForCli(run, {
+        port: flags.port,
+        host: flags.host,
+        db: flags.db,
+        fixtures: flags.fixtures ?? null,
+        reset: Boolean(flags.reset) || /^(1|true|yes|on)$/i.test(ctx.io.env.SCANCTL_RESET ?? ''),
+        stateFile: STATE_FILE,
+        cwd: ctx.io.cwd,
+        allowedHosts,
+      });
       ({ fixtureKeys } = await import('../../emulator/seed.js'));
-      let server;
-      try {
-        server = await startEmulatorServer({
-          port,
-          host: flags.host,
-          dbPath: flags.db,
-          fixturesPath: flags.fixtures ?? null,
-          reset: Boolean(flags.reset) || /^(1|true|yes|on)$/i.test(ctx.io.env.SCANCTL_RESET ?? ''),
-          rateLimitPerSecond: rateLimit,
-          version: packageVersion(),
-          stateFile: STATE_FILE,
-          allowedHosts,
-        });
-      } catch (error) {
-        if (error instanceof DatabaseLockedError) {
-          const other = readServeState();
-          throw new UserError(`${error.message}${other ? ` (pid ${other.pid}, ${other.base_url})` : ''}`, {
-            hint: 'stop that server, or pick another file with --db (or --db :memory:)',
-          });
-        }
-        if (error instanceof PortInUseError) throw new UserError(error.message, { hint: 'pass --port 0 to pick a free port' });
-        if (error instanceof FixtureError) throw new UserError(`invalid fixtures: ${error.message}`);
-        if (error instanceof DatabaseTooNewError) throw new UserError(error.message);
-        const code = (error as { code?: unknown } | null)?.code;
-        if (typeof code === 'string' && /^(SQLITE_(CANTOPEN|NOTADB|CORRUPT|READONLY|IOERR|PERM|AUTH)|EACCES|EPERM|ENOTDIR|EISDIR|EEXIST|EROFS|ENOSPC)/.test(code)) {
-          throw new UserError(`cannot open the database ${flags.db}: ${(error as Error).message}`, {
-            hint: 'pick another file with --db (or --db :memory:)',
-          });
-        }
-        throw error;
-      }
       // Listen for the signals before announcing readiness: a caller may stop us the moment it reads the ready line.
       const stopped = waitForInterrupt(ctx.io);
-      printReady(ctx, server, flags);
+      printReady(ctx, server, flags, run);
+      if (server.stateFileError) {
+        ctx.io.stderr.write(`scanctl: warning: cannot write ${STATE_FILE} (${server.stateFileError}): other commands will not find this emulator; pass them --base-url ${server.url}\n`);
+      }
       await stopped;
-      await server.close();
-      if (!ctx.json) ctx.io.stderr.write('scanctl: emulator stopped\n');
+      try {
+        if (run.exportOnExit) await exportOnExit(server, run.exportOnExit);
+      } finally {
+        await server.close();
+      }
+      if (!ctx.json) ctx.io.stderr.write(`scanctl: emulator stopped${run.exportOnExit ? `; state written to ${run.exportOnExit}` : ''}\n`);
     });
 }
 
@@ -123,11 +93,7 @@ function checkBindAddress(host: string, allowedHosts: string[]): void {
   );
 }
 
-function printReady(
-  ctx: CommandContext,
-  server: Awaited<ReturnType<typeof import('../../emulator/server.js').startEmulatorServer>>,
-  flags: ServeFlags,
-): void {
+function printReady(ctx: CommandContext, server: RunningServer, flags: ServeFlags, run: EmulatorRunOptions): void {
   const { emulator } = server;
   const appId = emulator.config.defaultAppId;
   const app = appId ? emulator.store.apps.get(appId) : undefined;
@@ -140,6 +106,7 @@ function printReady(
         // Kept for scripts written before every --json object carried `object`.
         event: 'ready',
         base_url: server.url,
+        console_url: `${server.url}/`,
         port: server.port,
         pid: process.pid,
         db: flags.db,
@@ -148,6 +115,8 @@ function printReady(
         test_secret_key: keys?.secret ?? null,
         test_publishable_key: keys?.publishable ?? null,
         clock: now,
+        frozen_clock: run.clock.frozen,
+        seed: run.seed,
         version: emulator.config.version,
       })}\n`,
     );
@@ -157,9 +126,11 @@ function printReady(
     `${bold(`scanctl emulator ${emulator.config.version}`)} listening on ${bold(server.url)}`,
     '',
     table([
+      ['console', `${server.url}/ (sign in, deliveries, settings, keys, clock in the browser)`],
       ['database', `${flags.db}${flags.db === ':memory:' ? ' (in memory)' : ''}`],
       ['fixtures', server.fixturesLoaded ? `${server.fixturesLoaded} (loaded)` : `${emulator.config.fixturesPath ?? 'none'} (kept from the database)`],
-      ['clock', `${now} (virtual: scanctl clock advance 15m)`],
+      ['clock', `${now} (virtual${run.clock.frozen ? ', frozen' : ''}: scanctl clock advance 15m)`],
+      ...(run.seed === null ? [] : [['seed', `${run.seed} (every id and token is predictable: for tests only)`] as [string, string]]),
       ['default app', app ? `${app.id} (${app.name})` : 'none'],
       ['test secret key', keys?.secret ?? 'not in the fixtures'],
       ['test publishable', keys?.publishable ?? 'not in the fixtures'],

@@ -132,6 +132,19 @@ export function changeKeyState(store: Store, now: number, key: ApiKeyRow, action
   return store.keys.byId(key.id)!;
 }
 
+/** The key that a revoke, suspend or reinstate names: by key_id, or the app's current secret key of env. */
+export function keyToChange(store: Store, now: number, app: AppRow, target: { env?: KeyEnv | undefined; key_id?: string | undefined }): ApiKeyRow {
+  if (target.key_id) {
+    const key = store.keys.byId(target.key_id);
+    if (!key || key.app_id !== app.id) throw new ApiError('resource_missing', `No key ${target.key_id.slice(0, 100)} on ${app.id}.`, 'key_id');
+    return key;
+  }
+  const env = target.env ?? 'test';
+  const key = currentSecretKey(store, now, app.id, env);
+  if (!key) throw new ApiError('resource_missing', `${app.id} has no current ${env} secret key.`, 'env');
+  return key;
+}
+
 /** The app's current secret key of `env`: the one not replaced by a rotation and not revoked. */
 export function currentSecretKey(store: Store, now: number, appId: string, env: KeyEnv): ApiKeyRow | undefined {
   return store.keys

@@ -1,5 +1,5 @@
-import { getRequestListener } from '@hono/node-server';
-import { createServer, type Server } from 'node:http';
+import { getRequestListener, RequestError } from '@hono/node-server';
+import { createServer, type RequestListener, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { ApiError, type ErrorCode } from '../../contract/errors.js';
 
@@ -9,17 +9,29 @@ import { ApiError, type ErrorCode } from '../../contract/errors.js';
  * over the limit) are answered with the spec's error body too, never a bare text/plain 400 or an
  * empty 431.
  */
-export function createEmulatorHttpServer(fetch: (request: Request) => Response | Promise<Response>): Server {
-  const listener = getRequestListener(fetch, {
+export function createEmulatorHttpServer(listener: RequestListener): Server {
+  const server = createServer(listener);
+  answerClientErrors(server);
+  return server;
+}
+
+/** The emulator's app as a node:http request listener (exec attaches it to a server it bound earlier). */
+export function emulatorRequestListener(fetch: (request: Request) => Response | Promise<Response>): RequestListener {
+  return getRequestListener(fetch, {
     // The adapter refuses a request it cannot turn into a URL (no Host, a bad absolute form).
     errorHandler: (error) => {
-      const apiError = new ApiError('request_malformed', `The request cannot be read: ${(error as Error).message}.`);
+      const apiError =
+        error instanceof RequestError
+          ? new ApiError('request_malformed', `The request cannot be read: ${error.message}.`)
+          : new ApiError('internal_error', 'The emulator hit an unexpected error; see the serve log.');
+      if (!(error instanceof RequestError)) console.error('scanctl: internal error', error);
       return new Response(JSON.stringify(apiError.toBody()), { status: apiError.status, headers: { 'content-type': 'application/json' } });
     },
   });
-  const server = createServer(listener);
+}
+
+export function answerClientErrors(server: Server): void {
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => answerClientError(error, socket));
-  return server;
 }
 
 const REASONS: Record<number, string> = { 400: 'Bad Request', 408: 'Request Timeout', 431: 'Request Header Fields Too Large' };

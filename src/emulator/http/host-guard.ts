@@ -1,4 +1,5 @@
 import type { MiddlewareHandler } from 'hono';
+import { LOOPBACK_HOST_NAMES } from '../../contract/choices.js';
 import { ApiError } from '../../contract/errors.js';
 import { originCheckExempt } from '../../contract/origin.js';
 import type { AppEnv, EmulatorConfig } from '../context.js';
@@ -16,7 +17,7 @@ import type { AppEnv, EmulatorConfig } from '../context.js';
  *
  * No route ever answers with CORS headers, so no other origin can read an answer either.
  */
-const LOOPBACK_NAMES = new Set(['localhost', '127.0.0.1', '[::1]']);
+const LOOPBACK_NAMES = new Set(LOOPBACK_HOST_NAMES);
 
 export interface HostPolicy {
   /** The port the emulator listens on; null in-process (app.request), where any port is loopback's. */

@@ -2,12 +2,11 @@ import type { Context } from 'hono';
 import { getCookie } from 'hono/cookie';
 import { ApiError, type ErrorCode } from '../../contract/errors.js';
 import type { Operation, Security } from '../../contract/operation.js';
-import { sha256Hex } from '../../util/crypto.js';
 import type { AppEnv, EmulatorContext } from '../context.js';
 import { authenticateSessionToken, type DeviceAuth } from '../domain/device.js';
 import { authenticateSecretKey, refusalCode, type SecretKeyAuth } from '../domain/keys.js';
+import { PORTAL_COOKIE, portalSessionOf } from '../domain/portal-sessions.js';
 
-export const PORTAL_COOKIE = 'scanctl_portal';
 
 export type SecretKeyCaller = Extract<SecretKeyAuth, { ok: true }>;
 export interface PortalCaller {
@@ -84,9 +83,8 @@ function portalCaller(ctx: EmulatorContext, c: Context<AppEnv>, op: Operation): 
       `${op.method.toUpperCase()} ${op.path} is a portal route: it takes the portal session cookie, not an API key.`,
     );
   }
-  const cookie = getCookie(c, PORTAL_COOKIE);
-  const session = cookie ? ctx.store.portalSessions.byHash(sha256Hex(cookie)) : undefined;
-  if (!session || session.expires_at <= ctx.clock.now()) {
+  const session = portalSessionOf(ctx, getCookie(c, PORTAL_COOKIE));
+  if (!session) {
     throw new ApiError('portal_login_required', 'Log in to the portal first (scanctl app update does it for you).');
   }
   return { accountId: session.account_id };

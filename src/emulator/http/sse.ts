@@ -9,6 +9,8 @@ export interface SseChannel {
   send(event: string, data: unknown, id?: string): void;
   /** Resolves once everything queued so far is written. */
   flushed(): Promise<void>;
+  /** Ends the stream from the server's side once everything queued so far is written. */
+  close(): void;
 }
 
 /**
@@ -22,14 +24,17 @@ export function sseResponse(c: Context, open: (channel: SseChannel) => Promise<(
     const write = (step: () => Promise<void>) => {
       writing = writing.then(step).catch(() => undefined);
     };
-    const channel: SseChannel = {
-      send: (event, data, id) => write(() => stream.writeSSE({ event, data: JSON.stringify(data), ...(id === undefined ? {} : { id }) })),
-      flushed: () => writing,
-    };
+    let end = () => {};
     const closed = new Promise<void>((done) => {
+      end = done;
       stream.onAbort(done);
       c.req.raw.signal?.addEventListener('abort', () => done(), { once: true });
     });
+    const channel: SseChannel = {
+      send: (event, data, id) => write(() => stream.writeSSE({ event, data: JSON.stringify(data), ...(id === undefined ? {} : { id }) })),
+      flushed: () => writing,
+      close: () => write(async () => end()),
+    };
     const keepAlive = setInterval(() => write(() => stream.write(': keep-alive\n\n').then(() => undefined)), SSE_KEEP_ALIVE_MS);
     let cleanup: (() => void) | void = undefined;
     try {

@@ -1,5 +1,4 @@
 import { OPS } from '../../contract/operations/index.js';
-import { freshSeed } from '../../util/seeded-random.js';
 import { chaosView } from '../../webhooks/chaos.js';
 import { implement } from '../http/implement.js';
 
@@ -11,7 +10,7 @@ export const chaosRoutes = [
     const previous = ctx.store.chaos.get(app.id);
     ctx.store.chaos.upsert({
       app_id: app.id,
-      seed: body.seed ?? freshSeed(),
+      seed: body.seed ?? ctx.ids.seed(),
       drop_probability: body.drop,
       duplicate_probability: body.duplicate,
       delay_ms: body.delay_ms,

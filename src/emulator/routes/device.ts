@@ -33,7 +33,7 @@ export const deviceRoutes = [
       if (!caller.scopes.includes('scan.create')) {
         throw new ApiError(
           'insufficient_scope',
-          'This session token was minted without the scan.create scope, so it cannot report scans; nothing was recorded. Use a test key for unbilled scans.',
+          'This session token lacks the scan.create scope, so it cannot report scans: nothing was recorded.',
         );
       }
       requireIdempotencyKey(c.req.header('idempotency-key'));

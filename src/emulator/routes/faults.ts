@@ -1,7 +1,6 @@
 import { ApiError } from '../../contract/errors.js';
 import { OPS } from '../../contract/operations/index.js';
 import type { FaultRow } from '../../store/tables/faults.js';
-import { freshSeed } from '../../util/seeded-random.js';
 import { faultView } from '../domain/faults.js';
 import { implement } from '../http/implement.js';
 
@@ -19,7 +18,7 @@ export const faultRoutes = [
       count: body.count ?? null,
       remaining: body.count ?? null,
       probability: body.probability ?? null,
-      seed: body.seed ?? freshSeed(),
+      seed: body.seed ?? ctx.ids.seed(),
       matched: 0,
       injected: 0,
       created_at: ctx.clock.now(),

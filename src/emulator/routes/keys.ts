@@ -1,10 +1,8 @@
 import type { KeyView } from '../../contract/control.js';
-import { ApiError } from '../../contract/errors.js';
 import { OPS } from '../../contract/operations/index.js';
 import { toIso } from '../../contract/time.js';
 import type { ApiKeyRow } from '../../store/tables/api-keys.js';
-import type { EmulatorContext } from '../context.js';
-import { changeKeyState, currentSecretKey, issueKeyPair, keyState, rotateSecretKey, type KeyAction } from '../domain/keys.js';
+import { changeKeyState, issueKeyPair, keyState, keyToChange, rotateSecretKey, type KeyAction } from '../domain/keys.js';
 import { implement, type RouteInput } from '../http/implement.js';
 
 export function keyView(row: ApiKeyRow, now: number, secret?: string): KeyView {
@@ -23,24 +21,10 @@ export function keyView(row: ApiKeyRow, now: number, secret?: string): KeyView {
   return view;
 }
 
-/** The key that a revoke, suspend or reinstate names: by key_id, or the app's current secret key of env. */
-function targetKey(ctx: EmulatorContext, input: RouteInput<typeof OPS.revokeKey>): ApiKeyRow {
-  const { app, body } = input;
-  if (body.key_id) {
-    const key = ctx.store.keys.byId(body.key_id);
-    if (!key || key.app_id !== app.id) throw new ApiError('resource_missing', `No key ${body.key_id.slice(0, 100)} on ${app.id}.`, 'key_id');
-    return key;
-  }
-  const env = body.env ?? 'test';
-  const key = currentSecretKey(ctx.store, ctx.clock.now(), app.id, env);
-  if (!key) throw new ApiError('resource_missing', `${app.id} has no current ${env} secret key.`, 'env');
-  return key;
-}
-
 const keyAction = (action: KeyAction) => (input: RouteInput<typeof OPS.revokeKey>) => {
-  const { ctx } = input;
+  const { ctx, app, body } = input;
   const now = ctx.clock.now();
-  return { status: 200 as const, body: keyView(changeKeyState(ctx.store, now, targetKey(ctx, input), action), now) };
+  return { status: 200 as const, body: keyView(changeKeyState(ctx.store, now, keyToChange(ctx.store, now, app, body), action), now) };
 };
 
 /** Keys, the portal's side (CHOICE-8): list, issue, rotate with grace (AUTH-8), revoke, suspend, reinstate. */

@@ -1,6 +1,15 @@
 import { ApiError } from '../../contract/errors.js';
 import { OPS } from '../../contract/operations/index.js';
-import type { DeliveryStreamEvent } from '../../contract/webhooks.js';
+import { toIso } from '../../contract/time.js';
+import {
+  parseEventList,
+  type DeliveryStreamEvent,
+  type DeliveryStreamReady,
+  type ListenerReplacedEvent,
+  type WebhookEventType,
+} from '../../contract/webhooks.js';
+import type { ListenerRow } from '../../store/tables/webhooks.js';
+import type { EmulatorContext } from '../context.js';
 import { effectiveWebhookUrl, resendEvent, ResendError } from '../../webhooks/outbox.js';
 import { emulatorUserAgent } from '../../webhooks/headers.js';
 import { ensureSigningSecret } from '../../webhooks/signing-secret.js';
@@ -8,6 +17,17 @@ import { deliveryDetail, deliveryView, listenerView } from '../../webhooks/views
 import { implement } from '../http/implement.js';
 import { requireApp } from '../http/loaders.js';
 import { sseResponse } from '../http/sse.js';
+
+/** Queues a resend of the event and returns the new delivery's id; a refusal is the API's error. */
+export function resendOrRefuse(ctx: EmulatorContext, eventId: string): string {
+  try {
+    return resendEvent(ctx.store, ctx.ids, ctx.clock.now(), eventId);
+  } catch (error) {
+    if (!(error instanceof ResendError)) throw error;
+    const code = error.reason === 'no_event' ? 'resource_missing' : error.reason === 'redacted' ? 'event_deleted' : 'webhook_url_missing';
+    throw new ApiError(code, error.message, error.reason === 'no_event' ? 'event_id' : undefined);
+  }
+}
 
 /** The webhooks' control plane: deliveries, resend, listeners, the signing secret, the live stream. */
 export const webhookRoutes = [
@@ -17,16 +37,10 @@ export const webhookRoutes = [
   }),
   implement(OPS.getWebhookDelivery)(({ ctx, delivery }) => ({ status: 200, body: deliveryDetail(ctx.store, ctx.box, emulatorUserAgent(ctx.config.version), delivery) })),
   // A new delivery of the same event: same id, same signed bytes, due now.
-  implement(OPS.resendWebhookEvent)(({ ctx, params }) => {
-    try {
-      const id = resendEvent(ctx.store, ctx.ids, ctx.clock.now(), params.event_id);
-      return { status: 201, body: deliveryView(ctx.store.webhooks.deliveryById(id)!) };
-    } catch (error) {
-      if (!(error instanceof ResendError)) throw error;
-      const code = error.reason === 'no_event' ? 'resource_missing' : error.reason === 'redacted' ? 'event_deleted' : 'webhook_url_missing';
-      throw new ApiError(code, error.message, error.reason === 'no_event' ? 'event_id' : undefined);
-    }
-  }),
+  implement(OPS.resendWebhookEvent)(({ ctx, params }) => ({
+    status: 201,
+    body: deliveryView(ctx.store.webhooks.deliveryById(resendOrRefuse(ctx, params.event_id))!),
+  })),
   implement(OPS.listWebhookListeners)(({ ctx }) => ({
     status: 200,
     body: { object: 'list', data: ctx.store.webhooks.listeners().map(listenerView) },
@@ -38,31 +52,59 @@ export const webhookRoutes = [
   }),
   implement(OPS.streamWebhookDeliveries)(({ ctx, c, query }) => {
     const app = requireApp(ctx, query.app_id);
+    const events = parseEventList(query.events);
     // `scanctl webhook listen --forward URL`: while this stream is open, URL is the app's effective webhook URL.
-    const listener = query.forward ? { id: ctx.ids.id('lsn'), app_id: app.id, forward_url: query.forward, created_at: ctx.clock.now() } : null;
-    if (listener) {
-      ensureSigningSecret(ctx.store, ctx.ids, ctx.box, ctx.clock.now(), app.id);
-      ctx.store.webhooks.insertListener(listener);
-    }
+    const listener = query.forward ? attachListener(ctx, app.id, query.forward, events) : null;
     return sseResponse(c, (channel) => {
+      let replaced = false;
       const onDelivery = (event: DeliveryStreamEvent) => {
-        if (event.app_id === app.id) channel.send('delivery', event);
+        if (event.app_id === app.id && (events === null || events.includes(event.event_type))) channel.send('delivery', event);
+      };
+      // Told at once when another listener took the app over; this stream then ends.
+      const onReplaced = (event: ListenerReplacedEvent) => {
+        if (event.listener_id !== listener?.id) return;
+        replaced = true;
+        channel.send('replaced', event);
+        channel.close();
       };
       ctx.bus.on('delivery', onDelivery);
+      ctx.bus.on('listener-replaced', onReplaced);
       channel.send('ready', {
         object: 'webhook_stream',
         app_id: app.id,
         listener: listener ? listenerView(listener) : null,
         effective_url: effectiveWebhookUrl(ctx.store, app.id),
-      });
+        events,
+        emulator_time: toIso(ctx.clock.now()),
+      } satisfies DeliveryStreamReady);
       return () => {
         ctx.bus.off('delivery', onDelivery);
+        ctx.bus.off('listener-replaced', onReplaced);
+        if (!listener || replaced) return;
         try {
-          if (listener) ctx.store.webhooks.deleteListener(listener.id);
+          ctx.store.webhooks.deleteListener(listener.id);
         } catch {
           // The database already closed with the server: listeners are cleared at the next start anyway.
         }
+        ctx.bus.emit('listener-detached', listener.id);
       };
     });
   }),
 ];
+
+/** One listener per app: a new one replaces (and tells) the ones attached before it. */
+function attachListener(ctx: EmulatorContext, appId: string, forwardUrl: string, events: WebhookEventType[] | null): ListenerRow {
+  const listener: ListenerRow = { id: ctx.ids.id('lsn'), app_id: appId, forward_url: forwardUrl, events: events ? JSON.stringify(events) : null, created_at: ctx.clock.now() };
+  ensureSigningSecret(ctx.store, ctx.ids, ctx.box, ctx.clock.now(), appId);
+  const previous = ctx.store.db.transaction(() => {
+    const rows = ctx.store.webhooks.listenersOf(appId);
+    for (const row of rows) ctx.store.webhooks.deleteListener(row.id);
+    ctx.store.webhooks.insertListener(listener);
+    return rows;
+  })();
+  const time = toIso(ctx.clock.now());
+  for (const row of previous) {
+    ctx.bus.emit('listener-replaced', { object: 'listener.replaced', time, listener_id: row.id, app_id: appId, replaced_by: listenerView(listener) });
+  }
+  return listener;
+}

@@ -4,6 +4,9 @@ import type { EmulatorContext } from '../context.js';
 import { META } from '../../store/meta-keys.js';
 import { listTables, plainName, quote } from './tables.js';
 
+/** Meta rows of the running clock, not of the state: the offset is a top-level field, the frozen base belongs to the run. */
+const RUN_META = new Set<string>([META.clockOffset, META.clockFrozenAt]);
+
 export interface ExportOptions {
   /** Put webhook signing secrets in the file in plain text (so another database can re-seal them). */
   includeSecrets?: boolean;
@@ -37,7 +40,7 @@ function* exportPages(ctx: EmulatorContext, includeSecrets: boolean): Generator<
       const rows: Row[] = [];
       for (const row of page) {
         delete row.__rowid;
-        if (table.name === 'meta' && row.key === META.clockOffset) continue;
+        if (table.name === 'meta' && RUN_META.has(String(row.key))) continue;
         rows.push(exportRow(ctx, row, table.sealed, includeSecrets));
       }
       yield { table: table.name, rows };

@@ -3,8 +3,8 @@ import { ApiError } from '../../contract/errors.js';
 import { schemaVersion } from '../../store/db.js';
 import { rebuildDerivedTables } from '../../store/derived.js';
 import type { EmulatorContext } from '../context.js';
-import { META } from '../../store/meta-keys.js';
 import { followStoredFixtures } from '../seed.js';
+import { recordClock, restartSeededIds } from '../determinism.js';
 import { listTables, plainName, quote, type TableInfo } from './tables.js';
 
 /**
@@ -71,7 +71,7 @@ export function importState(ctx: EmulatorContext, file: StateFile): StateImportR
         }
       });
     }
-    ctx.store.meta.set(META.clockOffset, String(file.clock_offset_ms));
+    recordClock(ctx.store, ctx.clock, file.clock_offset_ms);
     rebuildDerivedTables(db);
     const violations = db.prepare('PRAGMA foreign_key_check').all() as Array<{ table: string; parent: string }>;
     if (violations.length > 0) {
@@ -128,5 +128,6 @@ function keyOf(table: TableInfo, row: Record<string, unknown>, column: string, h
 /** After the database changed under it: the emulator's in-memory view follows the new state. */
 export function afterStateChange(ctx: EmulatorContext): void {
   followStoredFixtures(ctx);
+  restartSeededIds(ctx.store, ctx.ids);
   ctx.webhooks.kick();
 }

@@ -1,5 +1,5 @@
 import type { StateResetResponse } from '../../contract/state.js';
-import { META } from '../../store/meta-keys.js';
+import { recordClock } from '../determinism.js';
 import type { EmulatorContext } from '../context.js';
 import { rebuildDerivedTables } from '../../store/derived.js';
 import { seedFixtures, storedFixtures } from '../seed.js';
@@ -17,7 +17,7 @@ export function resetState(ctx: EmulatorContext): StateResetResponse {
   db.transaction(() => {
     db.pragma('defer_foreign_keys = ON');
     for (const table of listTables(db)) db.prepare(`DELETE FROM ${quote(table.name)}`).run();
-    ctx.store.meta.set(META.clockOffset, String(ctx.clock.offsetMs));
+    recordClock(ctx.store, ctx.clock);
     seedFixtures(ctx, file, fixtures);
     rebuildDerivedTables(db);
   })();

@@ -5,8 +5,10 @@ export function metaStatements(db: Db) {
   const set = db.prepare<[string, string]>(
     'INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value',
   );
+  const remove = db.prepare<[string]>('DELETE FROM meta WHERE key = ?');
   return {
     get: (key: string): string | undefined => get.get(key)?.value,
     set: (key: string, value: string): void => void set.run(key, value),
+    delete: (key: string): void => void remove.run(key),
   };
 }

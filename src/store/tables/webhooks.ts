@@ -57,6 +57,8 @@ export interface ListenerRow {
   id: string;
   app_id: string;
   forward_url: string;
+  /** JSON array of the event types it takes; null: all. */
+  events: string | null;
   created_at: number;
 }
 
@@ -139,7 +141,7 @@ export function webhookStatements(db: Db) {
   const attemptsOf = db.prepare<[string], AttemptRow>('SELECT * FROM attempts WHERE delivery_id = ? ORDER BY number, id');
 
   const insertListener = db.prepare<ListenerRow>(
-    'INSERT INTO webhook_listeners (id, app_id, forward_url, created_at) VALUES (@id, @app_id, @forward_url, @created_at)',
+    'INSERT INTO webhook_listeners (id, app_id, forward_url, events, created_at) VALUES (@id, @app_id, @forward_url, @events, @created_at)',
   );
   const deleteListener = db.prepare<[string]>('DELETE FROM webhook_listeners WHERE id = ?');
   const clearListeners = db.prepare('DELETE FROM webhook_listeners');
@@ -147,6 +149,7 @@ export function webhookStatements(db: Db) {
     'SELECT * FROM webhook_listeners WHERE app_id = ? ORDER BY created_at DESC, rowid DESC LIMIT 1',
   );
   const listeners = db.prepare<[], ListenerRow>('SELECT * FROM webhook_listeners ORDER BY created_at, rowid');
+  const listenersOf = db.prepare<[string], ListenerRow>('SELECT * FROM webhook_listeners WHERE app_id = ? ORDER BY created_at, rowid');
   // The same rows as `due`, in one statement (inside the claim's transaction both see the same outbox).
   const claimAll = db.prepare<{ now: number; limit: number }>(
     `UPDATE deliveries SET status = 'in_flight', updated_at = @now WHERE rowid IN (
@@ -221,5 +224,6 @@ export function webhookStatements(db: Db) {
     clearListeners: () => void clearListeners.run(),
     listenerFor: (appId: string) => listenerFor.get(appId),
     listeners: () => listeners.all(),
+    listenersOf: (appId: string) => listenersOf.all(appId),
   };
 }

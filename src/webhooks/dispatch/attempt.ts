@@ -34,11 +34,13 @@ const unsent = (error: string): SendOutcome => ({ status: null, latencyMs: 0, er
 /** Makes the next attempt of a claimed delivery: chaos, the send, then the record. */
 export function deliveryAttempter(deps: AttemptDeps): (row: DeliveryWithEvent, destinations: Destinations) => Promise<void> {
   const { store, clock, run } = deps;
-  const destinationOf = (appId: string, batch: Destinations): Destination => {
-    let destination = batch.get(appId);
+  // Per app and event type: a `webhook listen --events` listener takes only some types.
+  const destinationOf = (row: DeliveryWithEvent, batch: Destinations): Destination => {
+    const key = `${row.app_id} ${row.event_type}`;
+    let destination = batch.get(key);
     if (!destination) {
-      destination = { url: effectiveWebhookUrl(store, appId), secret: signingSecretOf(store, deps.box, appId) };
-      batch.set(appId, destination);
+      destination = { url: effectiveWebhookUrl(store, row.app_id, row.event_type), secret: signingSecretOf(store, deps.box, row.app_id) };
+      batch.set(key, destination);
     }
     return destination;
   };
@@ -50,10 +52,10 @@ export function deliveryAttempter(deps: AttemptDeps): (row: DeliveryWithEvent, d
     // DEL-2: a delivery cancelled since it was claimed is never sent.
     if (store.webhooks.status(row.id) !== 'in_flight') return;
 
-    const { url, secret } = destinationOf(row.app_id, destinations);
+    const { url, secret } = destinationOf(row, destinations);
     const headers = secret ? signedDeliveryHeaders(row, secret, deps.userAgent) : {};
     const startedAt = clock.now();
-    deps.emit(row, { kind: 'attempt_started', outcome: 'in_flight', attempt: number, url });
+    deps.emit(row, { object: 'delivery.attempt_started', outcome: 'in_flight', attempt: number, url });
 
     let outcome: SendOutcome;
     if (!url) outcome = unsent('nowhere to send: the app has no webhook_url and no listener attached');

@@ -13,7 +13,7 @@ export interface DeliveryEventSink {
   emit(event: DeliveryStreamEvent): void;
 }
 
-export type DeliveryEventFields = Partial<DeliveryStreamEvent> & Pick<DeliveryStreamEvent, 'kind' | 'outcome'>;
+export type DeliveryEventFields = Partial<DeliveryStreamEvent> & Pick<DeliveryStreamEvent, 'object' | 'outcome'>;
 /** Announces one change of a delivery: the row as it stands, with `fields` on top. */
 export type EmitDelivery = (row: DeliveryWithEvent, fields: DeliveryEventFields) => void;
 
@@ -34,6 +34,7 @@ export function deliveryEmitter(sink: DeliveryEventSink, clock: Clock): EmitDeli
       status: null,
       latency_ms: null,
       error: null,
+      response_excerpt: null,
       next_attempt_at: row.next_attempt_at === null ? null : toIso(row.next_attempt_at),
       ...fields,
     });
@@ -47,8 +48,8 @@ export function streamOutboxChanges(store: Store, emit: EmitDelivery, onQueued: 
     for (const id of ids) {
       const row = store.webhooks.deliveryById(id);
       if (!row) continue; // rolled back
-      if (change.kind === 'queued') emit(row, { kind: 'queued', outcome: 'pending' });
-      else emit(row, { kind: 'cancelled', outcome: 'cancelled', error: row.last_error });
+      if (change.kind === 'queued') emit(row, { object: 'delivery.queued', outcome: 'pending' });
+      else emit(row, { object: 'delivery.cancelled', outcome: 'cancelled', error: row.last_error });
     }
     if (change.kind === 'queued') onQueued();
   });

@@ -78,12 +78,13 @@ export function attemptRecorder(store: Store, clock: Clock, emit: EmitDelivery):
     const { now, stillOurs } = recorded;
     const { ok, error, exhausted, next } = countAttempt(item, now);
     emit(item.row, {
-      kind: 'attempt_finished',
+      object: 'delivery.attempt_finished',
       attempt: item.number,
       url: item.url,
       status: item.outcome.status,
       latency_ms: item.outcome.latencyMs,
       error,
+      response_excerpt: item.outcome.excerpt,
       outcome: !stillOurs ? 'cancelled' : ok ? 'succeeded' : exhausted ? 'failed' : 'retrying',
       next_attempt_at: stillOurs && next !== null ? toIso(next) : null,
     });

@@ -5,11 +5,13 @@ import { renderApp } from './view.js';
 export function register(group: Command): void {
   group
     .command('show')
-    .description("show the app's settings")
+    .description("show the app's settings, and the `webhook listen` forwarding its deliveries if one is")
     .action(async (_flags: object, command: Command) => {
       const ctx = contextOf(command);
       const control = ctx.control();
-      const app = await control.app(await ctx.appId());
-      ctx.print(app, renderApp);
+      const appId = await ctx.appId();
+      const [app, listeners] = await Promise.all([control.app(appId), control.webhookListeners()]);
+      const listener = listeners.data.find((l) => l.app_id === appId) ?? null;
+      ctx.print({ ...app, listener }, renderApp);
     });
 }

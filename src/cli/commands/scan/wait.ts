@@ -8,10 +8,12 @@ import { EXIT } from '../../exit-codes.js';
  * that exhausts its attempts, or the timeout, ends it with EXIT.waitFailed and the last status.
  */
 export async function waitForScanDeliveries(ctx: CommandContext, scanIds: string[], timeoutMs: number): Promise<void> {
-  const { waitForDeliveries } = await import('../../../client/wait.js');
+  const { progressLines, waitForDeliveries } = await import('../../../client/wait.js');
   const control = ctx.control();
   const appId = await ctx.appId();
-  const outcome = await waitForDeliveries(control, { scanIds, appId, timeoutMs });
+  // While it waits, plain mode says how the deliveries stand (stderr: stdout stays the result).
+  const onProgress = ctx.json ? undefined : progressLines((line) => ctx.io.stderr.write(`${line}\n`));
+  const outcome = await waitForDeliveries(control, { scanIds, appId, timeoutMs, onProgress });
   const acknowledged = outcome.deliveries.filter((d) => d.status === 'succeeded').length;
   if (outcome.ok) {
     const human =

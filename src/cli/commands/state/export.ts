@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { closeSync, fchmodSync, openSync, writeFileSync, writeSync } from 'node:fs';
+import { CHOICES } from '../../../contract/choices.js';
 import { contextOf } from '../../context.js';
 import { UserError } from '../../errors.js';
 
@@ -33,9 +34,9 @@ export function register(group: Command): void {
 
 /** Secrets in plain text: owner-only from the first byte, also when the file already existed with wider modes. */
 function writePrivateFile(file: string, text: string): void {
-  const fd = openSync(file, 'w', 0o600);
+  const fd = openSync(file, 'w', CHOICES.privateFileMode);
   try {
-    fchmodSync(fd, 0o600);
+    fchmodSync(fd, CHOICES.privateFileMode);
     writeSync(fd, text);
   } finally {
     closeSync(fd);

@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import type { DeliveryDetail } from '../../../contract/webhooks.js';
 import { contextOf } from '../../context.js';
 import { columns, table } from '../../output.js';
+import { answerExcerpt } from './format.js';
 
 /** `scanctl webhook delivery ID`: its attempts and the exact request. */
 export function register(group: Command): void {
@@ -32,8 +33,15 @@ export function renderDetail(d: DeliveryDetail): string {
     lines.push(
       '',
       columns(
-        ['#', 'STARTED', 'STATUS', 'LATENCY', 'ERROR'],
-        d.attempt_log.map((a) => [String(a.number), a.started_at, a.status === null ? '---' : String(a.status), a.latency_ms === null ? '' : `${a.latency_ms} ms`, a.error ?? '']),
+        ['#', 'STARTED', 'STATUS', 'LATENCY', 'ERROR', "RECEIVER'S ANSWER"],
+        d.attempt_log.map((a) => [
+          String(a.number),
+          a.started_at,
+          a.status === null ? '---' : String(a.status),
+          a.latency_ms === null ? '' : `${a.latency_ms} ms`,
+          a.error ?? '',
+          a.response_excerpt ? answerExcerpt(a.response_excerpt, 120) : '',
+        ]),
       ),
     );
   }

@@ -10,7 +10,14 @@ export function attemptLine(e: DeliveryStreamEvent): string {
       : e.outcome === 'succeeded'
         ? 'succeeded'
         : `${e.outcome}${e.error ? ` (${e.error})` : ''}`;
-  return [e.time, e.event_id, e.event_type, e.scan_id, `attempt ${e.attempt}/${e.max_attempts}`, status, latency, tail].filter(Boolean).join('  ');
+  const line = [e.time, e.event_id, e.event_type, e.scan_id, `attempt ${e.attempt}/${e.max_attempts}`, status, latency, tail].filter(Boolean).join('  ');
+  return e.outcome === 'succeeded' || !e.response_excerpt ? line : `${line}  answer: ${answerExcerpt(e.response_excerpt)}`;
+}
+
+/** The start of the receiver's answer body on one line, quoted (JSON string escapes) so its end is visible. */
+export function answerExcerpt(excerpt: string, max = 200): string {
+  const flat = excerpt.replace(/\s+/g, ' ').trim();
+  return JSON.stringify(flat.length > max ? `${flat.slice(0, max - 1)}…` : flat);
 }
 
 export function deliveryRow(d: DeliveryView): string[] {

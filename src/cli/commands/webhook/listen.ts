@@ -1,80 +1,127 @@
-import type { Command } from 'commander';
-import type { DeliveryStreamEvent } from '../../../contract/webhooks.js';
-import { controlClient, globalOptions, resolveAppId } from '../../context.js';
+import { InvalidArgumentError, Option, type Command } from 'commander';
+import type { StreamEnd } from '../../../client/webhook-stream.js';
+import { WEBHOOK_EVENT_TYPES, type DeliveryStreamEvent, type ListenerReplacedEvent, type WebhookEventType } from '../../../contract/webhooks.js';
+import { contextOf } from '../../context.js';
 import { UserError } from '../../errors.js';
-import { EXIT } from '../../exit-codes.js';
-import { waitForSignal } from '../../signals.js';
+import { waitForInterrupt } from '../../io.js';
+import { httpUrl } from '../../parse-options.js';
 import { attemptLine } from './format.js';
+import { streamEndError } from './listen-end.js';
 
 interface ListenFlags {
   forward?: string;
+  events?: WebhookEventType[];
   printSecret?: boolean;
+}
+
+type StreamItem = DeliveryStreamEvent | ListenerReplacedEvent;
+
+const HELP = `
+On a terminal, listen opens a live view: the app's deliveries and their retries as they happen,
+newest first, with the emulator's clock (it can be days ahead of real time) and exhausted
+deliveries marked EXHAUSTED. Keys:
+  up/down, j/k    pick a delivery: it stays selected as new ones arrive (until then the
+                  selection follows the newest)
+  pgup/pgdn       a page up or down; G the oldest; g back to following the newest
+  enter           its detail: headers, the exact body, each attempt with the receiver's answer
+  r               resend the selected delivery's event (same event id, same bytes)
+  esc             back to the list
+  q, ctrl+c       quit
+
+Off a terminal (piped), or with --json, it prints a line per finished attempt instead (with
+--json one JSON object per line; every object has an \`object\` field: listener.ready,
+delivery.attempt_finished, listener.replaced).
+
+An app has one listener: a later \`webhook listen --forward\` for the same app replaces this one,
+which says so and exits 7. When the emulator stops, listen says so and exits 4.
+
+Examples:
+  scanctl webhook listen --forward http://localhost:3000/webhooks
+  scanctl webhook listen --forward http://localhost:3000/webhooks --events scan.completed,scan.failed
+  export WHSEC=$(scanctl webhook listen --print-secret)`;
+
+/** --events (commander's argParser): a comma-separated list of event types, each one of the three there are. */
+export function eventTypes(text: string): WebhookEventType[] {
+  const names = [...new Set(text.split(',').map((n) => n.trim()).filter(Boolean))];
+  const unknown = names.filter((n) => !(WEBHOOK_EVENT_TYPES as readonly string[]).includes(n));
+  if (names.length === 0 || unknown.length > 0) {
+    const what = unknown.length > 0 ? `unknown: ${unknown.map((n) => `"${n}"`).join(', ')}` : 'none given';
+    throw new InvalidArgumentError(`Expected comma-separated event types among ${WEBHOOK_EVENT_TYPES.join(', ')} (${what}).`);
+  }
+  return names as WebhookEventType[];
 }
 
 export function registerListen(group: Command): void {
   group
     .command('listen')
-    .description("forward the app's signed deliveries to a local URL while this runs; prints the signing secret")
-    .option('--forward <url>', 'where deliveries go while this runs (even when the app has no webhook_url)')
+    .description("forward the app's signed deliveries to a local URL while this runs, in a live view on a terminal; prints the signing secret")
+    .addOption(new Option('--forward <url>', 'where deliveries go while this runs (even when the app has no webhook_url)').argParser(httpUrl))
+    .addOption(new Option('--events <types>', `only these event types are forwarded and shown, comma-separated (${WEBHOOK_EVENT_TYPES.join(', ')})`).argParser(eventTypes))
     .option('--print-secret', 'print only the whsec_ signing secret and exit (for CI)')
+    .addHelpText('after', HELP)
     .action(async (flags: ListenFlags, command: Command) => {
-      const options = globalOptions(command);
-      if (flags.forward !== undefined && !isHttpUrl(flags.forward)) throw new UserError(`--forward must be an http(s) URL, not "${flags.forward}"`);
-      const control = controlClient(options);
-      const appId = await resolveAppId(control, options);
+      const ctx = contextOf(command);
+      const json = ctx.json;
+      const events = flags.events ?? null;
+      const control = ctx.control();
+      const appId = await ctx.appId();
       const { webhook_secret: secret } = await control.signingSecret(appId);
       if (!secret) throw new UserError(`the emulator issued no signing secret for ${appId}`);
       if (flags.printSecret) {
-        process.stdout.write(`${secret}\n`);
+        ctx.printLine({ object: 'webhook_secret', app_id: appId, webhook_secret: secret }, secret);
         return;
       }
       const { openDeliveryStream } = await import('../../../client/webhook-stream.js');
-      const tty = Boolean(process.stdout.isTTY && process.stdin.isTTY) && !options.json;
-      const subscribers = new Set<(e: DeliveryStreamEvent) => void>();
-      const stream = await openDeliveryStream(control.baseUrl, { appId, forward: flags.forward }, (e) => {
-        for (const s of subscribers) s(e);
-      });
+      const tty = Boolean(ctx.io.stdout.isTTY && ctx.io.stdin.isTTY) && !json;
+      const subscribers = new Set<(e: StreamItem) => void>();
+      const stream = await openDeliveryStream(
+        control.baseUrl,
+        { appId, forward: flags.forward, events: events ?? undefined },
+        (e) => {
+          for (const s of subscribers) s(e);
+        },
+        ctx.io.fetch,
+      );
+      const target = flags.forward ?? stream.ready.effective_url;
+      let end: StreamEnd | null = null;
+      const ended = stream.done.then((e) => (end = e));
       try {
         if (tty) {
           const { renderListen } = await import('../../../tui/render.js');
           await renderListen({
             appId,
-            forwardUrl: flags.forward ?? stream.ready.effective_url,
+            forwardUrl: target,
             secret,
-            subscribe: (fn) => (subscribers.add(fn), () => void subscribers.delete(fn)),
+            events,
+            subscribe: (fn) => {
+              const only = (e: StreamItem) => void (e.object !== 'listener.replaced' && fn(e));
+              subscribers.add(only);
+              return () => void subscribers.delete(only);
+            },
             resend: async (eventId) => void (await control.resendEvent(eventId)),
             loadDetail: (deliveryId) => control.delivery(deliveryId),
-            closed: stream.done,
+            readClock: async () => (await control.clock()).now,
+            emulatorTime: stream.ready.emulator_time,
+            closed: ended,
           });
-          return;
-        }
-        const json = Boolean(options.json);
-        const target = flags.forward ?? stream.ready.effective_url;
-        if (json) {
-          process.stdout.write(`${JSON.stringify({ object: 'webhook_listen', app_id: appId, forward_url: target, webhook_secret: secret })}\n`);
         } else {
-          process.stdout.write(`Ready: deliveries of ${appId} go to ${target ?? 'nowhere (no webhook_url; pass --forward URL)'}\n`);
-          process.stdout.write(`Signing secret: ${secret}\n`);
-        }
-        subscribers.add((e) => {
-          if (e.kind !== 'attempt_finished') return;
-          process.stdout.write(`${json ? JSON.stringify(e) : attemptLine(e)}\n`);
-        });
-        const stopped = await Promise.race([waitForSignal().then(() => 'signal' as const), stream.done.then(() => 'closed' as const)]);
-        if (stopped === 'closed') {
-          throw new UserError('the emulator closed the delivery stream (was it stopped?)', { exitCode: EXIT.connection });
+          if (json) {
+            const ready = { object: 'listener.ready', app_id: appId, forward_url: target, events, webhook_secret: secret, emulator_time: stream.ready.emulator_time };
+            ctx.out(JSON.stringify(ready));
+          } else {
+            ctx.out(`Ready: deliveries of ${appId}${events ? ` (${events.join(', ')})` : ''} go to ${target ?? 'nowhere (no webhook_url; pass --forward URL)'}`);
+            ctx.out(`Signing secret: ${secret}`);
+          }
+          subscribers.add((e) => {
+            if (e.object === 'delivery.attempt_finished') ctx.printLine(e, attemptLine(e));
+            else if (e.object === 'listener.replaced' && json) ctx.out(JSON.stringify(e));
+          });
+          await Promise.race([waitForInterrupt(ctx.io), ended]);
         }
       } finally {
         stream.close();
       }
+      const error = end ? streamEndError(end) : null;
+      if (error) throw error;
     });
-}
-
-function isHttpUrl(text: string): boolean {
-  try {
-    const url = new URL(text);
-    return url.protocol === 'http:' || url.protocol === 'https:';
-  } catch {
-    return false;
-  }
 }

@@ -9,8 +9,7 @@ export function up(db: Database): void {
     CREATE INDEX scans_recorded ON scans(app_id, recorded_at);
     CREATE INDEX scans_user_recorded ON scans(app_id, host_user_ref, recorded_at);
     CREATE INDEX deliveries_created ON deliveries(created_at);
-    CREATE INDEX deliveries_app_created ON deliveries(app_id, created_at);
-    CREATE INDEX deliveries_app_status_created ON deliveries(app_id, status, created_at);
+    -- (0005 made deliveries_app_created and deliveries_app_status for the pages of one app.)
     CREATE INDEX deliveries_status_created ON deliveries(status, created_at);
     CREATE INDEX installations_app ON installations(app_id, enrolled_at);
     -- The deliveries of one scan (scanctl wait, webhook deliveries --scan), whatever the app.
@@ -18,7 +17,6 @@ export function up(db: Database): void {
     -- Covered by the wider indexes above (or by events_once), so one index fewer to write per row.
     DROP INDEX scans_user;
     DROP INDEX scans_month;
-    DROP INDEX deliveries_app;
     DROP INDEX events_scan;
     -- Sweeps of what has expired.
     CREATE INDEX idempotency_keys_created ON idempotency_keys(created_at);

@@ -1,0 +1,173 @@
+import type { Command } from 'commander';
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createServer, type RequestListener, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { constants } from 'node:os';
+import type { TestCredentials } from '../../emulator/test-credentials.js';
+import { packagePath } from '../../util/package-root.js';
+import { contextOf } from '../context.js';
+import { addEmulatorOptions, parseEmulatorFlags, type EmulatorFlags } from '../emulator-flags.js';
+import { ExitWith, UserError } from '../errors.js';
+
+interface ExecFlags extends EmulatorFlags {
+  forward?: string;
+}
+
+/** Exit code of a command the shell could not find (as a shell answers). */
+const COMMAND_NOT_FOUND = 127;
+const FORWARDED_SIGNALS = ['SIGINT', 'SIGTERM'] as const;
+
+/**
+ * `scanctl exec [options] -- COMMAND [ARGS...]`: a fresh emulator on a free port for the length
+ * of one command (a test suite, a CI step), which finds it in its environment. No ready line to
+ * wait for, no PID to remember: the emulator stops when the command ends, and scanctl exits with
+ * the command's exit code (128 + the signal's number when a signal ended it).
+ */
+export function register(program: Command): void {
+  const exec = program
+    .command('exec')
+    .description("run COMMAND against a fresh emulator on a free port (SCANCTL_BASE_URL and the app's keys in its environment); exit with its exit code")
+    .usage('[options] -- COMMAND [ARGS...]')
+    .argument('[command...]', 'the command and its arguments, after --')
+    // Bad input is one line: no usage hint after the error.
+    .showHelpAfterError(false);
+  addEmulatorOptions(exec, { db: ':memory:', env: false })
+    .option('--forward <url>', "point the app's webhooks at this URL (the receiver of the backend the command starts)")
+    .addHelpText(
+      'after',
+      '\nThe command gets SCANCTL_BASE_URL, SCANCTL_APP_ID, SCANCTL_SECRET_KEY, SCANCTL_PUBLISHABLE_KEY and SCANCTL_WEBHOOK_SECRET\n(the fixtures\' default app and its test keys). SIGINT and SIGTERM are passed on to it.\nExample: scanctl exec --seed 1 --frozen-clock -- npm test',
+    )
+    .action(async (commandLine: string[], flags: ExecFlags, command: Command) => {
+      const ctx = contextOf(command);
+      const [file, ...args] = commandLine;
+      if (!file) throw new UserError('exec needs a command after --: scanctl exec [options] -- COMMAND [ARGS...]');
+      const forward = flags.forward === undefined ? null : webhookUrl(flags.forward);
+      const run = await parseEmulatorFlags(flags, ctx);
+      const childEnv = (baseUrl: string, credentials: Parameters<typeof credentialsEnv>[1]) => {
+        const env: Record<string, string | undefined> = { ...ctx.io.env, ...credentialsEnv(baseUrl, credentials) };
+        for (const [name, value] of Object.entries(env)) if (value === undefined) delete env[name];
+        return env;
+      };
+
+      // When the fixture file alone tells the command's environment (a fresh in-memory database),
+      // the port is bound and the command started first, and the emulator loads meanwhile: its
+      // requests wait until the emulator answers. Otherwise the emulator starts first.
+      const known = flags.db === ':memory:' && !run.initialState ? fixtureCredentials(flags.fixtures === undefined ? null : ctx.path(flags.fixtures)) : null;
+      const gate = known ? await gatedServer() : null;
+      const child = gate && known ? startChild(file, args, { cwd: ctx.io.cwd, env: childEnv(gate.url, known) }) : null;
+
+      const { startForCli, exportOnExit } = await import('../run-emulator.js');
+      let server;
+      try {
+        server = await startForCli(run, { port: 0, host: '127.0.0.1', db: flags.db, fixtures: flags.fixtures ?? null, reset: false, stateFile: null, cwd: ctx.io.cwd, boundServer: gate?.server });
+      } catch (error) {
+        if (child) await child.stop();
+        gate?.server.close();
+        throw error;
+      }
+      let code: number;
+      try {
+        const { testCredentials } = await import('../../emulator/test-credentials.js');
+        const credentials = testCredentials(server.emulator);
+        if (forward && credentials) await pointWebhooksAt(server, credentials.appId, forward);
+        gate?.open(server.requestListener);
+        code = await (child ?? startChild(file, args, { cwd: ctx.io.cwd, env: childEnv(server.url, credentials) })).exited;
+      } finally {
+        try {
+          if (run.exportOnExit) await exportOnExit(server, run.exportOnExit);
+        } finally {
+          await server.close();
+        }
+      }
+      if (code !== 0) throw new ExitWith(code);
+    });
+}
+
+/**
+ * The default app's test credentials as the fixture file gives them, read without the emulator;
+ * null unless the file names the first app's test keys and signing secret.
+ */
+function fixtureCredentials(file: string | null): TestCredentials | null {
+  try {
+    const fixtures = JSON.parse(readFileSync(file ?? packagePath('fixtures', 'default.json'), 'utf8')) as {
+      apps?: Array<{ id?: unknown; webhook_secret?: unknown; keys?: { test?: { secret?: unknown; publishable?: unknown } } }>;
+    };
+    const app = fixtures.apps?.[0];
+    const test = app?.keys?.test;
+    if (typeof app?.id !== 'string' || typeof app.webhook_secret !== 'string' || typeof test?.secret !== 'string' || typeof test.publishable !== 'string') return null;
+    return { appId: app.id, secretKey: test.secret, publishableKey: test.publishable, webhookSecret: app.webhook_secret };
+  } catch {
+    return null; // The emulator reads the file again and says what is wrong with it.
+  }
+}
+
+/** Environment variables of the command; unset when unknown. */
+function credentialsEnv(baseUrl: string, credentials: TestCredentials | null): Record<string, string | undefined> {
+  return {
+    SCANCTL_BASE_URL: baseUrl,
+    SCANCTL_APP_ID: credentials?.appId,
+    SCANCTL_SECRET_KEY: credentials?.secretKey ?? undefined,
+    SCANCTL_PUBLISHABLE_KEY: credentials?.publishableKey ?? undefined,
+    SCANCTL_WEBHOOK_SECRET: credentials?.webhookSecret,
+  };
+}
+
+/** A loopback server bound now whose requests wait until `open` gives it the emulator's listener. */
+async function gatedServer(): Promise<{ server: Server; url: string; open(listener: RequestListener): void }> {
+  let open!: (listener: RequestListener) => void;
+  const ready = new Promise<RequestListener>((resolve) => (open = resolve));
+  const server = createServer((req, res) => void ready.then((listener) => listener(req, res)));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, open };
+}
+
+function webhookUrl(value: string): string {
+  let url: URL | null = null;
+  try {
+    url = new URL(value);
+  } catch {
+    // refused below
+  }
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) throw new UserError(`--forward must be an http(s) URL, not "${value}"`);
+  return value;
+}
+
+/** APP-2: setting a webhook_url is what the portal does; the app keeps (or is issued) its signing secret. */
+async function pointWebhooksAt(server: import('../../emulator/server.js').RunningServer, appId: string, url: string): Promise<void> {
+  const { updateAppSettings } = await import('../../emulator/domain/apps.js');
+  const { emulator } = server;
+  const app = emulator.store.apps.get(appId)!;
+  updateAppSettings(emulator.store, emulator.ids, emulator.box, emulator.clock.now(), app, { webhook_url: url });
+}
+
+/** Starts the command with inherited stdio, passing SIGINT and SIGTERM on; `exited` resolves with its exit code. */
+function startChild(file: string, args: string[], options: { cwd: string; env: Record<string, string | undefined> }) {
+  const child = spawn(file, args, { cwd: options.cwd, env: options.env, stdio: 'inherit' });
+  const listeners = FORWARDED_SIGNALS.map((signal) => [signal, () => void child.kill(signal)] as const);
+  for (const [signal, listener] of listeners) process.on(signal, listener);
+  const exited = new Promise<number>((resolve, reject) => {
+    const done = () => {
+      for (const [signal, listener] of listeners) process.off(signal, listener);
+    };
+    child.once('error', (error: NodeJS.ErrnoException) => {
+      done();
+      if (error.code === 'ENOENT') {
+        process.stderr.write(`scanctl: exec: ${file}: command not found\n`);
+        resolve(COMMAND_NOT_FOUND);
+      } else reject(new UserError(`exec: cannot run ${file}: ${error.message}`));
+    });
+    child.once('exit', (code, signal) => {
+      done();
+      resolve(signal ? 128 + (constants.signals[signal] ?? 0) : (code ?? 1));
+    });
+  });
+  return {
+    exited,
+    /** The emulator could not start: the command goes too. */
+    async stop() {
+      child.kill('SIGTERM');
+      await exited.catch(() => undefined);
+    },
+  };
+}

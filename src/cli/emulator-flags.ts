@@ -1,0 +1,112 @@
+import { InvalidArgumentError, Option, type Command } from 'commander';
+import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { CHOICES } from '../contract/choices.js';
+import type { StateFile } from '../contract/state.js';
+import { MAX_SEED } from '../util/seeded-random.js';
+import type { CommandContext } from './context.js';
+import { UserError } from './errors.js';
+import { readAll } from './io.js';
+import { wholeNumber } from './parse-options.js';
+
+/**
+ * The options `serve` and `exec` share: what the emulator starts from (database, fixtures, an
+ * exported state), how its run repeats (seed, clock start, frozen clock) and what it leaves behind.
+ * Every value is checked here, before anything starts: bad input is one line and exit 2.
+ */
+export interface EmulatorFlags {
+  db: string;
+  fixtures?: string;
+  rateLimit: number;
+  seed?: number;
+  /** ms since the epoch */
+  clockStart?: number;
+  frozenClock?: boolean;
+  import?: string;
+  exportOnExit?: string;
+}
+
+export interface EmulatorRunOptions {
+  rateLimitPerSecond: number;
+  seed: number | null;
+  clock: { startMs: number | null; frozen: boolean };
+  initialState: StateFile | null;
+  exportOnExit: string | null;
+}
+
+export function addEmulatorOptions(command: Command, defaults: { db: string; env: boolean }): Command {
+  const env = (option: Option, name: string) => (defaults.env ? option.env(name) : option);
+  return command
+    .addOption(env(new Option('--db <path>', 'SQLite file, or :memory:').default(defaults.db), 'SCANCTL_DB'))
+    .addOption(
+      env(
+        new Option('--fixtures <file>', 'fixture file to load (upserted on every start); default: the bundled fixtures/default.json seeds a fresh database'),
+        'SCANCTL_FIXTURES',
+      ),
+    )
+    .addOption(
+      env(
+        new Option('--rate-limit <n>', 'requests per second per secret key before 429 rate_limited; 0 turns it off')
+          .argParser(wholeNumber(0, 1_000_000_000))
+          .default(CHOICES.defaultRateLimitPerSecond),
+        'SCANCTL_RATE_LIMIT',
+      ),
+    )
+    .addOption(
+      new Option('--seed <n>', 'draw every id and token from this seed: the same commands give the same bytes (predictable: for tests only)').argParser(
+        wholeNumber(0, MAX_SEED),
+      ),
+    )
+    .addOption(new Option('--clock-start <time>', 'start the virtual clock at this time (2026-01-01 or 2026-01-01T09:00:00Z: UTC or an offset)').argParser(clockStart))
+    .option('--frozen-clock', 'the clock moves only when told (clock advance/set), never with real time')
+    .option('--import <file>', 'start from a state written by `scanctl state export` (or --export-on-exit)')
+    .option('--export-on-exit <file>', 'when the emulator stops, write its whole state there (signing secrets included, mode 0600)');
+}
+
+/** Reads what the flags name (the state file to import): after this, nothing is left to refuse. */
+export async function parseEmulatorFlags(flags: EmulatorFlags, ctx: CommandContext): Promise<EmulatorRunOptions> {
+  return {
+    rateLimitPerSecond: flags.rateLimit,
+    seed: flags.seed ?? null,
+    clock: { startMs: flags.clockStart ?? null, frozen: Boolean(flags.frozenClock) },
+    initialState: flags.import === undefined ? null : await readStateFile(flags.import, ctx),
+    exportOnExit: flags.exportOnExit === undefined ? null : ctx.path(flags.exportOnExit),
+  };
+}
+
+const ISO_TIME = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2}))?$/;
+const LATEST_MS = Date.parse('9999-12-31T23:59:59.999Z');
+
+/** A date (midnight UTC) or a date-time with its offset: never local time, so a run repeats on any machine. */
+function clockStart(value: string): number {
+  const ms = ISO_TIME.test(value) ? Date.parse(value) : NaN;
+  if (!(ms >= 0 && ms <= LATEST_MS)) throw new InvalidArgumentError('Expected a time such as 2026-01-01 or 2026-01-01T09:00:00Z (with Z or an offset).');
+  return ms;
+}
+
+/** A file written by `scanctl state export`, checked against its schema; `-` reads stdin. */
+export async function readStateFile(file: string, ctx: CommandContext): Promise<StateFile> {
+  let json: unknown;
+  try {
+    json = JSON.parse(file === '-' ? (await readAll(ctx.io.stdin)).toString('utf8') : readFileSync(ctx.path(file), 'utf8'));
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const reason = code ? `cannot be read (${code})` : `is not a scanctl state export (not valid JSON: ${(error as Error).message.replace(/\s+/g, ' ')})`;
+    throw new UserError(`${file} ${reason}`);
+  }
+  // zod loads with the command that needs it, not with every command.
+  const { StateFile } = await import('../contract/state.js');
+  const { formatPath } = await import('../contract/issue-path.js');
+  const parsed = StateFile.safeParse(json);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new UserError(`${file} is not a scanctl state export (${formatPath(issue.path) || 'the file'}: ${issue.message})`);
+  }
+  return parsed.data;
+}
+
+/** Written next to the target and renamed over it: a reader never sees half a state. */
+export function writeStateFile(file: string, text: string): void {
+  const partial = `${file}.${process.pid}.partial`;
+  writeFileSync(partial, text, { mode: 0o600 });
+  renameSync(partial, file);
+}

@@ -1,0 +1,76 @@
+import type { Server } from 'node:http';
+import { resolve } from 'node:path';
+import { readServeState } from '../emulator/serve-state.js';
+import type { RunningServer } from '../emulator/server.js';
+import { packageVersion } from '../util/package-root.js';
+import { UserError } from './errors.js';
+import { writeStateFile, type EmulatorRunOptions } from './emulator-flags.js';
+
+export interface ListenOptions {
+  port: number;
+  host: string;
+  db: string;
+  fixtures: string | null;
+  reset: boolean;
+  /** Where `serve` records itself for the other commands (resolved against cwd); null for `exec`. */
+  stateFile: string | null;
+  /** The command's working folder. */
+  cwd: string;
+  allowedHosts?: readonly string[];
+  /** A server already listening (exec): the caller attaches the emulator's request listener. */
+  boundServer?: Server;
+}
+
+/**
+ * Starts the emulator for `serve` and `exec` (loaded with it, not with every command), turning
+ * what the user can fix (a locked database, a port in use, bad fixtures, a state file this
+ * emulator cannot take) into one line and exit 2.
+ */
+export async function startForCli(run: EmulatorRunOptions, listen: ListenOptions): Promise<RunningServer> {
+  const { startEmulatorServer, PortInUseError } = await import('../emulator/server.js');
+  const { DatabaseLockedError, DatabaseTooNewError } = await import('../store/db.js');
+  const { FixtureError } = await import('../emulator/fixture-file.js');
+  const { ApiError } = await import('../contract/errors.js');
+  try {
+    return await startEmulatorServer({
+      port: listen.port,
+      host: listen.host,
+      dbPath: listen.db,
+      fixturesPath: listen.fixtures,
+      reset: listen.reset,
+      rateLimitPerSecond: run.rateLimitPerSecond,
+      version: packageVersion(),
+      stateFile: listen.stateFile === null ? null : resolve(listen.cwd, listen.stateFile),
+      seed: run.seed,
+      clock: run.clock,
+      initialState: run.initialState,
+      allowedHosts: listen.allowedHosts ?? [],
+      boundServer: listen.boundServer,
+    });
+  } catch (error) {
+    if (error instanceof DatabaseLockedError) {
+      const other = readServeState(listen.cwd);
+      throw new UserError(`${error.message}${other ? ` (pid ${other.pid}, ${other.base_url})` : ''}`, {
+        hint: 'stop that server, or pick another file with --db (or --db :memory:)',
+      });
+    }
+    if (error instanceof PortInUseError) throw new UserError(error.message, { hint: 'pass --port 0 to pick a free port' });
+    if (error instanceof FixtureError) throw new UserError(`invalid fixtures: ${error.message}`);
+    if (error instanceof DatabaseTooNewError) throw new UserError(error.message);
+    if (error instanceof ApiError) throw new UserError(`cannot import the state: ${error.message}`);
+    const { databaseOpenError } = await import('./database-errors.js');
+    const databaseError = databaseOpenError(error, listen.db);
+    if (databaseError) throw databaseError;
+    throw error;
+  }
+}
+
+/** `--export-on-exit FILE`: the whole state, signing secrets included, so that `--import FILE` resumes it anywhere. */
+export async function exportOnExit(server: RunningServer, file: string): Promise<void> {
+  const { exportState, serializeState } = await import('../emulator/state/export.js');
+  try {
+    writeStateFile(file, serializeState(exportState(server.emulator, { includeSecrets: true })));
+  } catch (error) {
+    throw new UserError(`cannot write ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+  }
+}

@@ -1,0 +1,131 @@
+/** @jsxImportSource hono/jsx */
+import { CHOICES } from '../../contract/choices.js';
+import { DELIVERY_STATUSES } from '../../contract/webhooks.js';
+import { COUNT_CAP, type DeliveryPage, type DeliveryPageRow } from '../../store/tables/delivery-pages.js';
+import type { Failure } from '../form.js';
+import { pageHref } from '../render.js';
+import { Layout, type Chrome } from './layout.js';
+import { ErrorText, fieldFailure, TableRegion, Time } from './parts.js';
+
+export const DELIVERY_PAGE_SIZE = 50;
+
+export interface DeliveriesProps {
+  chrome: Chrome;
+  page: DeliveryPage;
+  total: number;
+  status: string | undefined;
+  failure?: Failure | undefined;
+  /** The newest page updates live (new deliveries appear); other pages update their own rows only. */
+  first: boolean;
+  live: string;
+}
+
+/** The element id of a delivery's row, which live updates replace. */
+export const rowId = (id: string) => `delivery-${id}`;
+
+/** The delivery list: newest first, a page at a time, updating live. */
+export function DeliveriesPage(props: DeliveriesProps) {
+  const { chrome, page } = props;
+  const { app, apps } = chrome;
+  const statusFailure = fieldFailure(props.failure, 'filter', 'status');
+  const first = page.rows[0];
+  const last = page.rows.at(-1);
+  return (
+    <Layout page="Deliveries" chrome={chrome} failure={props.failure} live={props.live}>
+      <p>
+        Webhook deliveries of <code>{app.id}</code>: each attempt up to {CHOICES.webhookMaxAttempts}, retried on the emulator's clock.{' '}
+        <span id="live-status" role="status" class="muted">
+          Reload to see the latest.
+        </span>
+      </p>
+      <form method="get" action="/deliveries" class="filters">
+        {apps[0] && app.id !== apps[0].id ? <input type="hidden" name="app" value={app.id} /> : null}
+        <div class="field">
+          <label for="filter-status">Status</label>
+          <select id="filter-status" name="status" aria-invalid={statusFailure ? 'true' : undefined} aria-describedby={statusFailure ? 'filter-status-error' : undefined}>
+            <option value="">any</option>
+            {DELIVERY_STATUSES.map((s) => (
+              <option value={s} selected={s === props.status}>
+                {s}
+              </option>
+            ))}
+          </select>
+          {statusFailure ? <ErrorText id="filter-status-error" failure={statusFailure} /> : null}
+        </div>
+        <button type="submit">Filter</button>
+      </form>
+      <DeliveryTotal total={props.total} status={props.status} />
+      <TableRegion label="Deliveries">
+        <table class="cards">
+          <caption class="visually-hidden">Deliveries, newest first</caption>
+          <thead>
+            <tr>
+              <th scope="col">Delivery</th>
+              <th scope="col">Event</th>
+              <th scope="col">Member</th>
+              <th scope="col">Status</th>
+              <th scope="col">Attempt</th>
+              <th scope="col">Receiver answered</th>
+              <th scope="col">Latency</th>
+              <th scope="col">Next attempt</th>
+              <th scope="col">Created</th>
+            </tr>
+          </thead>
+          <tbody id="deliveries-rows" data-max={props.first ? String(DELIVERY_PAGE_SIZE) : undefined}>
+            {page.rows.length === 0 ? (
+              <tr data-empty="">
+                <td colspan={9}>No deliveries yet. Set a Webhook URL in Settings, then run a scan (scanctl scan simulate).</td>
+              </tr>
+            ) : (
+              page.rows.map((row) => <DeliveryRow row={row} chrome={chrome} />)
+            )}
+          </tbody>
+        </table>
+      </TableRegion>
+      <nav aria-label="Pages" class="pager">
+        {page.hasNewer && first ? <a href={pageHref('/deliveries', app, apps, { status: props.status, after: first.id })}>Newer</a> : null}
+        {page.hasNewer ? <a href={pageHref('/deliveries', app, apps, { status: props.status })}>Newest</a> : null}
+        {page.hasOlder && last ? <a href={pageHref('/deliveries', app, apps, { status: props.status, before: last.id })}>Older</a> : null}
+      </nav>
+    </Layout>
+  );
+}
+
+export function DeliveryRow(props: { row: DeliveryPageRow; chrome: Chrome }) {
+  const { row, chrome } = props;
+  return (
+    <tr id={rowId(row.id)}>
+      <td data-label="Delivery">
+        <a href={pageHref(`/deliveries/${encodeURIComponent(row.id)}`, chrome.app, chrome.apps)}>{row.id}</a>
+      </td>
+      <td data-label="Event">
+        {row.event_type}
+        {row.origin === 'resend' ? <span class="badge">resend</span> : null}
+      </td>
+      <td data-label="Member" class="wrap">{row.host_user_ref}</td>
+      <td data-label="Status">
+        <span class={`status status-${row.status}`}>{row.status}</span>
+      </td>
+      <td data-label="Attempt">
+        {row.attempts}/{CHOICES.webhookMaxAttempts}
+      </td>
+      <td data-label="Receiver answered" class="wrap">{row.last_status ?? row.last_error ?? '-'}</td>
+      <td data-label="Latency">{row.latency_ms === null ? '-' : `${row.latency_ms} ms`}</td>
+      <td data-label="Next attempt">{row.status === 'pending' ? <Time ms={row.next_attempt_at} now={chrome.now} /> : '-'}</td>
+      <td data-label="Created">
+        <Time ms={row.created_at} now={chrome.now} />
+      </td>
+    </tr>
+  );
+}
+
+/** How many deliveries the list holds (live updates replace it by its id). */
+export function DeliveryTotal(props: { total: number; status: string | undefined }) {
+  const total = props.total > COUNT_CAP ? `More than ${COUNT_CAP.toLocaleString('en')}` : props.total.toLocaleString('en');
+  return (
+    <p class="muted" id="deliveries-total">
+      {total} {props.status ? `${props.status} ` : ''}
+      {props.total === 1 ? 'delivery' : 'deliveries'}
+    </p>
+  );
+}

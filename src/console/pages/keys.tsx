@@ -1,0 +1,135 @@
+/** @jsxImportSource hono/jsx */
+import type { KeyView } from '../../contract/control.js';
+import type { Failure } from '../form.js';
+import { pageHref } from '../render.js';
+import { Layout, type Chrome } from './layout.js';
+import { ActionForm, Notice, SecretOnce, TableRegion, Time } from './parts.js';
+
+export interface IssuedKeys {
+  env: 'test' | 'live';
+  secret: string;
+  rotated: boolean;
+}
+
+export interface KeysProps {
+  chrome: Chrome;
+  keys: KeyView[];
+  failure?: Failure | undefined;
+  issued?: IssuedKeys | undefined;
+  done?: string | undefined;
+}
+
+const DONE: Record<string, string> = { revoke: 'Revoked.', suspend: 'Suspended.', reinstate: 'Reinstated.' };
+
+/** Keys: test and live pairs (secret keys masked), create, rotate with grace, revoke, suspend, reinstate. */
+export function KeysPage(props: KeysProps) {
+  const { chrome, keys } = props;
+  const action = (verb: string) => pageHref(`/keys/${verb}`, chrome.app, chrome.apps);
+  const current = (env: string) => keys.find((k) => k.kind === 'secret' && k.env === env && k.replaced_by === null && k.state !== 'revoked');
+  return (
+    <Layout page="Keys" chrome={chrome} failure={props.failure}>
+      {props.done && DONE[props.done] ? <Notice>{DONE[props.done]}</Notice> : null}
+      {props.issued ? (
+        <>
+          <Notice>
+            {props.issued.rotated
+              ? `Rotated the ${props.issued.env} secret key: the new one works now, the old one for 24 hours.`
+              : `Created the ${props.issued.env} key pair.`}
+          </Notice>
+          <SecretOnce label={`New ${props.issued.env} secret key`} value={props.issued.secret} id="issued-secret-key" />
+        </>
+      ) : null}
+      <TableRegion label="Keys">
+        <table class="cards">
+          <caption class="visually-hidden">Keys of the app</caption>
+          <thead>
+            <tr>
+              <th scope="col">Environment</th>
+              <th scope="col">Kind</th>
+              <th scope="col">Key</th>
+              <th scope="col">State</th>
+              <th scope="col">Created</th>
+              <th scope="col">Actions</th>
+            </tr>
+          </thead>
+          <tbody>
+            {keys.map((key) => (
+              <tr id={`key-${key.id}`}>
+                <td data-label="Environment">{key.env}</td>
+                <td data-label="Kind">{key.kind}</td>
+                <td data-label="Key" class="wrap mono">{key.display}</td>
+                <td data-label="State">
+                  <span class={`status status-${key.state}`}>{key.state}</span>
+                  {key.state === 'rotating' && key.grace_until ? (
+                    <span class="grace">
+                      {' '}
+                      grace ends <Time ms={Date.parse(key.grace_until)} now={chrome.now} />
+                    </span>
+                  ) : null}
+                </td>
+                <td data-label="Created">
+                  <Time ms={Date.parse(key.created_at)} now={chrome.now} />
+                </td>
+                <td data-label="Actions" class="actions">
+                  {key.state === 'revoked' ? (
+                    '-'
+                  ) : (
+                    <>
+                      {key.state === 'suspended' ? (
+                        <KeyAction verb="reinstate" label="Reinstate" keyView={key} action={action} failure={props.failure} />
+                      ) : (
+                        <KeyAction verb="suspend" label="Suspend" keyView={key} action={action} failure={props.failure} />
+                      )}
+                      <KeyAction verb="revoke" label="Revoke" keyView={key} action={action} failure={props.failure} danger />
+                    </>
+                  )}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </TableRegion>
+      {(['test', 'live'] as const).map((env) => {
+        const key = current(env);
+        return (
+          <section aria-labelledby={`env-${env}`}>
+            <h2 id={`env-${env}`}>{env === 'test' ? 'Test keys' : 'Live keys'}</h2>
+            {key ? (
+              <>
+                <p>
+                  Secret key <code>{key.display}</code>. Rotating issues a replacement that works at once; the old key keeps working for 24 hours
+                  on the emulator's clock.
+                </p>
+                <ActionForm action={action('rotate')} label={`Rotate ${env} secret key`} form={`rotate-${env}`} hidden={{ env }} failure={props.failure} />
+              </>
+            ) : (
+              <>
+                <p>
+                  No {env} key pair.
+                  {env === 'live' ? ' Live keys need the app owner\'s billing profile and accepted terms.' : ''}
+                </p>
+                <ActionForm action={action('issue')} label={`Create ${env} keys`} form={`issue-${env}`} hidden={{ env }} failure={props.failure} />
+              </>
+            )}
+          </section>
+        );
+      })}
+    </Layout>
+  );
+}
+
+function KeyAction(props: { verb: string; label: string; keyView: KeyView; action: (verb: string) => string; failure?: Failure | undefined; danger?: boolean }) {
+  const { keyView } = props;
+  return (
+    <ActionForm
+      action={props.action(props.verb)}
+      label={props.label}
+      form={`key-${keyView.id}`}
+      hidden={{ key_id: keyView.id }}
+      failure={props.failure}
+      danger={props.danger}
+      secondary={!props.danger}
+      ariaLabel={`${props.label} ${keyView.env} ${keyView.kind} key ${keyView.display}`}
+    />
+  );
+}

@@ -1,0 +1,95 @@
+/** @jsxImportSource hono/jsx */
+import type { Scan } from '../../contract/device.js';
+import type { Failure } from '../form.js';
+import { pageHref } from '../render.js';
+import { Layout, type Chrome } from './layout.js';
+import { Field, formFailure, ErrorText, Notice, TableRegion, Time } from './parts.js';
+
+export interface ScansProps {
+  chrome: Chrome;
+  scans: Scan[];
+  member: string;
+  limit: number;
+  failure?: Failure | undefined;
+  deleted?: { member: string; count: number } | undefined;
+}
+
+/** Scans by member: outcome, environment, billable or not, occurred_at; delete a member's stored results. */
+export function ScansPage(props: ScansProps) {
+  const { chrome } = props;
+  const deleteFailure = formFailure(props.failure, 'delete', ['host_user_ref']);
+  return (
+    <Layout page="Scans" chrome={chrome} failure={props.failure}>
+      {props.deleted ? (
+        <Notice>
+          Deleted {props.deleted.count} stored result{props.deleted.count === 1 ? '' : 's'} of <code>{props.deleted.member}</code> and cancelled
+          their queued deliveries (DELETE /v1/results).
+        </Notice>
+      ) : null}
+      <form method="get" action="/scans" class="filters">
+        {chrome.apps[0]?.id !== chrome.app.id ? <input type="hidden" name="app" value={chrome.app.id} /> : null}
+        <Field form="filter" name="host_user_ref" label="Member (host_user_ref)" value={props.member} failure={props.failure} />
+        <button type="submit">Show scans</button>
+      </form>
+      <p class="muted">
+        {props.member ? 'Scans of this member' : 'Every member\'s scans'}, newest first (at most {props.limit}).
+      </p>
+      <TableRegion label="Scans">
+        <table class="cards">
+          <caption class="visually-hidden">Recorded scans</caption>
+          <thead>
+            <tr>
+              <th scope="col">Scan</th>
+              <th scope="col">Member</th>
+              <th scope="col">Outcome</th>
+              <th scope="col">Environment</th>
+              <th scope="col">Billable</th>
+              <th scope="col">Occurred at</th>
+              <th scope="col">Result</th>
+              <th scope="col">Installation</th>
+            </tr>
+          </thead>
+          <tbody>
+            {props.scans.length === 0 ? (
+              <tr>
+                <td colspan={8}>No scans recorded.</td>
+              </tr>
+            ) : (
+              props.scans.map((s) => (
+                <tr>
+                  <td data-label="Scan" class="mono">{s.id}</td>
+                  <td data-label="Member" class="wrap">
+                    <a href={pageHref('/scans', chrome.app, chrome.apps, { host_user_ref: s.host_user_ref })}>{s.host_user_ref}</a>
+                  </td>
+                  <td data-label="Outcome">
+                    <span class={`status status-${s.status}`}>{s.status}</span>
+                  </td>
+                  <td data-label="Environment">{s.env}</td>
+                  <td data-label="Billable">{s.billable ? 'billable' : 'not billable'}</td>
+                  <td data-label="Occurred at">{s.occurred_at ? <Time ms={Date.parse(s.occurred_at)} now={chrome.now} /> : '-'}</td>
+                  <td data-label="Result">{s.result_stored ? 'stored' : '-'}</td>
+                  <td data-label="Installation" class="mono">{s.installation_id}</td>
+                </tr>
+              ))
+            )}
+          </tbody>
+        </table>
+      </TableRegion>
+      <h2>Delete a member's stored results</h2>
+      <form method="post" action={pageHref('/scans/delete-results', chrome.app, chrome.apps)} class="stack">
+        <Field
+          form="delete"
+          name="host_user_ref"
+          label="Member whose results to delete"
+          value={props.member}
+          hint="Removes every stored result and queued delivery of this host_user_ref, as DELETE /v1/results does."
+          failure={props.failure}
+        />
+        <button type="submit" class="danger">
+          Delete stored results
+        </button>
+        {deleteFailure ? <ErrorText id="delete-error" failure={deleteFailure} /> : null}
+      </form>
+    </Layout>
+  );
+}

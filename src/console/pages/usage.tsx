@@ -1,0 +1,53 @@
+/** @jsxImportSource hono/jsx */
+import type { UsageRow } from '../../contract/device.js';
+import type { Failure } from '../form.js';
+import { Layout, type Chrome } from './layout.js';
+import { Field, TableRegion } from './parts.js';
+
+/** Usage per month, as `scanctl usage` shows it. */
+export function UsagePage(props: { chrome: Chrome; rows: UsageRow[]; month: string; failure?: Failure | undefined }) {
+  const { chrome } = props;
+  return (
+    <Layout page="Usage" chrome={chrome} failure={props.failure}>
+      <form method="get" action="/usage" class="filters">
+        {chrome.apps[0]?.id !== chrome.app.id ? <input type="hidden" name="app" value={chrome.app.id} /> : null}
+        <Field form="filter" name="month" label="Month (YYYY-MM, UTC)" value={props.month} failure={props.failure} placeholder="2026-11" />
+        <button type="submit">Show</button>
+      </form>
+      <TableRegion label="Usage">
+        <table class="cards">
+          <caption class="visually-hidden">Usage per month</caption>
+          <thead>
+            <tr>
+              <th scope="col">Month</th>
+              <th scope="col">Active users (billed)</th>
+              <th scope="col">Billable scans</th>
+              <th scope="col">Test scans</th>
+              <th scope="col">Failed</th>
+              <th scope="col">Abandoned</th>
+            </tr>
+          </thead>
+          <tbody>
+            {props.rows.length === 0 ? (
+              <tr>
+                <td colspan={6}>No scans recorded{props.month ? ` in ${props.month}` : ''} (minting sessions is never a charge).</td>
+              </tr>
+            ) : (
+              props.rows.map((u) => (
+                <tr>
+                  <th scope="row">{u.month}</th>
+                  <td data-label="Active users (billed)">{u.monthly_active_users}</td>
+                  <td data-label="Billable scans">{u.billable_scans}</td>
+                  <td data-label="Test scans">{u.test_scans}</td>
+                  <td data-label="Failed">{u.failed_scans}</td>
+                  <td data-label="Abandoned">{u.abandoned_scans}</td>
+                </tr>
+              ))
+            )}
+          </tbody>
+        </table>
+      </TableRegion>
+      <p class="muted">Billed unit: distinct host_user_ref with a completed live-key scan, in the UTC month of occurred_at.</p>
+    </Layout>
+  );
+}

@@ -1,0 +1,51 @@
+/** @jsxImportSource hono/jsx */
+import { Hono, type Context } from 'hono';
+import { KeyActionRequest, KeyIssueRequest } from '../../contract/control.js';
+import { ApiError } from '../../contract/errors.js';
+import type { EmulatorContext } from '../../emulator/context.js';
+import { changeKeyState, issueKeyPair, keyToChange, rotateSecretKey, type KeyAction } from '../../emulator/domain/keys.js';
+import { parseWith } from '../../emulator/http/validate.js';
+import { keyView } from '../../emulator/routes/keys.js';
+import type { ConsoleEnv } from '../env.js';
+import { attempt, readForm, textField, type Failure } from '../form.js';
+import { chromeOf } from '../pages/chrome.js';
+import { KeysPage, type IssuedKeys } from '../pages/keys.js';
+import { redirectDone, renderPage } from '../render.js';
+
+const STATE_ACTIONS: readonly string[] = ['revoke', 'suspend', 'reinstate'] satisfies KeyAction[];
+
+/** Keys: the control plane's key operations (CHOICE-8), with the same schemas and domain functions. */
+export function keyRoutes(ctx: EmulatorContext) {
+  const page = (c: Context<ConsoleEnv>, options: { failure?: Failure; issued?: IssuedKeys } = {}) => {
+    const chrome = chromeOf(ctx, c);
+    const keys = ctx.store.keys.forApp(chrome.app.id).map((k) => keyView(k, chrome.now));
+    const view = <KeysPage chrome={chrome} keys={keys} failure={options.failure} issued={options.issued} done={c.req.query('done')} />;
+    return renderPage(c, view, options.failure?.status ?? 200);
+  };
+
+  return new Hono<ConsoleEnv>()
+    .get('/keys', (c) => page(c))
+    .post('/keys/:action', async (c) => {
+      const verb = c.req.param('action');
+      const form = await readForm(c);
+      const app = ctx.store.apps.get(c.get('app').id)!;
+      if (verb === 'issue' || verb === 'rotate') {
+        const result = await attempt(`${verb}-${form.env === 'live' ? 'live' : 'test'}`, () => {
+          const { env } = parseWith(KeyIssueRequest, { env: form.env });
+          const now = ctx.clock.now();
+          return verb === 'issue' ? issueKeyPair(ctx.store, ctx.ids, now, app, env) : rotateSecretKey(ctx.store, ctx.ids, now, app, env);
+        });
+        if (!result.ok) return page(c, { failure: result.failure });
+        // AUTH-11: the new secret key in this answer only.
+        return page(c, { issued: { env: result.value.env, secret: result.value.secret.key, rotated: verb === 'rotate' } });
+      }
+      if (!STATE_ACTIONS.includes(verb)) throw new ApiError('route_not_found', `No console action ${verb.slice(0, 50)} on keys.`);
+      const result = await attempt(`key-${form.key_id ?? ''}`, () => {
+        const body = parseWith(KeyActionRequest, { key_id: textField(form.key_id) });
+        const now = ctx.clock.now();
+        return changeKeyState(ctx.store, now, keyToChange(ctx.store, now, app, body), verb as KeyAction);
+      });
+      if (!result.ok) return page(c, { failure: result.failure });
+      return redirectDone(c, '/keys', verb);
+    });
+}

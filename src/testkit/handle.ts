@@ -1,0 +1,117 @@
+import { ControlClient } from '../client/control.js';
+import { ExtrasClient } from '../client/extras.js';
+import type { AppResponse, UpdateAppRequest } from '../contract/apps.js';
+import type { ClockResponse } from '../contract/control.js';
+import type { ScanList } from '../contract/device.js';
+import type { StateFile, StateImportResponse, StateResetResponse } from '../contract/state.js';
+import { toIso } from '../contract/time.js';
+import type { DeliveryDetail, DeliveryStatus } from '../contract/webhooks.js';
+import type { RunningServer } from '../emulator/server.js';
+import { simulateScans, type SimulateScanOptions } from './simulate-scan.js';
+import type { ScanSummary } from '../sdk/simulate.js';
+import { durationOf, timeOf } from './values.js';
+import { settleDeliveries } from './settle.js';
+
+export type { SimulateScanOptions } from './simulate-scan.js';
+
+export interface DeliveryQuery {
+  status?: DeliveryStatus;
+  scanId?: string;
+  eventId?: string;
+  /** At most this many, newest first (default 1000). */
+  limit?: number;
+}
+
+/** A running emulator, as `startEmulator` hands it over. */
+export interface EmulatorHandle extends AsyncDisposable {
+  readonly baseUrl: string;
+  readonly port: number;
+  /** The fixtures' first app and its test keys: what a backend under test is configured with. */
+  readonly appId: string;
+  readonly secretKey: string;
+  readonly publishableKey: string;
+  /** The app's whsec_ signing secret (issued at start when the fixtures give none). */
+  readonly webhookSecret: string;
+  readonly clock: {
+    now(): Date;
+    /** Moves forward by a duration ('90s', '15m', '24h') or milliseconds, playing every due webhook attempt on the way. */
+    advance(duration: string | number): Promise<ClockResponse>;
+    /** Moves forward to a time (never back), playing what falls due. */
+    set(time: string | Date): Promise<ClockResponse>;
+  };
+  /** The app's settings, as the portal shows them. */
+  app(): Promise<AppResponse>;
+  /** PATCH /v1/apps/{app_id}: webhook_url and results_delivery_enabled (through the portal's login). */
+  updateApp(patch: UpdateAppRequest): Promise<AppResponse>;
+  /** One scan played as the SDK plays it; the same options and outcome as `scanctl scan simulate --json`. */
+  simulateScan(options: SimulateScanOptions): Promise<ScanSummary>;
+  /** `count` scans of one member, one session token each. */
+  simulateScans(count: number, options: SimulateScanOptions): Promise<ScanSummary[]>;
+  /** Recorded scans of the app, newest first. */
+  scans(query?: { hostUserRef?: string; limit?: number }): Promise<ScanList['data']>;
+  /** The app's webhook deliveries, newest first, each with its attempts and exact request. */
+  deliveries(query?: DeliveryQuery): Promise<DeliveryDetail[]>;
+  /**
+   * Resolves when every delivery due now was attempted and recorded, and nothing is in flight;
+   * retries wait on the virtual clock (advance it to play them). Rejects after `timeoutMs` real ms.
+   */
+  waitForDeliveries(options?: { timeoutMs?: number }): Promise<DeliveryDetail[]>;
+  exportState(options?: { includeSecrets?: boolean }): Promise<StateFile>;
+  importState(state: StateFile): Promise<StateImportResponse>;
+  /** Empties everything and loads the fixtures again; the clock keeps its time. */
+  reset(): Promise<StateResetResponse>;
+  /** Stops the emulator: the port is free and nothing of it keeps the process alive. */
+  close(): Promise<void>;
+}
+
+export interface HandleCredentials {
+  appId: string;
+  secretKey: string;
+  publishableKey: string;
+  webhookSecret: string;
+}
+
+export function createHandle(server: RunningServer, credentials: HandleCredentials): EmulatorHandle {
+  const { emulator, url } = server;
+  const control = new ControlClient(url);
+  const extras = new ExtrasClient(url);
+  const appId = credentials.appId;
+  let cookie: string | null = null;
+
+  const deliveries = async (query: DeliveryQuery = {}) => {
+    const list = await control.deliveries({ app_id: appId, status: query.status, scan_id: query.scanId, event_id: query.eventId, limit: query.limit ?? 1000 });
+    return Promise.all(list.data.map((d) => control.delivery(d.id)));
+  };
+  const close = () => server.close();
+
+  return {
+    baseUrl: url,
+    port: server.port,
+    ...credentials,
+    clock: {
+      now: () => new Date(emulator.clock.now()),
+      advance: async (duration) => control.advanceClock(`${durationOf(duration)}ms`),
+      set: async (time) => control.setClock(toIso(timeOf(time, 'time'))),
+    },
+    app: () => control.app(appId),
+    async updateApp(patch) {
+      cookie ??= await control.portalLogin((await control.app(appId)).account_id);
+      return control.updateApp(appId, patch, cookie);
+    },
+    async simulateScan(options) {
+      return (await simulateScans(control, credentials, 1, options))[0]!;
+    },
+    simulateScans: (count, options) => simulateScans(control, credentials, count, options),
+    scans: async (query = {}) => (await control.scans(appId, { host_user_ref: query.hostUserRef, limit: query.limit ?? 1000 })).data,
+    deliveries,
+    async waitForDeliveries(options = {}) {
+      await settleDeliveries(emulator, options.timeoutMs ?? 10_000);
+      return deliveries();
+    },
+    exportState: (options = {}) => extras.exportState(Boolean(options.includeSecrets)),
+    importState: (state) => extras.importState(state),
+    reset: () => extras.resetState(),
+    close,
+    [Symbol.asyncDispose]: close,
+  };
+}

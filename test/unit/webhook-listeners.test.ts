@@ -1,0 +1,98 @@
+import { once } from 'node:events';
+import { afterEach, describe, expect, it } from 'vitest';
+import { openDeliveryStream } from '../../src/client/webhook-stream.js';
+import type { DeliveryStreamEvent, ListenerReplacedEvent } from '../../src/contract/webhooks.js';
+import { recordScanEvent } from '../../src/webhooks/outbox.js';
+import { DEMO, expectErrorBody, portalCookie, testEmulator, type TestEmulator } from '../helpers/emulator.js';
+import { startReceiver, type Behaviour } from '../helpers/webhook-receiver.js';
+
+const cleanups: Array<() => Promise<void> | void> = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0)) await c();
+});
+
+async function receiver(behaviour: Behaviour = () => 200) {
+  const r = await startReceiver(DEMO.webhookSecret, behaviour);
+  cleanups.push(() => r.close());
+  return r;
+}
+
+const scan = (emu: TestEmulator, scanId: string, type: 'scan.completed' | 'scan.failed' = 'scan.completed') =>
+  recordScanEvent(emu.store, emu.ids, emu.clock.now(), { type, appId: DEMO.appId, scanId, hostUserRef: 'member_1', occurredAt: emu.clock.now(), modelVersion: 'v1' });
+
+/** The stream client over the in-process app (no socket). */
+const fetchOf = (emu: TestEmulator) => (async (url: string, init?: RequestInit) => emu.app.request(url, init)) as typeof fetch;
+
+async function listen(emu: TestEmulator, options: { forward?: string; events?: Array<'scan.completed' | 'scan.failed'> }) {
+  const seen: Array<DeliveryStreamEvent | ListenerReplacedEvent> = [];
+  const stream = await openDeliveryStream('http://127.0.0.1', { appId: DEMO.appId, ...options }, (e) => seen.push(e), fetchOf(emu));
+  cleanups.push(() => stream.close());
+  return { stream, seen };
+}
+
+describe('webhook listeners', () => {
+  it('a second listener for the same app replaces the first, which is told at once (who, where, since when) and whose stream ends', async () => {
+    const emu = testEmulator();
+    const first = await listen(emu, { forward: 'http://127.0.0.1:9/first' });
+    const second = await listen(emu, { forward: 'http://127.0.0.1:9/second' });
+    const end = await first.stream.done;
+    expect(end.reason).toBe('replaced');
+    const told = first.seen.at(-1) as ListenerReplacedEvent;
+    expect(told).toMatchObject({
+      object: 'listener.replaced',
+      listener_id: first.stream.ready.listener!.id,
+      app_id: DEMO.appId,
+      replaced_by: { id: second.stream.ready.listener!.id, forward_url: 'http://127.0.0.1:9/second', events: null, created_at: '2026-11-22T10:00:00.000Z' },
+    });
+    // One listener per app: only the second is attached.
+    const listeners = (await emu.call('GET', '/_scanctl/webhooks/listeners')).body.data;
+    expect(listeners.map((l: { forward_url: string }) => l.forward_url)).toEqual(['http://127.0.0.1:9/second']);
+    // A stream without --forward takes nothing over.
+    const watcher = await listen(emu, {});
+    expect(watcher.stream.ready).toMatchObject({ listener: null, effective_url: 'http://127.0.0.1:9/second', events: null, emulator_time: '2026-11-22T10:00:00.000Z' });
+    expect((await emu.call('GET', '/_scanctl/webhooks/listeners')).body.data).toHaveLength(1);
+  });
+
+  it('--events: only those types are forwarded and streamed; the others go where they would without the listener', async () => {
+    const emu = testEmulator();
+    const forwarded = await receiver();
+    const app = await receiver();
+    await emu.call('PATCH', `/v1/apps/${DEMO.appId}`, { headers: { cookie: await portalCookie(emu) }, json: { webhook_url: app.url } });
+    const { seen, stream } = await listen(emu, { forward: forwarded.url, events: ['scan.failed'] });
+    expect(stream.ready.listener).toMatchObject({ events: ['scan.failed'] });
+    scan(emu, 's1', 'scan.completed');
+    scan(emu, 's2', 'scan.failed');
+    await emu.advance(0);
+    expect((await forwarded.waitFor(1)).map((d) => d.body.type)).toEqual(['scan.failed']);
+    expect((await app.waitFor(1)).map((d) => d.body.type)).toEqual(['scan.completed']);
+    expect(seen.filter((e) => e.object === 'delivery.attempt_finished').map((e) => (e as DeliveryStreamEvent).event_type)).toEqual(['scan.failed']);
+  });
+
+  it('--events: an unknown type is refused with the valid list', async () => {
+    const emu = testEmulator();
+    const bad = await emu.call('GET', '/_scanctl/webhooks/stream?app_id=app_demo&events=scan.completed,scan.done');
+    expect(bad.status).toBe(400);
+    const error = expectErrorBody(bad.body);
+    expect(error.param).toBe('events');
+    expect(error.message).toContain('scan.completed, scan.failed, scan.results_available');
+  });
+
+  it('a finished attempt carries the start of the receiver answer', async () => {
+    const emu = testEmulator();
+    const r = await receiver(() => ({ status: 500, body: '{"error":"db down"}' }));
+    const { seen } = await listen(emu, { forward: r.url });
+    scan(emu, 's1');
+    await emu.advance(0);
+    const finished = seen.find((e) => e.object === 'delivery.attempt_finished') as DeliveryStreamEvent;
+    expect(finished).toMatchObject({ status: 500, outcome: 'retrying', response_excerpt: '{"error":"db down"}' });
+  });
+
+  it('when the stream closes the listener is detached, and the end says the client closed it', async () => {
+    const emu = testEmulator();
+    const { stream } = await listen(emu, { forward: 'http://127.0.0.1:9/hooks' });
+    const detached = once(emu.bus, 'listener-detached');
+    stream.close();
+    expect(await detached).toEqual([stream.ready.listener!.id]);
+    expect(await stream.done).toEqual({ reason: 'closed' });
+  });
+});
