@@ -1,11 +1,13 @@
 import type { Command } from 'commander';
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { ControlClient } from '../client/control.js';
 import { ApiCallError, ConnectionError } from '../client/http.js';
 import { DEFAULT_HOST, DEFAULT_PORT, findServeState } from '../emulator/serve-state.js';
 import { UserError } from './errors.js';
 import { EXIT } from './exit-codes.js';
-import { processIo, type CliIo } from './io.js';
+import { processIo, readAll, type CliIo } from './io.js';
+import { isHttpUrl } from './parse-options.js';
 
 export interface GlobalOptions {
   baseUrl?: string;
@@ -64,6 +66,15 @@ export class CommandContext {
     return resolve(this.io.cwd, file);
   }
 
+  /** The bytes of a file the user named, or of stdin for `-`; one line (`what` cannot be read) when it cannot be read. */
+  async read(file: string, what = file): Promise<Buffer> {
+    try {
+      return file === '-' ? await readAll(this.io.stdin) : readFileSync(this.path(file));
+    } catch (error) {
+      throw new UserError(`${what} cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+    }
+  }
+
   get baseUrl(): string {
     this.base ??= resolveBaseUrl(this.options, this.io);
     return this.base;
@@ -99,13 +110,8 @@ export function contextOf(command: Command): CommandContext {
 function resolveBaseUrl(options: GlobalOptions, io: CliIo): string {
   const explicit = options.baseUrl ?? io.env.SCANCTL_BASE_URL;
   if (explicit) {
-    try {
-      const url = new URL(explicit);
-      if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('not http');
-      return explicit.replace(/\/+$/, '');
-    } catch {
-      throw new UserError(`--base-url must be an http(s) URL, not "${explicit}"`);
-    }
+    if (!isHttpUrl(explicit)) throw new UserError(`--base-url must be an http(s) URL, not "${explicit}"`);
+    return explicit.replace(/\/+$/, '');
   }
   const found = findServeState(io.cwd);
   if (found && !found.running) {
