@@ -58,7 +58,7 @@ export function register(program: Command): void {
       const gate = known ? await gatedServer() : null;
       const child = gate && known ? startChild(file, args, { cwd: ctx.io.cwd, env: childEnv(gate.url, known) }) : null;
 
-      const { startForCli, exportOnExit } = await import('../run-emulator.js');
+      const { startForCli, stopForCli } = await import('../run-emulator.js');
       let server;
       try {
         server = await startForCli(run, { port: 0, host: '127.0.0.1', db: flags.db, fixtures: flags.fixtures ?? null, reset: false, stateFile: null, cwd: ctx.io.cwd, boundServer: gate?.server });
@@ -75,11 +75,7 @@ export function register(program: Command): void {
         gate?.open(server.requestListener);
         code = await (child ?? startChild(file, args, { cwd: ctx.io.cwd, env: childEnv(server.url, credentials) })).exited;
       } finally {
-        try {
-          if (run.exportOnExit) await exportOnExit(server, run.exportOnExit);
-        } finally {
-          await server.close();
-        }
+        await stopForCli(server, run.exportOnExit);
       }
       if (code !== 0) throw new ExitWith(code);
     });
