@@ -11,12 +11,13 @@ import sessionsThroughput from './cases/sessions-throughput.js';
 import webhookThroughput from './cases/webhook-throughput.js';
 import failingDeliveries from './cases/failing-deliveries.js';
 import scanLatency from './cases/scan-latency.js';
-import rss100k from './cases/rss-100k.js';
+import rssScans from './cases/rss-scans.js';
+import flatCosts from './cases/flat-costs.js';
 import startEmulatorCase from './cases/start-emulator.js';
 import execOverhead from './cases/exec-overhead.js';
 import consoleDeliveries from './cases/console-deliveries.js';
 
-const CASES = [coldStart, serveReady, sessionsThroughput, webhookThroughput, failingDeliveries, scanLatency, rss100k, consoleDeliveries, startEmulatorCase, execOverhead];
+const CASES = [coldStart, serveReady, sessionsThroughput, webhookThroughput, failingDeliveries, scanLatency, rssScans, consoleDeliveries, startEmulatorCase, execOverhead, flatCosts];
 
 const args = process.argv.slice(2);
 const quick = args.includes('--quick');
@@ -34,7 +35,7 @@ function fmt(value, unit) {
 /** Judges a result against its target: a ratio to the same-run baseline, or an absolute bound. */
 function judge(bench, result) {
   if (result.notMeasured) return { measured: result.notMeasured, baseline: '-', ratio: '-', target: describeTarget(bench.target), verdict: 'not measured yet' };
-  const t = bench.target;
+  const t = result.target ?? bench.target;
   if (t.ratio) {
     const ratio = result.value / result.baselineValue;
     const pass = t.ratio === 'max' ? ratio <= t.value : ratio >= t.value;
@@ -56,6 +57,8 @@ function describeTarget(t) {
 }
 
 const rows = [];
+/** Extra Markdown a case adds to RESULTS.md (the flat-costs curve). */
+const sections = [];
 const info = machine();
 console.log(`scanctl benchmarks${quick ? ' (quick)' : ''}: ${info.cpu}, ${info.cores} cores, ${info.memory_gb} GB, Node ${info.node}, load ${info.load_average.join(' ')}`);
 for (const bench of CASES) {
@@ -67,11 +70,19 @@ for (const bench of CASES) {
   } catch (error) {
     result = { failed: String(error?.message ?? error).replace(/\s+/g, " ") };
   }
-  const row = result.failed
-    ? { measured: `failed: ${result.failed.slice(0, 200)}`, baseline: '-', ratio: '-', target: describeTarget(bench.target), verdict: 'FAILED' }
-    : judge(bench, result);
-  rows.push({ bench, result, row });
-  console.log(`${row.verdict}: ${row.measured}${row.baseline !== '-' ? ` vs ${row.baseline} (${row.ratio})` : ''}${result.note ? ` [${result.note}]` : ''}`);
+  // A case may report several figures (result.rows), each judged against the case's target.
+  const parts = result.rows && !result.failed ? result.rows : [result];
+  if (parts === result.rows) console.log(result.note ? `[${result.note}]` : '');
+  for (const part of parts) {
+    const named = part === result ? bench : { ...bench, title: `${bench.title}: ${part.label}`, baseline: part.baseline ?? bench.baseline };
+    const row = part.failed
+      ? { measured: `failed: ${part.failed.slice(0, 200)}`, baseline: '-', ratio: '-', target: describeTarget(bench.target), verdict: 'FAILED' }
+      : judge(bench, part);
+    rows.push({ bench: named, result: part, row });
+    const line = `${row.verdict}: ${row.measured}${row.baseline !== '-' ? ` vs ${row.baseline} (${row.ratio})` : ''}${part.note ? ` [${part.note}]` : ''}`;
+    console.log(part === result ? line : `  - ${part.label}: ${line}`);
+  }
+  if (result.section) sections.push(result.section);
 }
 
 const header = ['Benchmark', 'Baseline (same run)', 'Measured', 'Baseline', 'Ratio', 'Target', 'Result'];
@@ -102,6 +113,7 @@ if (write && !only) {
     table,
     '',
     ...(notes.length ? ['## How each was measured', '', ...notes, ''] : []),
+    ...sections.flatMap((section) => [section, '']),
   ].join('\n');
   writeFileSync(join(ROOT, 'bench', 'RESULTS.md'), md);
   console.log('wrote bench/RESULTS.md');

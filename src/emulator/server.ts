@@ -6,6 +6,7 @@ import { MIGRATIONS } from '../store/migrations/index.js';
 import { answerClientErrors, createEmulatorHttpServer, emulatorRequestListener } from './http/below-router.js';
 import { clearServeState, writeServeState } from './serve-state.js';
 import { createEmulator, type Emulator } from './create-emulator.js';
+import { startSweeper } from './sweeper.js';
 import { seedAtStart } from './seed.js';
 import type { ClockSetup } from './determinism.js';
 import type { Fixtures } from './fixture-file.js';
@@ -115,6 +116,7 @@ export async function startEmulatorServer(options: ServeOptions): Promise<Runnin
     }
     // Webhook dispatch in real time; deliveries left in flight by a crash go back to pending, due now.
     emulator.webhooks.start();
+    const stopSweeper = startSweeper(emulator);
 
     let closed = false;
     return {
@@ -127,6 +129,7 @@ export async function startEmulatorServer(options: ServeOptions): Promise<Runnin
       async close() {
         if (closed) return;
         closed = true;
+        stopSweeper();
         await emulator.webhooks.stop();
         await new Promise<void>((done) => {
           server.close(() => done());

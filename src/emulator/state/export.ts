@@ -12,6 +12,54 @@ export interface ExportOptions {
   includeSecrets?: boolean;
 }
 
+/** Rows read per statement: what one pull of the streamed export holds in memory. */
+export const EXPORT_PAGE_ROWS = 1_000;
+
+type Row = Record<string, StateCell>;
+
+/**
+ * Every table's rows in export order, EXPORT_PAGE_ROWS at a time: each page is one indexed range
+ * read after the last key of the previous page (primary key order, or rowid), so a page costs the
+ * same at the end of a million-row table as at its start.
+ */
+function* exportPages(ctx: EmulatorContext, includeSecrets: boolean): Generator<{ table: string; rows: Row[] }> {
+  const db = ctx.store.db;
+  for (const table of listTables(db)) {
+    const key = table.primaryKey.length > 0 ? table.primaryKey.map(quote) : ['rowid'];
+    const tuple = key.length > 1 ? `(${key.join(', ')})` : key[0]!;
+    const marks = key.length > 1 ? `(${key.map(() => '?').join(', ')})` : '?';
+    const select = `SELECT ${key[0] === 'rowid' ? 'rowid AS "__rowid", ' : ''}* FROM ${quote(table.name)}`;
+    const first = db.prepare<[number], Record<string, unknown>>(`${select} ORDER BY ${key.join(', ')} LIMIT ?`);
+    const next = db.prepare<unknown[], Record<string, unknown>>(`${select} WHERE ${tuple} > ${marks} ORDER BY ${key.join(', ')} LIMIT ?`);
+    const keyNames = key[0] === 'rowid' ? ['__rowid'] : table.primaryKey;
+    let last: unknown[] | null = null;
+    for (;;) {
+      const page: Array<Record<string, unknown>> = last === null ? first.all(EXPORT_PAGE_ROWS) : next.all(...last, EXPORT_PAGE_ROWS);
+      if (page.length === 0) break;
+      last = keyNames.map((k) => page.at(-1)![k]);
+      const rows: Row[] = [];
+      for (const row of page) {
+        delete row.__rowid;
+        if (table.name === 'meta' && RUN_META.has(String(row.key))) continue;
+        rows.push(exportRow(ctx, row, table.sealed, includeSecrets));
+      }
+      yield { table: table.name, rows };
+      if (page.length < EXPORT_PAGE_ROWS) break;
+    }
+    yield { table: table.name, rows: [] };
+  }
+}
+
+function header(ctx: EmulatorContext, includeSecrets: boolean): Omit<StateFile, 'tables'> {
+  return {
+    format: STATE_FORMAT,
+    format_version: STATE_FORMAT_VERSION,
+    schema_version: schemaVersion(ctx.store.db),
+    clock_offset_ms: ctx.clock.offsetMs,
+    includes_secrets: includeSecrets,
+  };
+}
+
 /**
  * The emulator's whole state as one diffable object: every table under its name (sorted), rows
  * sorted by primary key, each row's keys sorted. Keys and tokens are hashes in the database and
@@ -19,26 +67,54 @@ export interface ExportOptions {
  * The clock offset is a top-level field (and left out of the meta table, where it may lag).
  */
 export function exportState(ctx: EmulatorContext, options: ExportOptions = {}): StateFile {
-  const db = ctx.store.db;
-  const read = db.transaction(() => {
-    const tables: Record<string, Array<Record<string, StateCell>>> = {};
-    for (const table of listTables(db)) {
-      const order = table.primaryKey.length > 0 ? table.primaryKey.map(quote).join(', ') : 'rowid';
-      const rows = db.prepare<[], Record<string, unknown>>(`SELECT * FROM ${quote(table.name)} ORDER BY ${order}`).all();
-      tables[table.name] = rows
-        .filter((row) => !(table.name === 'meta' && RUN_META.has(String(row.key))))
-        .map((row) => exportRow(ctx, row, table.sealed, Boolean(options.includeSecrets)));
-    }
+  const includeSecrets = Boolean(options.includeSecrets);
+  const read = ctx.store.db.transaction(() => {
+    const tables: Record<string, Row[]> = {};
+    for (const { table, rows } of exportPages(ctx, includeSecrets)) (tables[table] ??= []).push(...rows);
     return tables;
   });
-  return {
-    format: STATE_FORMAT,
-    format_version: STATE_FORMAT_VERSION,
-    schema_version: schemaVersion(db),
-    clock_offset_ms: ctx.clock.offsetMs,
-    includes_secrets: Boolean(options.includeSecrets),
-    tables: read(),
-  };
+  return { ...header(ctx, includeSecrets), tables: read() };
+}
+
+/**
+ * The same bytes as JSON.stringify(exportState(...)), produced page by page as the reader pulls,
+ * so that the emulator holds one page in memory however large the database is. Each page is read
+ * on its own: a write that lands while the export streams may or may not be in it.
+ */
+export function exportStateStream(ctx: EmulatorContext, options: ExportOptions = {}): ReadableStream<Uint8Array> {
+  const includeSecrets = Boolean(options.includeSecrets);
+  const encoder = new TextEncoder();
+  const head = JSON.stringify({ ...header(ctx, includeSecrets), tables: {} });
+  let pages: Generator<{ table: string; rows: Row[] }> | null = null;
+  let current: string | null = null;
+  let rowsInTable = 0;
+  return new ReadableStream<Uint8Array>({
+    pull(controller) {
+      if (pages === null) {
+        pages = exportPages(ctx, includeSecrets);
+        controller.enqueue(encoder.encode(head.slice(0, -2)));
+        return;
+      }
+      // A pull must enqueue something (a stream does not pull again by itself): skip empty pages.
+      let text = '';
+      while (!text) {
+        const step = pages.next();
+        if (step.done) {
+          controller.enqueue(encoder.encode(current === null ? '}}' : ']}}'));
+          controller.close();
+          return;
+        }
+        const { table, rows } = step.value;
+        if (table !== current) {
+          text += `${current === null ? '' : '],'}${JSON.stringify(table)}:[`;
+          current = table;
+          rowsInTable = 0;
+        }
+        for (const row of rows) text += `${rowsInTable++ === 0 ? '' : ','}${JSON.stringify(row)}`;
+      }
+      controller.enqueue(encoder.encode(text));
+    },
+  });
 }
 
 function exportRow(ctx: EmulatorContext, row: Record<string, unknown>, sealed: string[], includeSecrets: boolean): Record<string, StateCell> {

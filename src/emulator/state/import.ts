@@ -1,6 +1,7 @@
 import type { StateCell, StateFile, StateImportResponse } from '../../contract/state.js';
 import { ApiError } from '../../contract/errors.js';
 import { schemaVersion } from '../../store/db.js';
+import { rebuildDerivedTables } from '../../store/derived.js';
 import type { EmulatorContext } from '../context.js';
 import { followStoredFixtures } from '../seed.js';
 import { recordClock, restartSeededIds } from '../determinism.js';
@@ -71,6 +72,7 @@ export function importState(ctx: EmulatorContext, file: StateFile): StateImportR
       });
     }
     recordClock(ctx.store, ctx.clock, file.clock_offset_ms);
+    rebuildDerivedTables(db);
     const violations = db.prepare('PRAGMA foreign_key_check').all() as Array<{ table: string; parent: string }>;
     if (violations.length > 0) {
       const first = violations[0]!;

@@ -1,6 +1,7 @@
 import type { StateResetResponse } from '../../contract/state.js';
 import { recordClock } from '../determinism.js';
 import type { EmulatorContext } from '../context.js';
+import { rebuildDerivedTables } from '../../store/derived.js';
 import { seedFixtures, storedFixtures } from '../seed.js';
 import { afterStateChange } from './import.js';
 import { listTables, quote } from './tables.js';
@@ -18,6 +19,7 @@ export function resetState(ctx: EmulatorContext): StateResetResponse {
     for (const table of listTables(db)) db.prepare(`DELETE FROM ${quote(table.name)}`).run();
     recordClock(ctx.store, ctx.clock);
     seedFixtures(ctx, file, fixtures);
+    rebuildDerivedTables(db);
   })();
   afterStateChange(ctx);
   return { object: 'state_reset', fixtures: file, apps: ctx.store.apps.all().map((a) => a.id) };

@@ -1,4 +1,5 @@
 import type { Db } from '../../store/db.js';
+import { DERIVED_TABLES } from '../../store/derived.js';
 
 export interface TableInfo {
   name: string;
@@ -12,13 +13,15 @@ export interface TableInfo {
 
 /**
  * Every table of the database, read from sqlite_master, so that tables added by later migrations
- * are exported and imported without anyone touching this code. SQLite's own tables are left out.
+ * are exported and imported without anyone touching this code. SQLite's own tables are left out, and
+ * so are the derived ones (rebuilt from their sources after an import or reset).
  */
 export function listTables(db: Db): TableInfo[] {
   const names = db
     .prepare<[], { name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
     .all()
-    .map((row) => row.name);
+    .map((row) => row.name)
+    .filter((name) => !DERIVED_TABLES.has(name));
   return names.map((name) => {
     const info = db.prepare<[], { name: string; pk: number }>(`PRAGMA table_info(${quote(name)})`).all();
     const primaryKey = info

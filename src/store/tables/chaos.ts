@@ -29,10 +29,9 @@ export function chaosStatements(db: Db) {
       delay_probability = excluded.delay_probability, reorder = excluded.reorder, fail_first = excluded.fail_first,
       fail_status = excluded.fail_status, updated_at = excluded.updated_at`);
   const deleteChaos = db.prepare<[string]>('DELETE FROM chaos_settings WHERE app_id = ?');
-  // The position of a delivery among its app's deliveries (0-based): stable across runs of the same flow, unlike its random id.
-  const deliveryOrdinal = db.prepare<[string], { ordinal: number }>(`
-    SELECT (SELECT count(*) FROM deliveries d2 WHERE d2.app_id = d.app_id AND d2.rowid < d.rowid) AS ordinal
-    FROM deliveries d WHERE d.id = ?`);
+  // The position of a delivery among its app's deliveries (0-based): stable across runs of the same
+  // flow, unlike its random id. Stored when the delivery is queued (delivery_ordinals), not counted.
+  const deliveryOrdinal = db.prepare<[string], { ordinal: number }>('SELECT ordinal FROM delivery_ordinals WHERE delivery_id = ?');
 
   return {
     get: (appId: string) => getChaos.get(appId),

@@ -1,4 +1,5 @@
 import type { Db } from '../db.js';
+import { usageStatements } from './usage.js';
 
 export interface ChallengeRow {
   hash: string;
@@ -107,11 +108,16 @@ export function deviceStatements(db: Db) {
     UPDATE scans SET status = @status, occurred_at = @occurred_at, billable = @billable, reports = reports + 1
     WHERE app_id = @app_id AND id = @id AND status = 'started'`);
   const countReport = db.prepare<[string, string]>('UPDATE scans SET reports = reports + 1 WHERE app_id = ? AND id = ?');
-  const listScans = db.prepare<{ app_id: string; host_user_ref: string | null; limit: number }, ScanListRow>(`
+  // Newest first, one statement per filter so that each reads its index (scans_recorded,
+  // scans_user_recorded) in order and stops at the limit.
+  const listScansSql = (where: string) => `
     SELECT s.*, (r.scan_id IS NOT NULL) AS result_stored FROM scans s
     LEFT JOIN results r ON r.app_id = s.app_id AND r.scan_id = s.id
-    WHERE s.app_id = @app_id AND (@host_user_ref IS NULL OR s.host_user_ref = @host_user_ref)
-    ORDER BY s.recorded_at DESC, s.rowid DESC LIMIT @limit`);
+    WHERE ${where} ORDER BY s.recorded_at DESC, s.rowid DESC LIMIT @limit`;
+  const listScans = db.prepare<{ app_id: string; limit: number }, ScanListRow>(listScansSql('s.app_id = @app_id'));
+  const listMemberScans = db.prepare<{ app_id: string; host_user_ref: string; limit: number }, ScanListRow>(
+    listScansSql('s.app_id = @app_id AND s.host_user_ref = @host_user_ref'),
+  );
   const resultStored = db.prepare<[string, string], { n: number }>('SELECT count(*) AS n FROM results WHERE app_id = ? AND scan_id = ?');
 
   const result = db.prepare<[string, string], ResultRow>('SELECT * FROM results WHERE app_id = ? AND scan_id = ?');
@@ -127,21 +133,12 @@ export function deviceStatements(db: Db) {
     VALUES (@app_id, @key, @request_hash, @status, @response, @created_at)
     ON CONFLICT(app_id, key) DO UPDATE SET request_hash = excluded.request_hash, status = excluded.status,
       response = excluded.response, created_at = excluded.created_at`);
-  const purgeIdempotency = db.prepare<[number]>('DELETE FROM idempotency_keys WHERE created_at <= ?');
+  const purgeIdempotency = db.prepare<[number, number]>(
+    'DELETE FROM idempotency_keys WHERE rowid IN (SELECT rowid FROM idempotency_keys WHERE created_at <= ? LIMIT ?)',
+  );
 
-  // BILL-4: counted in the UTC month of occurred_at; scans still "started" have no outcome yet.
-  const usage = db.prepare<{ app_id: string | null; month: string | null }, UsageSqlRow>(`
-    SELECT app_id, month,
-      count(DISTINCT CASE WHEN billable = 1 THEN host_user_ref END) AS monthly_active_users,
-      sum(billable = 1) AS billable_scans,
-      sum(env = 'test') AS test_scans,
-      count(DISTINCT CASE WHEN env = 'test' AND status = 'completed' THEN host_user_ref END) AS test_active_users,
-      sum(status = 'completed') AS completed_scans,
-      sum(status = 'failed') AS failed_scans,
-      sum(status = 'abandoned') AS abandoned_scans
-    FROM (SELECT *, strftime('%Y-%m', occurred_at / 1000, 'unixepoch') AS month FROM scans WHERE status != 'started')
-    WHERE (@app_id IS NULL OR app_id = @app_id) AND (@month IS NULL OR month = @month)
-    GROUP BY app_id, month ORDER BY month, app_id`);
+  // BILL-4: counters kept as scans get their outcome (./usage.ts).
+  const usage = usageStatements(db);
 
   return {
     insertChallenge: (row: ChallengeRow) => void insertChallenge.run(row),
@@ -159,13 +156,19 @@ export function deviceStatements(db: Db) {
     setBlocked: (id: string, blocked: boolean, now: number) => setBlocked.run({ id, blocked: blocked ? 1 : 0, now }).changes > 0,
 
     scan: (appId: string, id: string) => scan.get(appId, id),
-    insertScan: (row: ScanRow) => void insertScan.run(row),
+    insertScan(row: ScanRow): void {
+      insertScan.run(row);
+      usage.count(row);
+    },
     /** Moves a started scan to its outcome; false when it was not "started". */
-    finishScan: (row: { app_id: string; id: string; status: string; occurred_at: number; billable: number }) =>
-      finishScan.run(row).changes > 0,
+    finishScan(row: { app_id: string; id: string; status: string; occurred_at: number; billable: number }): boolean {
+      if (finishScan.run(row).changes === 0) return false;
+      usage.count(scan.get(row.app_id, row.id)!);
+      return true;
+    },
     countReport: (appId: string, id: string) => void countReport.run(appId, id),
     listScans: (appId: string, hostUserRef: string | null, limit: number) =>
-      listScans.all({ app_id: appId, host_user_ref: hostUserRef, limit }),
+      hostUserRef === null ? listScans.all({ app_id: appId, limit }) : listMemberScans.all({ app_id: appId, host_user_ref: hostUserRef, limit }),
     resultStored: (appId: string, scanId: string) => (resultStored.get(appId, scanId)?.n ?? 0) > 0,
 
     result: (appId: string, scanId: string) => result.get(appId, scanId),
@@ -175,8 +178,9 @@ export function deviceStatements(db: Db) {
 
     idempotency: (appId: string, key: string) => idempotency.get(appId, key),
     saveIdempotency: (row: IdempotencyRow) => void saveIdempotency.run(row),
-    purgeIdempotency: (before: number) => void purgeIdempotency.run(before),
+    /** Deletes at most `limit` keys created at or before `before`; returns how many went. */
+    purgeIdempotency: (before: number, limit: number) => purgeIdempotency.run(before, limit).changes,
 
-    usage: (appId: string | null, month: string | null) => usage.all({ app_id: appId, month }),
+    usage: (appId: string | null, month: string | null) => usage.rows(appId, month),
   };
 }

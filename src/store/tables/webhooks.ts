@@ -88,6 +88,15 @@ export function webhookStatements(db: Db) {
   const insertDelivery = db.prepare<{ id: string; event_id: string; app_id: string; host_user_ref: string; origin: string; now: number }>(`
     INSERT INTO deliveries (id, event_id, app_id, host_user_ref, status, attempts, next_attempt_at, created_at, updated_at, origin)
     VALUES (@id, @event_id, @app_id, @host_user_ref, 'pending', 0, @now, @now, @now, @origin)`);
+  // Its position among the app's deliveries (0-based), kept beside it (see ../derived.ts).
+  const insertOrdinal = db.prepare<{ id: string; app_id: string }>(`
+    INSERT INTO delivery_ordinals (delivery_id, app_id, ordinal)
+    VALUES (@id, @app_id, coalesce((SELECT max(ordinal) + 1 FROM delivery_ordinals WHERE app_id = @app_id), 0))`);
+  // Both rows or neither (a resend is queued outside any other transaction).
+  const insertDeliveryTx = db.transaction((row: { id: string; event_id: string; app_id: string; host_user_ref: string; origin: string }, now: number) => {
+    insertDelivery.run({ ...row, now });
+    insertOrdinal.run({ id: row.id, app_id: row.app_id });
+  });
   const deliveryById = db.prepare<[string], DeliveryWithEvent>(`${JOINED} WHERE d.id = ?`);
   const nextDue = db.prepare<[], { due: number | null }>("SELECT min(next_attempt_at) AS due FROM deliveries WHERE status = 'pending'");
   const due = db.prepare<{ now: number; limit: number }, DeliveryWithEvent>(
@@ -168,14 +177,19 @@ export function webhookStatements(db: Db) {
       redactResults.run({ app_id: appId, host_user_ref: hostUserRef, now }).changes,
 
     insertDelivery: (row: { id: string; event_id: string; app_id: string; host_user_ref: string; origin: 'event' | 'resend' }, now: number) =>
-      void insertDelivery.run({ ...row, now }),
+      void insertDeliveryTx(row, now),
     deliveryById: (id: string) => deliveryById.get(id),
     deliveries(filter: DeliveryFilter): DeliveryWithEvent[] {
       const where: string[] = [];
       const params: Record<string, string | number> = { limit: filter.limit ?? 100 };
-      if (filter.app_id) (where.push('d.app_id = @app_id'), (params.app_id = filter.app_id));
-      if (filter.status) (where.push('d.status = @status'), (params.status = filter.status));
-      if (filter.scan_id) (where.push('e.scan_id = @scan_id'), (params.scan_id = filter.scan_id));
+      // A scan or event names a handful of deliveries: find them by event (events_scan_id,
+      // deliveries_event) and keep app and status as plain filters (the unary +), rather than
+      // walk the app's whole outbox in date order looking for them.
+      const few = Boolean(filter.scan_id || filter.event_id);
+      const plain = few ? '+' : '';
+      if (filter.app_id) (where.push(`${plain}d.app_id = @app_id`), (params.app_id = filter.app_id));
+      if (filter.status) (where.push(`${plain}d.status = @status`), (params.status = filter.status));
+      if (filter.scan_id) (where.push('d.event_id IN (SELECT id FROM events WHERE scan_id = @scan_id)'), (params.scan_id = filter.scan_id));
       if (filter.event_id) (where.push('d.event_id = @event_id'), (params.event_id = filter.event_id));
       const sql = `${JOINED} ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY d.created_at DESC, d.rowid DESC LIMIT @limit`;
       // At most 16 shapes of filter: each prepared once.
