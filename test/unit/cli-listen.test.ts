@@ -1,9 +1,15 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { CliIo } from '../../src/cli/io.js';
 import { runCli } from '../../src/cli/main.js';
 import { IN_PROCESS_URL, runCommand } from '../helpers/cli-in-process.js';
 import { DEMO, testEmulator } from '../helpers/emulator.js';
 import { FakeStdin, FakeStdout } from '../helpers/ink-terminal.js';
+
+// ink draws only the final frame when it believes it runs in CI (is-in-ci reads CI once, when ink
+// loads); this file watches the frames as a developer's terminal shows them, so it says it is not CI.
+vi.hoisted(() => {
+  process.env.CI = 'false';
+});
 
 /** `webhook listen` takes its streams, fetch and interrupts from the io: run here without spawning. */
 describe('scanctl webhook listen (in-process)', () => {
