@@ -1,21 +1,18 @@
 import type { Command } from 'commander';
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { ControlClient } from '../client/control.js';
-import { ExtrasClient } from '../client/extras.js';
 import { ApiCallError, ConnectionError } from '../client/http.js';
 import { DEFAULT_HOST, DEFAULT_PORT, findServeState } from '../emulator/serve-state.js';
 import { UserError } from './errors.js';
 import { EXIT } from './exit-codes.js';
-import { processIo, type CliIo } from './io.js';
+import { processIo, readAll, type CliIo } from './io.js';
+import { isHttpUrl } from './parse-options.js';
 
 export interface GlobalOptions {
   baseUrl?: string;
   app?: string;
   json?: boolean;
-}
-
-export function globalOptions(command: Command): GlobalOptions {
-  return command.optsWithGlobals() as GlobalOptions;
 }
 
 /** The io each program runs with, set by `buildProgram` on its root command. */
@@ -69,6 +66,15 @@ export class CommandContext {
     return resolve(this.io.cwd, file);
   }
 
+  /** The bytes of a file the user named, or of stdin for `-`; one line (`what` cannot be read) when it cannot be read. */
+  async read(file: string, what = file): Promise<Buffer> {
+    try {
+      return file === '-' ? await readAll(this.io.stdin) : readFileSync(this.path(file));
+    } catch (error) {
+      throw new UserError(`${what} cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+    }
+  }
+
   get baseUrl(): string {
     this.base ??= resolveBaseUrl(this.options, this.io);
     return this.base;
@@ -79,13 +85,12 @@ export class CommandContext {
     return this.controlPlane;
   }
 
-  extras(): ExtrasClient {
-    return new ExtrasClient(this.baseUrl, this.io.fetch);
-  }
-
   /** --app, else the emulator's default app. */
-  appId(): Promise<string> {
-    return resolveAppId(this.control(), this.options);
+  async appId(): Promise<string> {
+    if (this.options.app) return this.options.app;
+    const info = await emulatorInfo(this.control());
+    if (!info.default_app_id) throw new UserError('the emulator has no apps: load fixtures with scanctl serve --fixtures FILE');
+    return info.default_app_id;
   }
 
   /** --key (given here), then SCANCTL_SECRET_KEY, then the emulator's fixture key of `env`. */
@@ -95,23 +100,18 @@ export class CommandContext {
 }
 
 export function contextOf(command: Command): CommandContext {
-  return new CommandContext(ioOf(command), globalOptions(command));
+  return new CommandContext(ioOf(command), command.optsWithGlobals() as GlobalOptions);
 }
 
 /**
  * The base URL: --base-url, then SCANCTL_BASE_URL, then the emulator that `scanctl serve`
  * recorded in this folder or the nearest one above it (as git finds .git), then the default local port.
  */
-export function resolveBaseUrl(options: GlobalOptions, io: CliIo = processIo()): string {
+function resolveBaseUrl(options: GlobalOptions, io: CliIo): string {
   const explicit = options.baseUrl ?? io.env.SCANCTL_BASE_URL;
   if (explicit) {
-    try {
-      const url = new URL(explicit);
-      if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('not http');
-      return explicit.replace(/\/+$/, '');
-    } catch {
-      throw new UserError(`--base-url must be an http(s) URL, not "${explicit}"`);
-    }
+    if (!isHttpUrl(explicit)) throw new UserError(`--base-url must be an http(s) URL, not "${explicit}"`);
+    return explicit.replace(/\/+$/, '');
   }
   const found = findServeState(io.cwd);
   if (found && !found.running) {
@@ -124,21 +124,7 @@ export function resolveBaseUrl(options: GlobalOptions, io: CliIo = processIo()):
   return found?.state.base_url ?? `http://${DEFAULT_HOST}:${DEFAULT_PORT}`;
 }
 
-/** The control plane of a local emulator (for commands still written against the process io). */
-export function controlClient(options: GlobalOptions): ControlClient {
-  const io = processIo();
-  return new ControlClient(resolveBaseUrl(options, io), io.fetch);
-}
-
-/** --app, else the emulator's default app. */
-export async function resolveAppId(control: ControlClient, options: GlobalOptions): Promise<string> {
-  if (options.app) return options.app;
-  const info = await emulatorInfo(control);
-  if (!info.default_app_id) throw new UserError('the emulator has no apps: load fixtures with scanctl serve --fixtures FILE');
-  return info.default_app_id;
-}
-
-export async function emulatorInfo(control: ControlClient) {
+async function emulatorInfo(control: ControlClient) {
   try {
     return await control.info();
   } catch (error) {
@@ -156,7 +142,7 @@ export async function emulatorInfo(control: ControlClient) {
  * The secret key for the two public calls: --key, then SCANCTL_SECRET_KEY; against a local
  * emulator, the key of `env` (test unless asked) that its fixtures give the default (or --app) app.
  */
-export async function resolveSecretKey(
+async function resolveSecretKey(
   options: GlobalOptions & { key?: string },
   env: 'test' | 'live',
   io: CliIo,

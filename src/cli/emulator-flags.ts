@@ -1,11 +1,10 @@
 import { InvalidArgumentError, Option, type Command } from 'commander';
-import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { renameSync, writeFileSync } from 'node:fs';
 import { CHOICES } from '../contract/choices.js';
 import type { StateFile } from '../contract/state.js';
 import { MAX_SEED } from '../util/seeded-random.js';
 import type { CommandContext } from './context.js';
 import { UserError } from './errors.js';
-import { readAll } from './io.js';
 import { wholeNumber } from './parse-options.js';
 
 /**
@@ -85,13 +84,12 @@ function clockStart(value: string): number {
 
 /** A file written by `scanctl state export`, checked against its schema; `-` reads stdin. */
 export async function readStateFile(file: string, ctx: CommandContext): Promise<StateFile> {
+  const text = (await ctx.read(file)).toString('utf8');
   let json: unknown;
   try {
-    json = JSON.parse(file === '-' ? (await readAll(ctx.io.stdin)).toString('utf8') : readFileSync(ctx.path(file), 'utf8'));
+    json = JSON.parse(text);
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    const reason = code ? `cannot be read (${code})` : `is not a scanctl state export (not valid JSON: ${(error as Error).message.replace(/\s+/g, ' ')})`;
-    throw new UserError(`${file} ${reason}`);
+    throw new UserError(`${file} is not a scanctl state export (not valid JSON: ${(error as Error).message.replace(/\s+/g, ' ')})`);
   }
   // zod loads with the command that needs it, not with every command.
   const { StateFile } = await import('../contract/state.js');

@@ -1,15 +1,3 @@
-/**
- * Human and --json output come from the same data: `--json` prints the API's own JSON,
- * otherwise the `human` rendering. Streams print one JSON object per line.
- */
-export function printResult<T>(json: boolean, data: T, human: (data: T) => string): void {
-  process.stdout.write(json ? `${JSON.stringify(data, null, 2)}\n` : `${human(data)}\n`);
-}
-
-export function printLine(json: boolean, data: unknown, human: string): void {
-  process.stdout.write(json ? `${JSON.stringify(data)}\n` : `${human}\n`);
-}
-
 /** Lines of `label  value` with aligned values. */
 export function table(rows: Array<[string, string]>): string {
   const width = Math.max(0, ...rows.map(([label]) => label.length));

@@ -65,8 +65,19 @@ export async function startForCli(run: EmulatorRunOptions, listen: ListenOptions
   }
 }
 
-/** `--export-on-exit FILE`: the whole state, signing secrets included, so that `--import FILE` resumes it anywhere. */
-export async function exportOnExit(server: RunningServer, file: string): Promise<void> {
+/**
+ * Stops the emulator a command started: first `--export-on-exit FILE` (the whole state, signing
+ * secrets included, so that `--import FILE` resumes it anywhere), then the server, even when the export fails.
+ */
+export async function stopForCli(server: RunningServer, exportFile: string | null | undefined): Promise<void> {
+  try {
+    if (exportFile) await exportOnExit(server, exportFile);
+  } finally {
+    await server.close();
+  }
+}
+
+async function exportOnExit(server: RunningServer, file: string): Promise<void> {
   const { exportState, serializeState } = await import('../emulator/state/export.js');
   try {
     writeStateFile(file, serializeState(exportState(server.emulator, { includeSecrets: true })));

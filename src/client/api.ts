@@ -17,7 +17,7 @@ type BodyPart<O extends Operation> = O['request'] extends object ? { body: BodyI
 type QueryPart<O extends Operation> = O['query'] extends object ? { query?: QueryInput<O> } : { query?: undefined };
 
 /** What a call sends besides its path, query and body. */
-export interface CallExtras {
+export interface CallOptions {
   /** Authorization: Bearer <this> (a secret key or a session token). */
   bearer?: string;
   /** A Cookie header (the portal's). */
@@ -28,7 +28,7 @@ export interface CallExtras {
   signal?: AbortSignal;
 }
 
-export type CallInput<O extends Operation> = ParamsPart<O> & BodyPart<O> & QueryPart<O> & CallExtras;
+export type CallInput<O extends Operation> = ParamsPart<O> & BodyPart<O> & QueryPart<O> & CallOptions;
 type InputArgs<O extends Operation> = {} extends CallInput<O> ? [input?: CallInput<O>] : [input: CallInput<O>];
 
 /**
@@ -65,7 +65,7 @@ export class ApiClient {
 
   /** Sends an operation's request and returns the raw successful answer (bytes, a stream). */
   async send<O extends Operation>(op: O, ...[input]: InputArgs<O>): Promise<Response> {
-    const call = (input ?? {}) as CallExtras & { params?: Record<string, string>; query?: Record<string, unknown>; body?: unknown };
+    const call = (input ?? {}) as CallOptions & { params?: Record<string, string>; query?: Record<string, unknown>; body?: unknown };
     const url = new URL(`${this.baseUrl}${fillPath(op.path, call.params)}`);
     for (const [name, value] of Object.entries(call.query ?? {})) if (value !== undefined && value !== null) url.searchParams.set(name, String(value));
     const headers: Record<string, string> = { accept: 'application/json', ...call.headers };

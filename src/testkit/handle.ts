@@ -1,5 +1,4 @@
 import { ControlClient } from '../client/control.js';
-import { ExtrasClient } from '../client/extras.js';
 import type { AppResponse, UpdateAppRequest } from '../contract/apps.js';
 import type { ClockResponse } from '../contract/control.js';
 import type { ScanList } from '../contract/device.js';
@@ -74,7 +73,6 @@ export interface HandleCredentials {
 export function createHandle(server: RunningServer, credentials: HandleCredentials): EmulatorHandle {
   const { emulator, url } = server;
   const control = new ControlClient(url);
-  const extras = new ExtrasClient(url);
   const appId = credentials.appId;
   let cookie: string | null = null;
 
@@ -108,9 +106,9 @@ export function createHandle(server: RunningServer, credentials: HandleCredentia
       await settleDeliveries(emulator, options.timeoutMs ?? 10_000);
       return deliveries();
     },
-    exportState: (options = {}) => extras.exportState(Boolean(options.includeSecrets)),
-    importState: (state) => extras.importState(state),
-    reset: () => extras.resetState(),
+    exportState: (options = {}) => control.exportState(Boolean(options.includeSecrets)),
+    importState: (state) => control.importState(state),
+    reset: () => control.resetState(),
     close,
     [Symbol.asyncDispose]: close,
   };

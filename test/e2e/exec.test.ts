@@ -68,7 +68,7 @@ describe('scanctl exec -- COMMAND', () => {
       [['--seed', 'ten', ...command], /--seed <n>' argument 'ten' is invalid/],
       [['--seed', '-1', ...command], /--seed|unknown option/],
       [['--clock-start', 'next monday', ...command], /--clock-start <time>' argument 'next monday' is invalid/],
-      [['--forward', 'not a url', ...command], /--forward must be an http\(s\) URL/],
+      [['--forward', 'not a url', ...command], /--forward <url>' argument 'not a url' is invalid\. Expected an http\(s\) URL/],
     ];
     for (const [args, message] of cases) {
       const result = await exec(args);

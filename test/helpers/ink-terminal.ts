@@ -5,7 +5,7 @@ import type { ReactElement } from 'react';
 const ANSI = /\u001b\[[0-9;?]*[A-Za-z]/g;
 
 /** A terminal of a given size for ink: it keeps each frame and tells waiters, and can be resized. */
-class FakeStdout extends EventEmitter {
+export class FakeStdout extends EventEmitter {
   frames: string[] = [];
   constructor(
     public columns: number,
@@ -20,7 +20,7 @@ class FakeStdout extends EventEmitter {
   };
 }
 
-class FakeStdin extends EventEmitter {
+export class FakeStdin extends EventEmitter {
   isTTY = true;
   private data: string | null = null;
   write(data: string) {

@@ -31,6 +31,22 @@ describe('bad input refused early', () => {
     }
   });
 
+  it('a file the user names that cannot be read is one line naming it and the reason, before any request (state import, webhook verify, --result)', async () => {
+    const emulator = testEmulator();
+    const cases: Array<[string[], string]> = [
+      [['state', 'import', 'missing.json'], 'scanctl: missing.json cannot be read (ENOENT)'],
+      [['webhook', 'verify', '--secret', DEMO.webhookSecret, '--signature', 'v1=00', 'missing.json'], 'scanctl: missing.json cannot be read (ENOENT)'],
+      [['scan', 'simulate', '--user', 'm', '--result', 'missing.json'], 'scanctl: --result missing.json cannot be read (ENOENT)'],
+    ];
+    for (const [args, line] of cases) {
+      const res = await runCommand(args, { emulator, cwd: '/nonexistent-scanctl-dir' });
+      expect(res.stdout, args.join(' ')).toBe('');
+      expect(res.stderr.split('\n')[0], args.join(' ')).toBe(line);
+      expect(res.code, args.join(' ')).not.toBe(0);
+    }
+    expect(emulator.store.db.prepare('SELECT count(*) AS n FROM scans').get()).toEqual({ n: 0 });
+  });
+
   it('scan simulate --timeout without --wait exits 2 before anything is simulated', async () => {
     const emulator = testEmulator();
     const res = await runCommand(['scan', 'simulate', '--user', 'm', '--timeout', '5s'], { emulator });

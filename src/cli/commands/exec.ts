@@ -1,4 +1,4 @@
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer, type RequestListener, type Server } from 'node:http';
@@ -9,6 +9,7 @@ import { packagePath } from '../../util/package-root.js';
 import { contextOf } from '../context.js';
 import { addEmulatorOptions, parseEmulatorFlags, type EmulatorFlags } from '../emulator-flags.js';
 import { ExitWith, UserError } from '../errors.js';
+import { httpUrl } from '../parse-options.js';
 
 interface ExecFlags extends EmulatorFlags {
   forward?: string;
@@ -33,7 +34,7 @@ export function register(program: Command): void {
     // Bad input is one line: no usage hint after the error.
     .showHelpAfterError(false);
   addEmulatorOptions(exec, { db: ':memory:', env: false })
-    .option('--forward <url>', "point the app's webhooks at this URL (the receiver of the backend the command starts)")
+    .addOption(new Option('--forward <url>', "point the app's webhooks at this URL (the receiver of the backend the command starts)").argParser(httpUrl))
     .addHelpText(
       'after',
       '\nThe command gets SCANCTL_BASE_URL, SCANCTL_APP_ID, SCANCTL_SECRET_KEY, SCANCTL_PUBLISHABLE_KEY and SCANCTL_WEBHOOK_SECRET\n(the fixtures\' default app and its test keys). SIGINT and SIGTERM are passed on to it.\nExample: scanctl exec --seed 1 --frozen-clock -- npm test',
@@ -42,7 +43,7 @@ export function register(program: Command): void {
       const ctx = contextOf(command);
       const [file, ...args] = commandLine;
       if (!file) throw new UserError('exec needs a command after --: scanctl exec [options] -- COMMAND [ARGS...]');
-      const forward = flags.forward === undefined ? null : webhookUrl(flags.forward);
+      const forward = flags.forward ?? null;
       const run = await parseEmulatorFlags(flags, ctx);
       const childEnv = (baseUrl: string, credentials: Parameters<typeof credentialsEnv>[1]) => {
         const env: Record<string, string | undefined> = { ...ctx.io.env, ...credentialsEnv(baseUrl, credentials) };
@@ -57,7 +58,7 @@ export function register(program: Command): void {
       const gate = known ? await gatedServer() : null;
       const child = gate && known ? startChild(file, args, { cwd: ctx.io.cwd, env: childEnv(gate.url, known) }) : null;
 
-      const { startForCli, exportOnExit } = await import('../run-emulator.js');
+      const { startForCli, stopForCli } = await import('../run-emulator.js');
       let server;
       try {
         server = await startForCli(run, { port: 0, host: '127.0.0.1', db: flags.db, fixtures: flags.fixtures ?? null, reset: false, stateFile: null, cwd: ctx.io.cwd, boundServer: gate?.server });
@@ -74,11 +75,7 @@ export function register(program: Command): void {
         gate?.open(server.requestListener);
         code = await (child ?? startChild(file, args, { cwd: ctx.io.cwd, env: childEnv(server.url, credentials) })).exited;
       } finally {
-        try {
-          if (run.exportOnExit) await exportOnExit(server, run.exportOnExit);
-        } finally {
-          await server.close();
-        }
+        await stopForCli(server, run.exportOnExit);
       }
       if (code !== 0) throw new ExitWith(code);
     });
@@ -120,17 +117,6 @@ async function gatedServer(): Promise<{ server: Server; url: string; open(listen
   const server = createServer((req, res) => void ready.then((listener) => listener(req, res)));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, open };
-}
-
-function webhookUrl(value: string): string {
-  let url: URL | null = null;
-  try {
-    url = new URL(value);
-  } catch {
-    // refused below
-  }
-  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) throw new UserError(`--forward must be an http(s) URL, not "${value}"`);
-  return value;
 }
 
 /** APP-2: setting a webhook_url is what the portal does; the app keeps (or is issued) its signing secret. */

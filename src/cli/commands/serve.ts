@@ -39,7 +39,7 @@ export function register(program: Command): void {
       const allowedHosts = allowedHostsOf(flags.allowedHost, ctx.io.env.SCANCTL_ALLOWED_HOSTS);
       checkBindAddress(flags.host, allowedHosts);
       const run = await parseEmulatorFlags(flags, ctx);
-      const { startForCli, exportOnExit } = await import('../run-emulator.js');
+      const { startForCli, stopForCli } = await import('../run-emulator.js');
       const server = await startForCli(run, {
         port: flags.port,
         host: flags.host,
@@ -58,11 +58,7 @@ export function register(program: Command): void {
         ctx.io.stderr.write(`scanctl: warning: cannot write ${STATE_FILE} (${server.stateFileError}): other commands will not find this emulator; pass them --base-url ${server.url}\n`);
       }
       await stopped;
-      try {
-        if (run.exportOnExit) await exportOnExit(server, run.exportOnExit);
-      } finally {
-        await server.close();
-      }
+      await stopForCli(server, run.exportOnExit);
       if (!ctx.json) ctx.io.stderr.write(`scanctl: emulator stopped${run.exportOnExit ? `; state written to ${run.exportOnExit}` : ''}\n`);
     });
 }

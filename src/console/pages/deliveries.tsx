@@ -5,7 +5,7 @@ import { COUNT_CAP, type DeliveryPage, type DeliveryPageRow } from '../../store/
 import type { Failure } from '../form.js';
 import { pageHref } from '../render.js';
 import { Layout, type Chrome } from './layout.js';
-import { ErrorText, fieldFailure, TableRegion, Time } from './parts.js';
+import { ErrorText, fieldFailure, RecordTable, Time } from './parts.js';
 
 export const DELIVERY_PAGE_SIZE = 50;
 
@@ -55,33 +55,14 @@ export function DeliveriesPage(props: DeliveriesProps) {
         <button type="submit">Filter</button>
       </form>
       <DeliveryTotal total={props.total} status={props.status} />
-      <TableRegion label="Deliveries">
-        <table class="cards">
-          <caption class="visually-hidden">Deliveries, newest first</caption>
-          <thead>
-            <tr>
-              <th scope="col">Delivery</th>
-              <th scope="col">Event</th>
-              <th scope="col">Member</th>
-              <th scope="col">Status</th>
-              <th scope="col">Attempt</th>
-              <th scope="col">Receiver answered</th>
-              <th scope="col">Latency</th>
-              <th scope="col">Next attempt</th>
-              <th scope="col">Created</th>
-            </tr>
-          </thead>
-          <tbody id="deliveries-rows" data-max={props.first ? String(DELIVERY_PAGE_SIZE) : undefined}>
-            {page.rows.length === 0 ? (
-              <tr data-empty="">
-                <td colspan={9}>No deliveries yet. Set a Webhook URL in Settings, then run a scan (scanctl scan simulate).</td>
-              </tr>
-            ) : (
-              page.rows.map((row) => <DeliveryRow row={row} chrome={chrome} />)
-            )}
-          </tbody>
-        </table>
-      </TableRegion>
+      <RecordTable
+        label="Deliveries"
+        caption="Deliveries, newest first"
+        columns={['Delivery', 'Event', 'Member', 'Status', 'Attempt', 'Receiver answered', 'Latency', 'Next attempt', 'Created']}
+        tbody={{ id: 'deliveries-rows', 'data-max': props.first ? String(DELIVERY_PAGE_SIZE) : undefined }}
+        empty="No deliveries yet. Set a Webhook URL in Settings, then run a scan (scanctl scan simulate)."
+        rows={page.rows.map((row) => <DeliveryRow row={row} chrome={chrome} />)}
+      />
       <nav aria-label="Pages" class="pager">
         {page.hasNewer && first ? <a href={pageHref('/deliveries', app, apps, { status: props.status, after: first.id })}>Newer</a> : null}
         {page.hasNewer ? <a href={pageHref('/deliveries', app, apps, { status: props.status })}>Newest</a> : null}

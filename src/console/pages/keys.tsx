@@ -3,7 +3,7 @@ import type { KeyView } from '../../contract/control.js';
 import type { Failure } from '../form.js';
 import { pageHref } from '../render.js';
 import { Layout, type Chrome } from './layout.js';
-import { ActionForm, Notice, SecretOnce, TableRegion, Time } from './parts.js';
+import { ActionForm, Notice, SecretOnce, RecordTable, Time } from './parts.js';
 
 export interface IssuedKeys {
   env: 'test' | 'live';
@@ -39,56 +39,44 @@ export function KeysPage(props: KeysProps) {
           <SecretOnce label={`New ${props.issued.env} secret key`} value={props.issued.secret} id="issued-secret-key" />
         </>
       ) : null}
-      <TableRegion label="Keys">
-        <table class="cards">
-          <caption class="visually-hidden">Keys of the app</caption>
-          <thead>
-            <tr>
-              <th scope="col">Environment</th>
-              <th scope="col">Kind</th>
-              <th scope="col">Key</th>
-              <th scope="col">State</th>
-              <th scope="col">Created</th>
-              <th scope="col">Actions</th>
-            </tr>
-          </thead>
-          <tbody>
-            {keys.map((key) => (
-              <tr id={`key-${key.id}`}>
-                <td data-label="Environment">{key.env}</td>
-                <td data-label="Kind">{key.kind}</td>
-                <td data-label="Key" class="wrap mono">{key.display}</td>
-                <td data-label="State">
-                  <span class={`status status-${key.state}`}>{key.state}</span>
-                  {key.state === 'rotating' && key.grace_until ? (
-                    <span class="grace">
-                      {' '}
-                      grace ends <Time ms={Date.parse(key.grace_until)} now={chrome.now} />
-                    </span>
-                  ) : null}
-                </td>
-                <td data-label="Created">
-                  <Time ms={Date.parse(key.created_at)} now={chrome.now} />
-                </td>
-                <td data-label="Actions" class="actions">
-                  {key.state === 'revoked' ? (
-                    '-'
+      <RecordTable
+        label="Keys"
+        caption="Keys of the app"
+        columns={['Environment', 'Kind', 'Key', 'State', 'Created', 'Actions']}
+        rows={keys.map((key) => (
+          <tr id={`key-${key.id}`}>
+            <td data-label="Environment">{key.env}</td>
+            <td data-label="Kind">{key.kind}</td>
+            <td data-label="Key" class="wrap mono">{key.display}</td>
+            <td data-label="State">
+              <span class={`status status-${key.state}`}>{key.state}</span>
+              {key.state === 'rotating' && key.grace_until ? (
+                <span class="grace">
+                  {' '}
+                  grace ends <Time ms={Date.parse(key.grace_until)} now={chrome.now} />
+                </span>
+              ) : null}
+            </td>
+            <td data-label="Created">
+              <Time ms={Date.parse(key.created_at)} now={chrome.now} />
+            </td>
+            <td data-label="Actions" class="actions">
+              {key.state === 'revoked' ? (
+                '-'
+              ) : (
+                <>
+                  {key.state === 'suspended' ? (
+                    <KeyAction verb="reinstate" label="Reinstate" keyView={key} action={action} failure={props.failure} />
                   ) : (
-                    <>
-                      {key.state === 'suspended' ? (
-                        <KeyAction verb="reinstate" label="Reinstate" keyView={key} action={action} failure={props.failure} />
-                      ) : (
-                        <KeyAction verb="suspend" label="Suspend" keyView={key} action={action} failure={props.failure} />
-                      )}
-                      <KeyAction verb="revoke" label="Revoke" keyView={key} action={action} failure={props.failure} danger />
-                    </>
+                    <KeyAction verb="suspend" label="Suspend" keyView={key} action={action} failure={props.failure} />
                   )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </TableRegion>
+                  <KeyAction verb="revoke" label="Revoke" keyView={key} action={action} failure={props.failure} danger />
+                </>
+              )}
+            </td>
+          </tr>
+        ))}
+      />
       {(['test', 'live'] as const).map((env) => {
         const key = current(env);
         return (

@@ -139,6 +139,36 @@ export function TableRegion(props: { label: string; children?: Child }) {
   );
 }
 
+/**
+ * A list of records in a TableRegion: the header row from `columns` (hidden on a narrow screen,
+ * where each row is a card and each cell shows its data-label), and `empty` across one row when there are none.
+ */
+export function RecordTable(props: { label: string; caption: string; columns: string[]; rows: Child[]; empty?: Child; tbody?: Record<string, string | undefined> }) {
+  return (
+    <TableRegion label={props.label}>
+      <table class="cards">
+        <caption class="visually-hidden">{props.caption}</caption>
+        <thead>
+          <tr>
+            {props.columns.map((column) => (
+              <th scope="col">{column}</th>
+            ))}
+          </tr>
+        </thead>
+        <tbody {...props.tbody}>
+          {props.rows.length === 0 && props.empty !== undefined ? (
+            <tr data-empty="">
+              <td colspan={props.columns.length}>{props.empty}</td>
+            </tr>
+          ) : (
+            props.rows
+          )}
+        </tbody>
+      </table>
+    </TableRegion>
+  );
+}
+
 /** At the top of a page whose action was refused: announced at once (role=alert), whichever form it came from. */
 export function ErrorSummary(props: { failure: Failure }) {
   return (

@@ -3,7 +3,7 @@ import type { Scan } from '../../contract/device.js';
 import type { Failure } from '../form.js';
 import { pageHref } from '../render.js';
 import { Layout, type Chrome } from './layout.js';
-import { Field, formFailure, ErrorText, Notice, TableRegion, Time } from './parts.js';
+import { Field, formFailure, ErrorText, Notice, RecordTable, Time } from './parts.js';
 
 export interface ScansProps {
   chrome: Chrome;
@@ -34,47 +34,28 @@ export function ScansPage(props: ScansProps) {
       <p class="muted">
         {props.member ? 'Scans of this member' : 'Every member\'s scans'}, newest first (at most {props.limit}).
       </p>
-      <TableRegion label="Scans">
-        <table class="cards">
-          <caption class="visually-hidden">Recorded scans</caption>
-          <thead>
-            <tr>
-              <th scope="col">Scan</th>
-              <th scope="col">Member</th>
-              <th scope="col">Outcome</th>
-              <th scope="col">Environment</th>
-              <th scope="col">Billable</th>
-              <th scope="col">Occurred at</th>
-              <th scope="col">Result</th>
-              <th scope="col">Installation</th>
-            </tr>
-          </thead>
-          <tbody>
-            {props.scans.length === 0 ? (
-              <tr>
-                <td colspan={8}>No scans recorded.</td>
-              </tr>
-            ) : (
-              props.scans.map((s) => (
-                <tr>
-                  <td data-label="Scan" class="mono">{s.id}</td>
-                  <td data-label="Member" class="wrap">
-                    <a href={pageHref('/scans', chrome.app, chrome.apps, { host_user_ref: s.host_user_ref })}>{s.host_user_ref}</a>
-                  </td>
-                  <td data-label="Outcome">
-                    <span class={`status status-${s.status}`}>{s.status}</span>
-                  </td>
-                  <td data-label="Environment">{s.env}</td>
-                  <td data-label="Billable">{s.billable ? 'billable' : 'not billable'}</td>
-                  <td data-label="Occurred at">{s.occurred_at ? <Time ms={Date.parse(s.occurred_at)} now={chrome.now} /> : '-'}</td>
-                  <td data-label="Result">{s.result_stored ? 'stored' : '-'}</td>
-                  <td data-label="Installation" class="mono">{s.installation_id}</td>
-                </tr>
-              ))
-            )}
-          </tbody>
-        </table>
-      </TableRegion>
+      <RecordTable
+        label="Scans"
+        caption="Recorded scans"
+        columns={['Scan', 'Member', 'Outcome', 'Environment', 'Billable', 'Occurred at', 'Result', 'Installation']}
+        empty="No scans recorded."
+        rows={props.scans.map((s) => (
+          <tr>
+            <td data-label="Scan" class="mono">{s.id}</td>
+            <td data-label="Member" class="wrap">
+              <a href={pageHref('/scans', chrome.app, chrome.apps, { host_user_ref: s.host_user_ref })}>{s.host_user_ref}</a>
+            </td>
+            <td data-label="Outcome">
+              <span class={`status status-${s.status}`}>{s.status}</span>
+            </td>
+            <td data-label="Environment">{s.env}</td>
+            <td data-label="Billable">{s.billable ? 'billable' : 'not billable'}</td>
+            <td data-label="Occurred at">{s.occurred_at ? <Time ms={Date.parse(s.occurred_at)} now={chrome.now} /> : '-'}</td>
+            <td data-label="Result">{s.result_stored ? 'stored' : '-'}</td>
+            <td data-label="Installation" class="mono">{s.installation_id}</td>
+          </tr>
+        ))}
+      />
       <h2>Delete a member's stored results</h2>
       <form method="post" action={pageHref('/scans/delete-results', chrome.app, chrome.apps)} class="stack">
         <Field

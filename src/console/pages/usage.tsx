@@ -2,7 +2,7 @@
 import type { UsageRow } from '../../contract/device.js';
 import type { Failure } from '../form.js';
 import { Layout, type Chrome } from './layout.js';
-import { Field, TableRegion } from './parts.js';
+import { Field, RecordTable } from './parts.js';
 
 /** Usage per month, as `scanctl usage` shows it. */
 export function UsagePage(props: { chrome: Chrome; rows: UsageRow[]; month: string; failure?: Failure | undefined }) {
@@ -14,39 +14,22 @@ export function UsagePage(props: { chrome: Chrome; rows: UsageRow[]; month: stri
         <Field form="filter" name="month" label="Month (YYYY-MM, UTC)" value={props.month} failure={props.failure} placeholder="2026-11" />
         <button type="submit">Show</button>
       </form>
-      <TableRegion label="Usage">
-        <table class="cards">
-          <caption class="visually-hidden">Usage per month</caption>
-          <thead>
-            <tr>
-              <th scope="col">Month</th>
-              <th scope="col">Active users (billed)</th>
-              <th scope="col">Billable scans</th>
-              <th scope="col">Test scans</th>
-              <th scope="col">Failed</th>
-              <th scope="col">Abandoned</th>
-            </tr>
-          </thead>
-          <tbody>
-            {props.rows.length === 0 ? (
-              <tr>
-                <td colspan={6}>No scans recorded{props.month ? ` in ${props.month}` : ''} (minting sessions is never a charge).</td>
-              </tr>
-            ) : (
-              props.rows.map((u) => (
-                <tr>
-                  <th scope="row">{u.month}</th>
-                  <td data-label="Active users (billed)">{u.monthly_active_users}</td>
-                  <td data-label="Billable scans">{u.billable_scans}</td>
-                  <td data-label="Test scans">{u.test_scans}</td>
-                  <td data-label="Failed">{u.failed_scans}</td>
-                  <td data-label="Abandoned">{u.abandoned_scans}</td>
-                </tr>
-              ))
-            )}
-          </tbody>
-        </table>
-      </TableRegion>
+      <RecordTable
+        label="Usage"
+        caption="Usage per month"
+        columns={['Month', 'Active users (billed)', 'Billable scans', 'Test scans', 'Failed', 'Abandoned']}
+        empty={<>No scans recorded{props.month ? ` in ${props.month}` : ''} (minting sessions is never a charge).</>}
+        rows={props.rows.map((u) => (
+          <tr>
+            <th scope="row">{u.month}</th>
+            <td data-label="Active users (billed)">{u.monthly_active_users}</td>
+            <td data-label="Billable scans">{u.billable_scans}</td>
+            <td data-label="Test scans">{u.test_scans}</td>
+            <td data-label="Failed">{u.failed_scans}</td>
+            <td data-label="Abandoned">{u.abandoned_scans}</td>
+          </tr>
+        ))}
+      />
       <p class="muted">Billed unit: distinct host_user_ref with a completed live-key scan, in the UTC month of occurred_at.</p>
     </Layout>
   );

@@ -45,7 +45,7 @@ export function register(group: Command): void {
       if (flags.probability !== undefined) request.probability = flags.probability;
       if (flags.seed !== undefined) request.seed = flags.seed;
       if (flags.message !== undefined) request.message = flags.message;
-      const fault = await ctx.extras().addFault(request);
+      const fault = await ctx.control().addFault(request);
       ctx.print(fault, (f) =>
         [`Added ${f.id}: ${describeFault(f)}.`, `Seed ${f.seed}${f.probability === null ? '' : ` (replay: --seed ${f.seed})`}. Clear it with: scanctl faults clear ${f.id}`].join('\n'),
       );

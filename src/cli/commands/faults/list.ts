@@ -9,7 +9,7 @@ export function register(group: Command): void {
     .description('the faults, with how often each matched and fired')
     .action(async (_flags: object, command: Command) => {
       const ctx = contextOf(command);
-      const list = await ctx.extras().faults();
+      const list = await ctx.control().faults();
       ctx.print(list, (l) =>
         l.data.length === 0
           ? 'No faults.'

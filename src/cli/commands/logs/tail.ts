@@ -1,6 +1,6 @@
 import { Option, type Command } from 'commander';
 import type { RequestLogLine } from '../../../contract/request-log.js';
-import { ExtrasClient, type LogQueryParams } from '../../../client/extras.js';
+import type { RequestLogQuery } from '../../../client/control.js';
 import { contextOf } from '../../context.js';
 import { durationOrTime, matching, wholeNumber } from '../../parse-options.js';
 import { dim, green, red, yellow } from '../../style.js';
@@ -56,7 +56,7 @@ export function register(group: Command): void {
     .addHelpText('after', '\nWith the global --app ID, only that app\'s requests. --json prints one JSON object per line.\nExample: scanctl logs tail --status 4xx --path /v1/sessions')
     .action(async (flags: TailFlags, command: Command) => {
       const ctx = contextOf(command);
-      const query: LogQueryParams = {
+      const query: RequestLogQuery = {
         status: flags.status,
         path: flags.path,
         method: flags.method?.toUpperCase(),
@@ -66,16 +66,16 @@ export function register(group: Command): void {
         all: flags.all ? '1' : undefined,
       };
       const print = (line: RequestLogLine) => ctx.printLine(logLineJson(line), formatLogLine(line));
-      const client = ctx.extras();
+      const client = ctx.control();
       if (!flags.follow) {
-        for (const line of (await client.logs(query)).data) print(line);
+        for (const line of (await client.requestLog(query)).data) print(line);
         return;
       }
       const controller = new AbortController();
       const stop = () => controller.abort();
       const unlisten = ctx.io.onInterrupt(stop);
       try {
-        await client.streamLogs(query, print, controller.signal, () => {
+        await client.followRequestLog(query, print, controller.signal, () => {
           if (!ctx.json) ctx.io.stderr.write(dim('Following the request log; Ctrl+C to stop.\n', ctx.io.stderr));
         });
       } finally {

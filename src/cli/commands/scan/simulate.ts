@@ -1,5 +1,4 @@
 import { Option, type Command } from 'commander';
-import { readFileSync } from 'node:fs';
 import { ApiCallError, ConnectionError } from '../../../client/http.js';
 import { secretKeyEnv } from '../../../contract/credentials.js';
 import type { ScanSummary } from '../../../sdk/simulate-events.js';
@@ -31,20 +30,17 @@ interface SimulateFlags {
   timeout: number;
 }
 
-function readResult(path: string, file: string): Record<string, unknown> {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (error) {
-    throw new UserError(`--result ${file} cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
-  }
+/** --result FILE (the packaged result when not given): a JSON object. */
+async function readResult(ctx: CommandContext, file: string | undefined): Promise<Record<string, unknown>> {
+  const name = file ?? DEFAULT_RESULT_FILE;
+  const text = (await ctx.read(ctx.path(name), `--result ${name}`)).toString('utf8');
   let json: unknown;
   try {
     json = JSON.parse(text);
   } catch (error) {
-    throw new UserError(`--result ${file} is not valid JSON (${(error as Error).message})`);
+    throw new UserError(`--result ${name} is not valid JSON (${(error as Error).message})`);
   }
-  if (!json || typeof json !== 'object' || Array.isArray(json)) throw new UserError(`--result ${file} must hold a JSON object (the scan result)`);
+  if (!json || typeof json !== 'object' || Array.isArray(json)) throw new UserError(`--result ${name} must hold a JSON object (the scan result)`);
   return json as Record<string, unknown>;
 }
 
@@ -77,7 +73,7 @@ export function register(group: Command): void {
     .action(async (flags: SimulateFlags, command: Command) => {
       const ctx = contextOf(command);
       if (!flags.wait && command.getOptionValueSource('timeout') === 'cli') throw new UserError('--timeout applies only with --wait: add --wait, or drop --timeout');
-      const result = readResult(flags.result === undefined ? DEFAULT_RESULT_FILE : ctx.path(flags.result), flags.result ?? DEFAULT_RESULT_FILE);
+      const result = await readResult(ctx, flags.result);
       const explicitKey = flags.key ?? ctx.io.env.SCANCTL_SECRET_KEY;
       const keyEnv = explicitKey ? secretKeyEnv(explicitKey) : null;
       if (flags.env && keyEnv && flags.env !== keyEnv) {

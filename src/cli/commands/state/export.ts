@@ -13,7 +13,7 @@ export function register(group: Command): void {
     .addHelpText('after', '\nKeys, tokens and cookies are only hashes in the database and stay hashes. Without --include-secrets,\nwebhook signing secrets are exported as null (their whsec_...abcd hint stays).')
     .action(async (file: string, flags: { includeSecrets?: boolean }, command: Command) => {
       const ctx = contextOf(command);
-      const state = await ctx.extras().exportState(Boolean(flags.includeSecrets));
+      const state = await ctx.control().exportState(Boolean(flags.includeSecrets));
       const text = `${JSON.stringify(state, null, 2)}\n`;
       if (file === '-') {
         ctx.io.stdout.write(text);

@@ -9,7 +9,7 @@ export function register(group: Command): void {
     .description('replace the whole emulator state with a file from `state export` (one transaction); - for stdin')
     .action(async (file: string, _flags: object, command: Command) => {
       const ctx = contextOf(command);
-      const result = await ctx.extras().importState(await readStateFile(file, ctx));
+      const result = await ctx.control().importState(await readStateFile(file, ctx));
       ctx.print(result, (r) => {
         const rows = Object.values(r.tables).reduce((sum, n) => sum + n, 0);
         const lines = [`Imported ${rows} rows of ${Object.keys(r.tables).length} tables from ${file}; clock offset ${r.clock_offset_ms} ms.`];

@@ -75,9 +75,9 @@ export function register(group: Command): void {
         command.getOptionValueSource('failStatus') === 'cli';
       if (off !== undefined && given) throw new UserError('"off" takes no other flags');
       const appId = await ctx.appId();
-      const client = ctx.extras();
+      const client = ctx.control();
       let view: ChaosView;
-      if (off !== undefined) view = await client.chaosOff(appId);
+      if (off !== undefined) view = await client.clearChaos(appId);
       else if (!given) view = await client.chaos(appId);
       else {
         const setting: ChaosSetRequest = { reorder: Boolean(flags.reorder), fail_status: flags.failStatus };

@@ -88,7 +88,7 @@ export function registerListen(group: Command): void {
       try {
         if (tty) {
           const { renderListen } = await import('../../../tui/render.js');
-          await renderListen({
+          await renderListen(ctx.io, {
             appId,
             forwardUrl: target,
             secret,

@@ -1,6 +1,4 @@
 import type { Command } from 'commander';
-import { readFileSync } from 'node:fs';
-import { readAll } from '../../io.js';
 import { UserError } from '../../errors.js';
 import { EXIT } from '../../exit-codes.js';
 import { contextOf } from '../../context.js';
@@ -21,12 +19,7 @@ export function register(group: Command): void {
           hint: 'pass the body file (scanctl webhook verify body.json ...) or pipe it in (... < body.json)',
         });
       }
-      let raw: Buffer;
-      try {
-        raw = fromStdin ? await readAll(ctx.io.stdin) : readFileSync(ctx.path(file));
-      } catch (error) {
-        throw new UserError(`cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
-      }
+      const raw = await ctx.read(fromStdin ? '-' : file);
       try {
         verifySignature(raw, flags.signature, flags.secret);
       } catch (error) {
