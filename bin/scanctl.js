@@ -19,12 +19,12 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
  * A long-running server's memory, bounded by design rather than by where the collector happens to
  * be: V8's young generation starts at 1 MiB (both semi-spaces) and may grow to 32 MiB under load.
  * It is let grow to YOUNG_GENERATION_BYTES, where most of the collection cost of a small young
- * generation is gone (CPU per POST /v1/sessions: 1 MiB ~200 us, 8 MiB ~160 us, 32 MiB ~160 us),
+ * generation is gone (CPU per POST /v1/sessions: 1 MiB ~200 us, 4 MiB ~165 us, 8 to 32 MiB ~160 us),
  * then frozen with --semi-space-growth-factor=1 (read whenever V8 would grow it; the max-size
  * flags are fixed when the process starts). Checked after each collection, until frozen.
  */
 function boundYoungGeneration(PerformanceObserver) {
-  const YOUNG_GENERATION_BYTES = Number(process.env.SCANCTL_YOUNG_GENERATION_MIB ?? 8) * 1024 * 1024;
+  const YOUNG_GENERATION_BYTES = Number(process.env.SCANCTL_YOUNG_GENERATION_MIB ?? 4) * 1024 * 1024;
   const youngBytes = () => getHeapSpaceStatistics().find((space) => space.space_name === 'new_space')?.space_size ?? 0;
   if (youngBytes() >= YOUNG_GENERATION_BYTES) {
     setFlagsFromString('--semi-space-growth-factor=1');
