@@ -1,3 +1,4 @@
+import type { IncomingMessage } from 'node:http';
 import type { VirtualClock } from '../clock/clock.js';
 import type { Store } from '../store/index.js';
 import type { SecretBox } from '../util/crypto.js';
@@ -56,5 +57,7 @@ export interface AppEnv {
     errorCode?: string;
     /** The JSON body's text as received, for fields kept exactly as sent (WH-3). */
     jsonText?: string;
+    /** Set by limitBodies: the socket to read the body from (its length already checked). */
+    bodyFrom?: IncomingMessage;
   };
 }

@@ -1,8 +1,6 @@
 import { Hono } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
 import type { VirtualClock } from '../clock/clock.js';
 import { CHOICES } from '../contract/choices.js';
-import { ApiError } from '../contract/errors.js';
 import type { Db } from '../store/db.js';
 import { createStore } from '../store/index.js';
 import { META } from '../store/meta-keys.js';
@@ -16,6 +14,7 @@ import { Bus } from './bus.js';
 import type { AppEnv, EmulatorConfig, EmulatorContext } from './context.js';
 import { RateLimiter } from './domain/rate-limit.js';
 import { RequestLogBuffer } from './domain/request-log.js';
+import { limitBodies } from './http/body-limit.js';
 import { installFallbacks } from './http/fallbacks.js';
 import { mountRoutes } from './http/implement.js';
 import { hostGuard } from './http/host-guard.js';
@@ -89,28 +88,13 @@ export function createEmulator(deps: EmulatorDeps): Emulator {
   app.use('*', requestLog(ctx));
   // Before everything else, so that no route (now or added later) answers a rebound or cross-site request.
   app.use('*', hostGuard(config));
-  const limitBody = bodyLimit({
-    maxSize: config.maxBodyBytes,
-    onError: () => {
-      throw new ApiError('body_too_large', `The request body is larger than ${config.maxBodyBytes} bytes.`);
-    },
-  });
   // A route that declares its own limit (a state file) gets it instead of the default.
-  const ownLimits = new Map(ROUTES.filter((r) => r.op.request?.maxBytes).map((r) => [r.op.path, routeBodyLimit(r.op.request!.maxBytes!)]));
-  app.use('*', (c, next) => (ownLimits.get(c.req.path) ?? limitBody)(c, next));
+  const ownLimits = new Map(ROUTES.filter((r) => r.op.request?.maxBytes).map((r) => [r.op.path, r.op.request!.maxBytes!]));
+  app.use('*', limitBodies(config.maxBodyBytes, ownLimits));
   app.use('*', injectFaults(ctx));
   mountRoutes(app, ctx, ROUTES);
   // The web console at `/`: its code loads on the first console request, not at start-up.
   mountConsole(app, ctx);
   installFallbacks(app);
   return { ...ctx, app };
-}
-
-function routeBodyLimit(maxSize: number) {
-  return bodyLimit({
-    maxSize,
-    onError: () => {
-      throw new ApiError('body_too_large', `The request body is larger than ${maxSize} bytes.`);
-    },
-  });
 }

@@ -2,6 +2,8 @@ import type { Context } from 'hono';
 import { z } from 'zod';
 import { ApiError } from '../../contract/errors.js';
 import { formatPath, issuePath } from '../../contract/issue-path.js';
+import type { AppEnv } from '../context.js';
+import { readBodyBytes } from './body-limit.js';
 
 /**
  * CHOICE-3: how an invalid request is answered. A missing field is parameter_missing, a field
@@ -44,7 +46,7 @@ const decoder = new TextDecoder('utf-8', { fatal: true });
  * an empty body, bad UTF-8 or malformed JSON (400 invalid_json). The size limit is enforced
  * before this by the body-limit middleware (413).
  */
-export async function readJson<S extends z.ZodType>(c: Context, schema: S): Promise<z.infer<S>> {
+export async function readJson<S extends z.ZodType>(c: Context<AppEnv>, schema: S): Promise<z.infer<S>> {
   const contentType = c.req.header('content-type') ?? '';
   if (!JSON_CONTENT_TYPE.test(contentType.trim())) {
     throw new ApiError(
@@ -52,7 +54,7 @@ export async function readJson<S extends z.ZodType>(c: Context, schema: S): Prom
       `Content-Type must be application/json${contentType ? `, not ${contentType.slice(0, 100)}` : ''}.`,
     );
   }
-  const raw = new Uint8Array(await c.req.arrayBuffer());
+  const raw = await readBodyBytes(c);
   if (raw.length === 0) throw new ApiError('invalid_json', 'The request body is empty; expected a JSON object.');
   let text: string;
   try {
