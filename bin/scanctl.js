@@ -1,39 +1,72 @@
 #!/usr/bin/env node
 // Launcher: answers --version without loading anything else (start-up is part of the product),
-// otherwise hands over to the built CLI: the esbuild bundle in dist/bundle/ (bin/bundle-cli.mjs),
-// whose lazy chunks keep ink/react and the emulator out of commands that do not need them.
-import { readFileSync } from 'node:fs';
-import { getHeapSpaceStatistics, setFlagsFromString } from 'node:v8';
+// otherwise runs the bundled CLI, dist/bundle/cli.cjs (bin/bundle-cli.mjs), compiled with V8's code
+// cache: Node 20 has no compile cache of its own, and compiling the bundle was a third of serve's
+// start-up.
+import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const args = process.argv.slice(2);
 if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
   const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
   process.stdout.write(`${pkg.version}\n`);
 } else {
-  if (args.includes('serve') && !process.env.SCANCTL_NO_V8_SIZING) boundYoungGeneration((await import('node:perf_hooks')).PerformanceObserver);
-  const { main } = await import('../dist/bundle/main.js');
-  await main(process.argv);
+  const { cli, launcher } = await loadCli();
+  await cli.main(process.argv, launcher);
 }
 
 /**
- * A long-running server's memory, bounded by design rather than by where the collector happens to
- * be: V8's young generation starts at 1 MiB (both semi-spaces) and may grow to 32 MiB under load.
- * It is let grow to YOUNG_GENERATION_BYTES, where most of the collection cost of a small young
- * generation is gone (CPU per POST /v1/sessions: 1 MiB ~200 us, 4 MiB ~165 us, 8 to 32 MiB ~160 us),
- * then frozen with --semi-space-growth-factor=1 (read whenever V8 would grow it; the max-size
- * flags are fixed when the process starts). Checked after each collection, until frozen.
+ * Compiles the bundle with the code cache of this bundle, this Node and these flags, if one was
+ * written (V8 checks it again and rejects one that does not fit). Without one, the command writes
+ * it when its start-up is done: `serve` and `exec` once they serve (before the young generation
+ * is frozen, which changes V8's flags and so the cache's key), other commands when they exit.
+ * Two caches, for the two kinds of start-up. Where the folder cannot be written, nothing is kept.
+ * Returns the bundle's exports and the launcher the bundle calls back: `warm()` once the
+ * command's start-up is done.
  */
-function boundYoungGeneration(PerformanceObserver) {
-  const YOUNG_GENERATION_BYTES = Number(process.env.SCANCTL_YOUNG_GENERATION_MIB ?? 4) * 1024 * 1024;
-  const youngBytes = () => getHeapSpaceStatistics().find((space) => space.space_name === 'new_space')?.space_size ?? 0;
-  if (youngBytes() >= YOUNG_GENERATION_BYTES) {
-    setFlagsFromString('--semi-space-growth-factor=1');
-    return;
+async function loadCli() {
+  const path = fileURLToPath(new URL('../dist/bundle/cli.cjs', import.meta.url));
+  const vm = await import('node:vm');
+  const { createHash } = await import('node:crypto');
+  const source = readFileSync(path, 'utf8');
+  const kind = ['serve', 'exec'].includes(args.find((arg) => !arg.startsWith('-'))) ? 'serve' : 'cli';
+  // V8 keys its check on the source's length only: the key holds a hash of the whole source.
+  const key = createHash('sha1')
+    .update(source)
+    .update(`\0${process.version}\0${process.arch}\0${process.execArgv.join(' ')}\0${process.env.NODE_OPTIONS ?? ''}`)
+    .digest('hex')
+    .slice(0, 16);
+  const cacheFile = path.replace(/cli\.cjs$/, `cli.${kind}.${key}.v8cache`);
+  let cachedData;
+  try {
+    cachedData = readFileSync(cacheFile);
+  } catch {
+    cachedData = undefined;
   }
-  const observer = new PerformanceObserver(() => {
-    if (youngBytes() < YOUNG_GENERATION_BYTES) return;
-    setFlagsFromString('--semi-space-growth-factor=1');
-    observer.disconnect();
+  // The CommonJS wrapper, plus the import() a compiled script lacks (for tui.mjs, beside the bundle).
+  const script = new vm.Script(`(function (exports, require, module, __filename, __dirname, __scanctlImport) {${source}\n})`, {
+    filename: path,
+    cachedData,
   });
-  observer.observe({ entryTypes: ['gc'] });
+  let written = cachedData !== undefined && !script.cachedDataRejected;
+  const warm = () => {
+    if (written) return;
+    written = true;
+    // Written aside and renamed: processes started together each write a whole file.
+    const temporary = `${cacheFile}.${process.pid}.tmp`;
+    try {
+      writeFileSync(temporary, script.createCachedData());
+      renameSync(temporary, cacheFile);
+    } catch {
+      // A read-only install: every start compiles, as without a cache.
+      rmSync(temporary, { force: true });
+    }
+  };
+  if (kind === 'cli') process.once('exit', warm);
+  const module = { exports: {} };
+  const importBeside = (specifier) => import(new URL(specifier, pathToFileURL(path)).href);
+  script.runInThisContext()(module.exports, createRequire(path), module, path, dirname(path), importBeside);
+  return { cli: module.exports, launcher: { warm } };
 }
