@@ -3,7 +3,7 @@
 // tui.mjs, the Ink view with ink and react (an ES module: ink's yoga has a top-level await), which
 // cli.cjs imports only when `webhook listen` draws on a terminal. Inside cli.cjs, modules that
 // are imported lazily (the emulator, the console) are still evaluated only when first imported.
-// better-sqlite3 stays external (a native addon). tsc still builds dist/ for the library entry
+// better-sqlite3's JavaScript is bundled too; its addon is loaded by path (src/store/db.ts). tsc still builds dist/ for the library entry
 // and the types. Then the code cache of `serve`'s start-up is written once (bin/scanctl.js).
 import { build } from 'esbuild';
 import { spawn } from 'node:child_process';
@@ -71,7 +71,8 @@ const common = {
   platform: 'node',
   target: 'node20',
   // react-devtools-core: ink imports it only with DEV=true, and it is not installed.
-  external: ['better-sqlite3', 'react-devtools-core'],
+  // bindings: better-sqlite3's own addon lookup, unused (src/store/db.ts names the addon).
+  external: ['react-devtools-core', 'bindings'],
   jsx: 'automatic',
   legalComments: 'none',
   minifyWhitespace: true,

@@ -1,9 +1,9 @@
-import type { RequestListener, Server } from 'node:http';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 import { openDatabase, loadSecretBox, type Db } from '../store/db.js';
 import { MIGRATIONS } from '../store/migrations/index.js';
-import { answerClientErrors, createEmulatorHttpServer, emulatorRequestListener } from './http/below-router.js';
+import { answerClientErrors, createEmulatorHttpServer, emulatorRequestListener, type EmulatorRequestListener } from './http/below-router.js';
 import { clearServeState, writeServeState } from './serve-state.js';
 import { createEmulator, type Emulator } from './create-emulator.js';
 import { startSweeper } from './sweeper.js';
@@ -51,7 +51,7 @@ export interface RunningServer {
   /** Why .scanctl/serve.json could not be written (commands then need --base-url), or null. */
   stateFileError: string | null;
   /** The emulator as a node:http request listener (attached already, unless started on a bound server). */
-  requestListener: RequestListener;
+  requestListener: EmulatorRequestListener;
   close(): Promise<void>;
 }
 

@@ -59,6 +59,8 @@ export async function startEmulator(options: StartEmulatorOptions = {}): Promise
     webhookAttemptTimeoutMs: options.webhookAttemptTimeoutMs,
   });
   try {
+    // Resolves when requests are answered at once: the HTTP adapter loaded too.
+    await server.requestListener.warm();
     const { emulator } = server;
     const credentials = testCredentials(emulator);
     if (!credentials) throw new Error('startEmulator: the fixtures hold no app');

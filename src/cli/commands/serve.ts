@@ -55,6 +55,8 @@ export function register(program: Command): void {
       const stopped = waitForInterrupt(ctx.io);
       printReady(ctx, server, flags, run);
       ctx.io.serving?.();
+      // The HTTP adapter loads after the ready line (a request that comes first waits for it).
+      void server.requestListener.warm();
       if (server.stateFileError) {
         ctx.io.stderr.write(`scanctl: warning: cannot write ${STATE_FILE} (${server.stateFileError}): other commands will not find this emulator; pass them --base-url ${server.url}\n`);
       }

@@ -1,5 +1,4 @@
-import { getRequestListener, RequestError } from '@hono/node-server';
-import { createServer, type RequestListener, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { ApiError, type ErrorCode } from '../../contract/errors.js';
 
@@ -15,19 +14,40 @@ export function createEmulatorHttpServer(listener: RequestListener): Server {
   return server;
 }
 
-/** The emulator's app as a node:http request listener (exec attaches it to a server it bound earlier). */
-export function emulatorRequestListener(fetch: (request: Request) => Response | Promise<Response>): RequestListener {
-  return getRequestListener(fetch, {
-    // The adapter refuses a request it cannot turn into a URL (no Host, a bad absolute form).
-    errorHandler: (error) => {
-      const apiError =
-        error instanceof RequestError
-          ? new ApiError('request_malformed', `The request cannot be read: ${error.message}.`)
-          : new ApiError('internal_error', 'The emulator hit an unexpected error; see the serve log.');
-      if (!(error instanceof RequestError)) console.error('scanctl: internal error', error);
-      return new Response(JSON.stringify(apiError.toBody()), { status: apiError.status, headers: { 'content-type': 'application/json' } });
-    },
-  });
+/** A request listener whose adapter loads on the first request, or when `warm()` is called. */
+export interface EmulatorRequestListener extends RequestListener {
+  warm(): Promise<void>;
+}
+
+/**
+ * The emulator's app as a node:http request listener (exec attaches it to a server it bound
+ * earlier). The hono adapter is loaded after the ready line, not before: it loads undici (Node's
+ * fetch, Request and Response) at once, about 15 ms, and nothing before the first request needs it.
+ * `serve` calls `warm()` as soon as it has printed its ready line; a request that comes first waits for it.
+ */
+export function emulatorRequestListener(fetch: (request: Request) => Response | Promise<Response>): EmulatorRequestListener {
+  let listener: RequestListener | null = null;
+  let loading: Promise<RequestListener> | null = null;
+  const load = () =>
+    (loading ??= import('@hono/node-server').then(({ getRequestListener, RequestError }) => {
+      listener = getRequestListener(fetch, {
+        // The adapter refuses a request it cannot turn into a URL (no Host, a bad absolute form).
+        errorHandler: (error) => {
+          const apiError =
+            error instanceof RequestError
+              ? new ApiError('request_malformed', `The request cannot be read: ${error.message}.`)
+              : new ApiError('internal_error', 'The emulator hit an unexpected error; see the serve log.');
+          if (!(error instanceof RequestError)) console.error('scanctl: internal error', error);
+          return new Response(JSON.stringify(apiError.toBody()), { status: apiError.status, headers: { 'content-type': 'application/json' } });
+        },
+      });
+      return listener;
+    }));
+  const handle = (req: IncomingMessage, res: ServerResponse) => {
+    if (listener) return listener(req, res);
+    void load().then((loaded) => loaded(req, res));
+  };
+  return Object.assign(handle, { warm: () => load().then(() => undefined) });
 }
 
 export function answerClientErrors(server: Server): void {
