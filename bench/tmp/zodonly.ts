@@ -1,1 +1,0 @@
-import { z } from 'zod'; export const x = z;
