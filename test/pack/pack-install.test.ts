@@ -53,6 +53,8 @@ describe.skipIf(skip)('npm pack + global install of the tarball', () => {
 
   it('ships the built CLI, the launcher and the fixtures, and no sources, tests or benchmarks', () => {
     expect(files).toContain('bin/scanctl.js');
+    // The launcher is CommonJS (bin/package.json): without it, Node would read it as an ES module and fail.
+    expect(files).toContain('bin/package.json');
     expect(files).toContain('dist/cli/main.js');
     expect(files).toContain('fixtures/default.json');
     expect(files).toContain('package.json');
