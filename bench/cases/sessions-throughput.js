@@ -23,7 +23,7 @@ export default {
   id: 'sessions-throughput',
   title: `POST /v1/sessions, ${CONNECTIONS} connections (req/s)`,
   baseline: 'a bare hono JSON route',
-  target: { ratio: 'min', value: 0.4 },
+  target: { ratio: 'min', value: 0.7 },
   async run({ quick }) {
     const seconds = quick ? 4 : 10;
     const baselineServer = await startChildServer(join(ROOT, 'bench', 'baseline-hono.js'));
