@@ -125,5 +125,12 @@ export function readFixtures(file: string): Fixtures {
   } catch (error) {
     throw new FixtureError(file, [{ field: '', reason: `cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})` }]);
   }
-  return parseFixtures(text, file);
+  // serve reads its fixture file twice as it starts (to seed, then for the ready line's keys):
+  // the same bytes are validated once. A copy each time: callers may change what they get.
+  if (lastRead?.file === file && lastRead.text === text) return structuredClone(lastRead.fixtures);
+  const fixtures = parseFixtures(text, file);
+  lastRead = { file, text, fixtures: structuredClone(fixtures) };
+  return fixtures;
 }
+
+let lastRead: { file: string; text: string; fixtures: Fixtures } | null = null;

@@ -20,6 +20,24 @@ function refusal(json: unknown, file = 'mine.json'): FixtureError {
 }
 
 describe('fixtures', () => {
+  it('a file read again unchanged is validated once, and each reader gets its own copy; a changed file is read anew', () => {
+    const file = join(tempDir(), 'mine.json');
+    writeFileSync(file, JSON.stringify(base()));
+    const first = readFixtures(file);
+    const second = readFixtures(file);
+    expect(second).toEqual(first);
+    expect(second).not.toBe(first);
+    first.apps[0]!.name = 'changed by its reader';
+    expect(readFixtures(file).apps[0]!.name).not.toBe('changed by its reader');
+    const edited = base();
+    edited.apps[0].name = 'Edited';
+    writeFileSync(file, JSON.stringify(edited));
+    expect(readFixtures(file).apps[0]!.name).toBe('Edited');
+    writeFileSync(file, JSON.stringify({ ...edited, colour: 'blue' }));
+    expect(() => readFixtures(file)).toThrow(FixtureError);
+    expect(() => readFixtures(file)).toThrow(FixtureError);
+  });
+
   it('the bundled file is valid: two accounts, app_demo with both pairs, app_trial with test keys only', () => {
     const fixtures = readFixtures(FIXTURES_FILE);
     expect(fixtures.accounts.map((a) => a.id)).toEqual(['acct_demo', 'acct_trial']);
