@@ -74,7 +74,7 @@ export function register(program: Command): void {
         if (forward && credentials) await pointWebhooksAt(server, credentials.appId, forward);
         gate?.open(server.requestListener);
         ctx.io.serving?.();
-        void server.requestListener.warm();
+        void server.requestListener.warm().catch(() => undefined); // a failure is answered (500) on the first request
         code = await (child ?? startChild(file, args, { cwd: ctx.io.cwd, env: childEnv(server.url, credentials) })).exited;
       } finally {
         await stopForCli(server, run.exportOnExit);

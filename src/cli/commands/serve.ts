@@ -56,7 +56,7 @@ export function register(program: Command): void {
       printReady(ctx, server, flags, run);
       ctx.io.serving?.();
       // The HTTP adapter loads after the ready line (a request that comes first waits for it).
-      void server.requestListener.warm();
+      void server.requestListener.warm().catch(() => undefined); // a failure is answered (500) on the first request
       if (server.stateFileError) {
         ctx.io.stderr.write(`scanctl: warning: cannot write ${STATE_FILE} (${server.stateFileError}): other commands will not find this emulator; pass them --base-url ${server.url}\n`);
       }

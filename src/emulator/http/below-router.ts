@@ -45,7 +45,15 @@ export function emulatorRequestListener(fetch: (request: Request) => Response | 
     }));
   const handle = (req: IncomingMessage, res: ServerResponse) => {
     if (listener) return listener(req, res);
-    void load().then((loaded) => loaded(req, res));
+    load().then(
+      (loaded) => loaded(req, res),
+      // Never a hang: a request the adapter could not load for is answered with the error body.
+      (error: unknown) => {
+        console.error('scanctl: internal error', error);
+        const body = JSON.stringify(new ApiError('internal_error', 'The emulator hit an unexpected error; see the serve log.').toBody());
+        res.writeHead(500, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }).end(body);
+      },
+    );
   };
   return Object.assign(handle, { warm: () => load().then(() => undefined) });
 }
