@@ -17,6 +17,15 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
   cli.main(process.argv, launcher);
 }
 
+/** The command a command line names (global options and their values skipped), as commander reads it. */
+function commandName(argv) {
+  for (let i = 0; i < argv.length; i++) {
+    if (argv[i] === '--base-url' || argv[i] === '--app') i++;
+    else if (!argv[i].startsWith('-')) return argv[i];
+  }
+  return undefined;
+}
+
 /**
  * Compiles the bundle with the code cache of this bundle, this Node and these flags, if one was
  * written (V8 checks it again and rejects one that does not fit). Without one, the command writes
@@ -30,8 +39,14 @@ function loadCli() {
   const path = join(__dirname, '..', 'dist', 'bundle', 'cli.cjs');
   const { Script } = require('node:vm');
   const { createHash } = require('node:crypto');
-  const source = readFileSync(path, 'utf8');
-  const kind = ['serve', 'exec'].includes(args.find((arg) => !arg.startsWith('-'))) ? 'serve' : 'cli';
+  let source;
+  try {
+    source = readFileSync(path, 'utf8');
+  } catch (error) {
+    process.stderr.write(`scanctl: cannot read its built CLI (${error.code ?? error.message}): run \`npm run build\` in ${join(__dirname, '..')}\n`);
+    process.exit(1);
+  }
+  const kind = ['serve', 'exec'].includes(commandName(args)) ? 'serve' : 'cli';
   // V8 keys its check on the source's length only: the key holds a hash of the whole source.
   const key = createHash('sha1')
     .update(source)
