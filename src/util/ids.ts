@@ -12,8 +12,25 @@ export interface Ids {
   seed(): number;
 }
 
+/** Base62 digits in ASCII order, so that the strings sort as the numbers do. */
+const SORTED_BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+
+/** `ms` as 7 base62 digits that sort as it does (62^7 ms reach 2081; past that they wrap: still ids, less in order). */
+function sortableTime(ms: number): string {
+  let out = '';
+  for (let rest = Math.floor(ms), i = 0; i < 7; i++, rest = Math.floor(rest / 62)) out = SORTED_BASE62[rest % 62] + out;
+  return out;
+}
+
+/**
+ * Random ids begin with the time they were made (7 characters, real milliseconds) and end with 13
+ * random ones (77 bits): ids made one after another sort together, so the indexes keyed on them
+ * (deliveries, events, attempts by delivery) grow at their end instead of writing a random page
+ * of each at every insert (~10 us of SQLite per recorded attempt). They are ids, not secrets;
+ * secrets stay wholly random.
+ */
 export const randomIds: Ids = {
-  id: (prefix) => `${prefix}_${randomBase62(20)}`,
+  id: (prefix) => `${prefix}_${sortableTime(Date.now())}${randomBase62(13)}`,
   secret: (prefix) => `${prefix}${randomBase62(32)}`,
   seed: freshSeed,
 };
