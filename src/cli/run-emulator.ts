@@ -4,6 +4,7 @@ import { readServeState } from '../emulator/serve-state.js';
 import type { RunningServer } from '../emulator/server.js';
 import { packageVersion } from '../util/package-root.js';
 import { UserError } from './errors.js';
+import type { CliIo } from './io.js';
 import { writeStateFile, type EmulatorRunOptions } from './emulator-flags.js';
 
 export interface ListenOptions {
@@ -63,6 +64,16 @@ export async function startForCli(run: EmulatorRunOptions, listen: ListenOptions
     if (databaseError) throw databaseError;
     throw error;
   }
+}
+
+/**
+ * Once serve has printed its ready line (exec: opened its gate): the process tunes itself for
+ * serving, and the HTTP adapter loads (a request that comes first waits; a failure to load is
+ * answered 500 on that request).
+ */
+export function nowServing(server: RunningServer, io: CliIo): void {
+  io.serving?.();
+  void server.requestListener.warm().catch(() => undefined);
 }
 
 /**

@@ -1,11 +1,8 @@
 import { spawn } from 'node:child_process';
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+import { beforeAll, describe, expect, it } from 'vitest';
+import { packageCopy, startServe } from '../helpers/cli.js';
 
 /**
  * bin/scanctl.js compiles the bundle with V8's code cache: written by the build for serve, by a
@@ -18,35 +15,18 @@ describe('the code cache of the bundled CLI', () => {
   const caches = (kind: string) => readdirSync(bundle).filter((name) => name.startsWith(`cli.${kind}.`) && name.endsWith('.v8cache'));
 
   beforeAll(() => {
-    copy = mkdtempSync(join(tmpdir(), 'scanctl-code-cache-'));
-    for (const part of ['bin', 'dist', 'fixtures', 'package.json']) cpSync(join(ROOT, part), join(copy, part), { recursive: true });
-    symlinkSync(join(ROOT, 'node_modules'), join(copy, 'node_modules'));
+    copy = packageCopy('scanctl-code-cache-');
     bundle = join(copy, 'dist', 'bundle');
   });
-  afterAll(() => rmSync(copy, { recursive: true, force: true }));
 
-  /** serve until its ready line, then SIGTERM; the line. */
+  /** serve until its ready line, then SIGTERM; it says nothing but that it stopped. */
   async function serveOnce(): Promise<{ base_url: string }> {
-    const serve = spawn(process.execPath, [join(copy, 'bin', 'scanctl.js'), 'serve', '--port', '0', '--json', '--db', ':memory:'], { cwd: copy, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stderr = '';
-    serve.stderr.on('data', (chunk: Buffer) => (stderr += chunk));
-    try {
-      return await new Promise((resolve, reject) => {
-        let out = '';
-        serve.stdout.on('data', (chunk: Buffer) => {
-          out += chunk;
-          if (out.includes('\n')) resolve(JSON.parse(out.split('\n')[0]!));
-        });
-        serve.once('exit', (code) => reject(new Error(`serve exited ${code}: ${stderr}`)));
-      });
-    } finally {
-      serve.kill('SIGTERM');
-      await new Promise((resolve) => serve.once('exit', resolve));
-      expect(stderr).toMatch(/^(scanctl: emulator stopped\n)?$/);
-    }
+    const serve = await startServe([], { bin: join(copy, 'bin', 'scanctl.js'), dir: copy, db: ':memory:' });
+    await serve.stop();
+    expect(serve.stderr()).toMatch(/^(scanctl: emulator stopped\n)?$/);
+    return { base_url: serve.baseUrl };
   }
 
-  // A cache V8 rejected would be written again: one left as it was is one V8 took.
   it('the build wrote the cache of serve; serve takes it and leaves it as it was', async () => {
     const [cache] = caches('serve');
     expect(cache).toBeDefined();

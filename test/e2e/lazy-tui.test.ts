@@ -1,11 +1,8 @@
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+import { packageCopy } from '../helpers/cli.js';
 
 /**
  * Start-up is part of the product: --version, --help and serve must not load ink or react. Proven
@@ -14,33 +11,27 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url));
  */
 describe('ink and react load only where a TUI is drawn', () => {
   it('--version, --help, command help and serve work without the ink/react chunks', () => {
-    const copy = mkdtempSync(join(tmpdir(), 'scanctl-lazy-'));
-    try {
-      for (const part of ['bin', 'dist', 'fixtures', 'package.json']) cpSync(join(ROOT, part), join(copy, part), { recursive: true });
-      symlinkSync(join(ROOT, 'node_modules'), join(copy, 'node_modules'));
-      const bundle = join(copy, 'dist', 'bundle');
-      const tuiChunks = readdirSync(bundle).filter((file) => /react\.(transitional\.)?element|useInput/.test(readFileSync(join(bundle, file), 'utf8')));
-      expect(tuiChunks.length).toBeGreaterThan(0);
-      expect(tuiChunks).not.toContain('cli.cjs');
-      for (const file of tuiChunks) rmSync(join(bundle, file));
+    const copy = packageCopy('scanctl-lazy-');
+    const bundle = join(copy, 'dist', 'bundle');
+    const tuiChunks = readdirSync(bundle).filter((file) => /react\.(transitional\.)?element|useInput/.test(readFileSync(join(bundle, file), 'utf8')));
+    expect(tuiChunks.length).toBeGreaterThan(0);
+    expect(tuiChunks).not.toContain('cli.cjs');
+    for (const file of tuiChunks) rmSync(join(bundle, file));
 
-      const run = (args: string[]) => spawnSync(process.execPath, [join(copy, 'bin', 'scanctl.js'), ...args], { cwd: copy, encoding: 'utf8', timeout: 20_000 });
-      expect(run(['--version']).stdout.trim()).toMatch(/^\d+\.\d+\.\d+$/);
-      for (const args of [['--help'], ['serve', '--help'], ['webhook', 'listen', '--help'], ['scan', 'simulate', '--help']]) {
-        const result = run(args);
-        expect(result.stderr).toBe('');
-        expect(result.status).toBe(0);
-      }
-      // serve reaches its ready line (then the spawn's timeout ends it).
-      const served = spawnSync(process.execPath, [join(copy, 'bin', 'scanctl.js'), 'serve', '--port', '0', '--json', '--db', ':memory:'], {
-        cwd: copy,
-        encoding: 'utf8',
-        timeout: 5_000,
-        killSignal: 'SIGTERM',
-      });
-      expect(JSON.parse(served.stdout.split('\n')[0]!)).toMatchObject({ event: 'ready' });
-    } finally {
-      rmSync(copy, { recursive: true, force: true });
+    const run = (args: string[]) => spawnSync(process.execPath, [join(copy, 'bin', 'scanctl.js'), ...args], { cwd: copy, encoding: 'utf8', timeout: 20_000 });
+    expect(run(['--version']).stdout.trim()).toMatch(/^\d+\.\d+\.\d+$/);
+    for (const args of [['--help'], ['serve', '--help'], ['webhook', 'listen', '--help'], ['scan', 'simulate', '--help']]) {
+      const result = run(args);
+      expect(result.stderr).toBe('');
+      expect(result.status).toBe(0);
     }
+    // serve reaches its ready line (then the spawn's timeout ends it).
+    const served = spawnSync(process.execPath, [join(copy, 'bin', 'scanctl.js'), 'serve', '--port', '0', '--json', '--db', ':memory:'], {
+      cwd: copy,
+      encoding: 'utf8',
+      timeout: 5_000,
+      killSignal: 'SIGTERM',
+    });
+    expect(JSON.parse(served.stdout.split('\n')[0]!)).toMatchObject({ event: 'ready' });
   });
 });

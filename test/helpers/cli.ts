@@ -1,10 +1,23 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { cpSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createInterface } from 'node:readline';
 import { tempDir } from './temp.js';
 
 export const BIN = fileURLToPath(new URL('../../bin/scanctl.js', import.meta.url));
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+/**
+ * A copy of the built package (bin, dist, fixtures, package.json; node_modules linked) in a fresh
+ * folder removed after the file, for tests that change the built CLI. Its launcher: `join(dir, 'bin', 'scanctl.js')`.
+ */
+export function packageCopy(prefix = 'scanctl-copy-'): string {
+  const dir = tempDir(prefix);
+  for (const part of ['bin', 'dist', 'fixtures', 'package.json']) cpSync(join(ROOT, part), join(dir, part), { recursive: true });
+  symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'));
+  return dir;
+}
 
 export interface CliResult {
   code: number | null;
@@ -43,11 +56,17 @@ export interface ServeProcess {
   kill(): Promise<void>;
 }
 
-/** Starts `scanctl serve --port 0 --json` in a fresh folder (removed after the file) and waits for its ready line. */
-export async function startServe(extraArgs: string[] = [], options: { dir?: string; db?: string; env?: Record<string, string> } = {}): Promise<ServeProcess> {
+/**
+ * Starts `scanctl serve --port 0 --json` in a fresh folder (removed after the file) and waits for
+ * its ready line; `bin`: another launcher (a package copy's).
+ */
+export async function startServe(
+  extraArgs: string[] = [],
+  options: { dir?: string; db?: string; env?: Record<string, string>; bin?: string } = {},
+): Promise<ServeProcess> {
   const dir = options.dir ?? tempDir('scanctl-e2e-');
   const db = options.db ?? join(dir, 'emulator.db');
-  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--json', '--db', db, ...extraArgs], {
+  const child = spawn(process.execPath, [options.bin ?? BIN, 'serve', '--port', '0', '--json', '--db', db, ...extraArgs], {
     cwd: dir,
     env: { ...process.env, NO_COLOR: '1', SCANCTL_BASE_URL: '', ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -58,7 +58,7 @@ export function register(program: Command): void {
       const gate = known ? await gatedServer() : null;
       const child = gate && known ? startChild(file, args, { cwd: ctx.io.cwd, env: childEnv(gate.url, known) }) : null;
 
-      const { startForCli, stopForCli } = await import('../run-emulator.js');
+      const { startForCli, stopForCli, nowServing } = await import('../run-emulator.js');
       let server;
       try {
         server = await startForCli(run, { port: 0, host: '127.0.0.1', db: flags.db, fixtures: flags.fixtures ?? null, reset: false, stateFile: null, cwd: ctx.io.cwd, boundServer: gate?.server });
@@ -73,8 +73,7 @@ export function register(program: Command): void {
         const credentials = testCredentials(server.emulator);
         if (forward && credentials) await pointWebhooksAt(server, credentials.appId, forward);
         gate?.open(server.requestListener);
-        ctx.io.serving?.();
-        void server.requestListener.warm().catch(() => undefined); // a failure is answered (500) on the first request
+        nowServing(server, ctx.io);
         code = await (child ?? startChild(file, args, { cwd: ctx.io.cwd, env: childEnv(server.url, credentials) })).exited;
       } finally {
         await stopForCli(server, run.exportOnExit);

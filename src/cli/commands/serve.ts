@@ -39,7 +39,7 @@ export function register(program: Command): void {
       const allowedHosts = allowedHostsOf(flags.allowedHost, ctx.io.env.SCANCTL_ALLOWED_HOSTS);
       checkBindAddress(flags.host, allowedHosts);
       const run = await parseEmulatorFlags(flags, ctx);
-      const { startForCli, stopForCli } = await import('../run-emulator.js');
+      const { startForCli, stopForCli, nowServing } = await import('../run-emulator.js');
       const server = await startForCli(run, {
         port: flags.port,
         host: flags.host,
@@ -54,9 +54,7 @@ export function register(program: Command): void {
       // Listen for the signals before announcing readiness: a caller may stop us the moment it reads the ready line.
       const stopped = waitForInterrupt(ctx.io);
       printReady(ctx, server, flags, run);
-      ctx.io.serving?.();
-      // The HTTP adapter loads after the ready line (a request that comes first waits for it).
-      void server.requestListener.warm().catch(() => undefined); // a failure is answered (500) on the first request
+      nowServing(server, ctx.io);
       if (server.stateFileError) {
         ctx.io.stderr.write(`scanctl: warning: cannot write ${STATE_FILE} (${server.stateFileError}): other commands will not find this emulator; pass them --base-url ${server.url}\n`);
       }

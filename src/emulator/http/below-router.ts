@@ -33,11 +33,7 @@ export function emulatorRequestListener(fetch: (request: Request) => Response | 
       listener = getRequestListener(fetch, {
         // The adapter refuses a request it cannot turn into a URL (no Host, a bad absolute form).
         errorHandler: (error) => {
-          const apiError =
-            error instanceof RequestError
-              ? new ApiError('request_malformed', `The request cannot be read: ${error.message}.`)
-              : new ApiError('internal_error', 'The emulator hit an unexpected error; see the serve log.');
-          if (!(error instanceof RequestError)) console.error('scanctl: internal error', error);
+          const apiError = error instanceof RequestError ? new ApiError('request_malformed', `The request cannot be read: ${error.message}.`) : internalError(error);
           return new Response(JSON.stringify(apiError.toBody()), { status: apiError.status, headers: { 'content-type': 'application/json' } });
         },
       });
@@ -49,13 +45,19 @@ export function emulatorRequestListener(fetch: (request: Request) => Response | 
       (loaded) => loaded(req, res),
       // Never a hang: a request the adapter could not load for is answered with the error body.
       (error: unknown) => {
-        console.error('scanctl: internal error', error);
-        const body = JSON.stringify(new ApiError('internal_error', 'The emulator hit an unexpected error; see the serve log.').toBody());
-        res.writeHead(500, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }).end(body);
+        const apiError = internalError(error);
+        const body = JSON.stringify(apiError.toBody());
+        res.writeHead(apiError.status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }).end(body);
       },
     );
   };
   return Object.assign(handle, { warm: () => load().then(() => undefined) });
+}
+
+/** An error of the emulator's own, logged; the client gets the spec's internal_error body. */
+function internalError(error: unknown): ApiError {
+  console.error('scanctl: internal error', error);
+  return new ApiError('internal_error', 'The emulator hit an unexpected error; see the serve log.');
 }
 
 export function answerClientErrors(server: Server): void {
