@@ -53,6 +53,16 @@ export interface AttemptRow {
   request_headers: string | null;
 }
 
+/** What an attempt's outcome writes to its delivery. */
+export interface DeliveryOutcome {
+  id: string;
+  status: DeliveryStatusValue;
+  attempts: number;
+  next_attempt_at: number | null;
+  last_status: number | null;
+  last_error: string | null;
+}
+
 export interface ListenerRow {
   id: string;
   app_id: string;
@@ -72,6 +82,50 @@ export interface DeliveryFilter {
 
 const JOINED = `SELECT d.*, e.type AS event_type, e.scan_id AS scan_id, e.payload AS payload, e.created_at AS event_created_at
   FROM deliveries d JOIN events e ON e.id = d.event_id`;
+
+// A claim reads up to 256 rows as arrays and builds each object in one literal: better-sqlite3
+// builds a row object one property at a time, a third of the claim's cost.
+const DUE_COLUMNS = `d.id, d.event_id, d.app_id, d.host_user_ref, d.attempts, d.next_attempt_at, d.last_status, d.last_error,
+  d.created_at, d.updated_at, d.origin, d.chaos_hold, e.type, e.scan_id, e.payload, e.created_at`;
+type DueColumns = [
+  string,
+  string,
+  string,
+  string,
+  number,
+  number | null,
+  number | null,
+  string | null,
+  number,
+  number,
+  DeliveryRow['origin'],
+  string | null,
+  EventRow['type'],
+  string,
+  string,
+  number,
+];
+function claimedDelivery(r: DueColumns): DeliveryWithEvent {
+  return {
+    id: r[0],
+    event_id: r[1],
+    app_id: r[2],
+    host_user_ref: r[3],
+    status: 'in_flight',
+    attempts: r[4],
+    next_attempt_at: r[5],
+    last_status: r[6],
+    last_error: r[7],
+    created_at: r[8],
+    updated_at: r[9],
+    origin: r[10],
+    chaos_hold: r[11],
+    event_type: r[12],
+    scan_id: r[13],
+    payload: r[14],
+    event_created_at: r[15],
+  };
+}
 
 /** Events, deliveries and attempts: the outbox. Times are ms on the emulator clock. */
 export function webhookStatements(db: Db) {
@@ -98,25 +152,23 @@ export function webhookStatements(db: Db) {
     insertOrdinal.run({ id: row.id, app_id: row.app_id });
   });
   const deliveryById = db.prepare<[string], DeliveryWithEvent>(`${JOINED} WHERE d.id = ?`);
-  const nextDue = db.prepare<[], { due: number | null }>("SELECT min(next_attempt_at) AS due FROM deliveries WHERE status = 'pending'");
-  const due = db.prepare<{ now: number; limit: number }, DeliveryWithEvent>(
-    // Oldest due first, ties in the order queued (rowid): the deliveries_due index (status,
-    // next_attempt_at, rowid) gives this order as is, so LIMIT stops early instead of sorting every
-    // due row (10,000 due at once used to be sorted, joined with events, at every claim).
-    `${JOINED} WHERE d.status = 'pending' AND d.next_attempt_at <= @now ORDER BY d.next_attempt_at, d.rowid LIMIT @limit`,
+  const nextDue = db.prepare<[], { due: number | null }>("SELECT min(next_attempt_at) AS due FROM deliveries INDEXED BY deliveries_pending WHERE status = 'pending'");
+  const due = db
+    .prepare<{ now: number; limit: number }, DueColumns>(
+      // Oldest due first, ties in the order queued (rowid): the partial index deliveries_pending
+      // (next_attempt_at, rowid) gives this order as is, so LIMIT stops early instead of sorting every
+      // due row (10,000 due at once used to be sorted, joined with events, at every claim).
+      // INDEXED BY: without statistics the planner would rather sort deliveries_status_created's range.
+      `SELECT ${DUE_COLUMNS} FROM deliveries d INDEXED BY deliveries_pending JOIN events e ON e.id = d.event_id
+       WHERE d.status = 'pending' AND d.next_attempt_at <= @now ORDER BY d.next_attempt_at, d.rowid LIMIT @limit`,
+    )
+    .raw();
+  const status = db.prepare<[string], DeliveryStatusValue>('SELECT status FROM deliveries WHERE id = ?').pluck();
+  // The dispatcher's per-attempt statements bind by position: naming parameters costs a property lookup each.
+  const finish = db.prepare<[DeliveryStatusValue, number, number | null, number | null, string | null, number, string]>(
+    `UPDATE deliveries SET status = ?, attempts = ?, next_attempt_at = ?, last_status = ?, last_error = ?, chaos_hold = NULL, updated_at = ?
+      WHERE id = ? AND status = 'in_flight'`,
   );
-  const status = db.prepare<[string], { status: DeliveryStatusValue }>('SELECT status FROM deliveries WHERE id = ?');
-  const finish = db.prepare<{
-    id: string;
-    status: DeliveryStatusValue;
-    attempts: number;
-    next_attempt_at: number | null;
-    last_status: number | null;
-    last_error: string | null;
-    now: number;
-  }>(`UPDATE deliveries SET status = @status, attempts = @attempts, next_attempt_at = @next_attempt_at,
-        last_status = @last_status, last_error = @last_error, chaos_hold = NULL, updated_at = @now
-      WHERE id = @id AND status = 'in_flight'`);
   const hold = db.prepare<{ id: string; next_attempt_at: number; chaos_hold: string; now: number }>(
     `UPDATE deliveries SET status = 'pending', next_attempt_at = @next_attempt_at, chaos_hold = @chaos_hold, updated_at = @now
      WHERE id = @id AND status = 'in_flight'`,
@@ -135,9 +187,10 @@ export function webhookStatements(db: Db) {
     "UPDATE deliveries SET status = 'pending', next_attempt_at = @now, updated_at = @now WHERE status = 'in_flight'",
   );
 
-  const insertAttempt = db.prepare<Omit<AttemptRow, 'id'>>(`
-    INSERT INTO attempts (delivery_id, event_id, number, url, started_at, status, latency_ms, error, response_excerpt, request_headers)
-    VALUES (@delivery_id, @event_id, @number, @url, @started_at, @status, @latency_ms, @error, @response_excerpt, @request_headers)`);
+  const insertAttempt = db.prepare<
+    [string, string, number, string, number, number | null, number | null, string | null, string | null, string | null]
+  >(`INSERT INTO attempts (delivery_id, event_id, number, url, started_at, status, latency_ms, error, response_excerpt, request_headers)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
   const attemptsOf = db.prepare<[string], AttemptRow>('SELECT * FROM attempts WHERE delivery_id = ? ORDER BY number, id');
 
   const insertListener = db.prepare<ListenerRow>(
@@ -153,16 +206,16 @@ export function webhookStatements(db: Db) {
   // The same rows as `due`, in one statement (inside the claim's transaction both see the same outbox).
   const claimAll = db.prepare<{ now: number; limit: number }>(
     `UPDATE deliveries SET status = 'in_flight', updated_at = @now WHERE rowid IN (
-       SELECT rowid FROM deliveries WHERE status = 'pending' AND next_attempt_at <= @now ORDER BY next_attempt_at, rowid LIMIT @limit)`,
+       SELECT rowid FROM deliveries INDEXED BY deliveries_pending
+       WHERE status = 'pending' AND next_attempt_at <= @now ORDER BY next_attempt_at, rowid LIMIT @limit)`,
   );
   const claimTx = db.transaction((now: number, limit: number): DeliveryWithEvent[] => {
-    const rows = due.all({ now, limit });
-    if (rows.length === 0) return rows;
+    const rows = due.all({ now, limit }) as unknown as DueColumns[];
+    if (rows.length === 0) return [];
     if (claimAll.run({ now, limit }).changes !== rows.length) {
       throw new Error('claimDue: the outbox changed inside its own transaction');
     }
-    for (const row of rows) row.status = 'in_flight';
-    return rows;
+    return rows.map(claimedDelivery);
   });
   const listStatements = new Map<string, BetterSqlite3.Statement<Record<string, string | number>, DeliveryWithEvent>>();
 
@@ -200,9 +253,10 @@ export function webhookStatements(db: Db) {
     nextDueAt: () => nextDue.get()?.due ?? null,
     /** Claims up to `limit` due deliveries (pending -> in_flight) in one transaction. */
     claimDue: (now: number, limit: number): DeliveryWithEvent[] => claimTx(now, limit),
-    status: (id: string) => status.get(id)?.status,
+    status: (id: string): DeliveryStatusValue | undefined => status.get(id),
     /** Records the outcome of an in-flight delivery; false when it was cancelled meanwhile (never resurrected). */
-    finish: (row: Omit<Parameters<typeof finish.run>[0], 'now'>, now: number) => finish.run({ ...row, now }).changes > 0,
+    finish: (row: DeliveryOutcome, now: number) =>
+      finish.run(row.status, row.attempts, row.next_attempt_at, row.last_status, row.last_error, now, row.id).changes > 0,
     hold: (id: string, nextAttemptAt: number, chaosHold: string, now: number) =>
       hold.run({ id, next_attempt_at: nextAttemptAt, chaos_hold: chaosHold, now }).changes > 0,
     /** An in-flight delivery whose attempt could not be recorded goes back to pending, due at `nextAttemptAt`. */
@@ -216,7 +270,19 @@ export function webhookStatements(db: Db) {
     /** At start-up: deliveries in flight when the process died go back to pending, due now. */
     resetInFlight: (now: number) => resetInFlight.run({ now }).changes,
 
-    insertAttempt: (row: Omit<AttemptRow, 'id'>) => void insertAttempt.run(row),
+    insertAttempt: (row: Omit<AttemptRow, 'id'>) =>
+      void insertAttempt.run(
+        row.delivery_id,
+        row.event_id,
+        row.number,
+        row.url,
+        row.started_at,
+        row.status,
+        row.latency_ms,
+        row.error,
+        row.response_excerpt,
+        row.request_headers,
+      ),
     attemptsOf: (deliveryId: string) => attemptsOf.all(deliveryId),
 
     insertListener: (row: ListenerRow) => void insertListener.run(row),
