@@ -81,7 +81,8 @@ export function sendOnce(request: SendRequest): Promise<SendOutcome> {
         else abortRequest = abort;
       },
       onHeaders(statusCode) {
-        status = statusCode;
+        // undici reports an interim 1xx (102, 103) here too: only the final answer counts.
+        if (statusCode >= 200) status = statusCode;
         return true;
       },
       onData(chunk) {
