@@ -301,6 +301,32 @@ describe('webhook delivery', () => {
   });
 });
 
+describe('the dispatcher queue', () => {
+  it('a claim hands out each due delivery once, as the outbox holds it, now in flight, the oldest due first', async () => {
+    // The first delivery fails once (attempts, last status and error, a later due time); the second is new.
+    const { emu, r } = await setup({ behaviour: (n) => (n === 1 ? 503 : 200) });
+    const retried = deliveriesOf(emu, scan(emu, 'scan.completed', 's1'))[0]!.id;
+    await emu.advance(0);
+    await r.waitFor(1);
+    // Just before its retry is due, a new delivery is queued, claimed alone, and put back by a
+    // restart's reset: due with the retry (ties go in queue order), touched after it was queued.
+    await emu.advance(WEBHOOK_RETRY_GAPS_MS[0]! - 1);
+    const fresh = deliveriesOf(emu, scan(emu, 'scan.failed', 's2'))[0]!.id;
+    const now = emu.clock.now();
+    expect(emu.store.webhooks.claimDue(now, 10).map((d) => d.id)).toEqual([fresh]);
+    emu.store.webhooks.resetInFlight(now + 1);
+    const before = [emu.store.webhooks.deliveryById(retried)!, emu.store.webhooks.deliveryById(fresh)!];
+    expect(before[0]).toMatchObject({ status: 'pending', attempts: 1, last_status: 503, last_error: 'HTTP 503', next_attempt_at: now + 1 });
+    expect(before[1]).toMatchObject({ status: 'pending', attempts: 0, next_attempt_at: now + 1, updated_at: now + 1, created_at: now });
+
+    const claimed = emu.store.webhooks.claimDue(now + 1, 10);
+    expect(claimed).toEqual(before.map((row) => ({ ...row, status: 'in_flight' })));
+    expect(emu.store.webhooks.claimDue(emu.clock.now(), 10)).toEqual([]);
+    expect(emu.store.webhooks.nextDueAt()).toBeNull();
+    expect(emu.store.webhooks.status(retried)).toBe('in_flight');
+  });
+});
+
 describe('DEL-2: deleting a member drops their queued deliveries', () => {
   it('DEL-2: queued deliveries and scheduled retries of that member are never sent; other members are untouched', async () => {
     const { emu, r } = await setup({ results: true, behaviour: () => 500 });
