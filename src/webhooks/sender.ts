@@ -104,7 +104,7 @@ export function sendOnce(request: SendRequest): Promise<SendOutcome> {
     };
     try {
       const headers = target.authorization ? { ...request.headers, authorization: target.authorization } : request.headers;
-      target.pool.dispatch({ path: target.path, method: 'POST', headers, body: request.body }, handler);
+      poolFor(target.origin).dispatch({ path: target.path, method: 'POST', headers, body: request.body }, handler);
     } catch (error) {
       done({ status: null, error: describe(error as NodeJS.ErrnoException), excerpt: null });
     }
@@ -112,7 +112,7 @@ export function sendOnce(request: SendRequest): Promise<SendOutcome> {
 }
 
 interface Target {
-  pool: Dispatcher;
+  origin: string;
   path: string;
   authorization: string | null;
 }
@@ -129,7 +129,7 @@ function parseTarget(raw: string): Target | null {
     if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('not http');
     // Credentials in the URL go as Basic authorization, as http.request sends them.
     const auth = url.username || url.password ? `${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}` : null;
-    target = { pool: poolFor(url.origin), path: `${url.pathname}${url.search}`, authorization: auth && `Basic ${Buffer.from(auth).toString('base64')}` };
+    target = { origin: url.origin, path: `${url.pathname}${url.search}`, authorization: auth && `Basic ${Buffer.from(auth).toString('base64')}` };
   } catch {
     target = null;
   }
@@ -145,7 +145,6 @@ function poolFor(origin: string): Dispatcher {
     // A long-lived serve that forwarded to many ports: the oldest pool goes (its sends finish first).
     const [oldest, oldPool] = pools.entries().next().value as [string, Dispatcher];
     pools.delete(oldest);
-    for (const [raw, target] of targets) if (target?.pool === oldPool) targets.delete(raw);
     void oldPool.close().catch(() => {});
   }
   const Pool = poolClass();
