@@ -51,10 +51,12 @@ async function rawDeliveries(url, payload, count) {
 }
 
 /** Polls the receiver every millisecond until it has answered `count` POSTs: when, and how many it had then. */
-async function receiverReached(receiverUrl, count) {
+async function receiverReached(receiverUrl, count, timeoutMs = 120_000) {
+  const deadline = performance.now() + timeoutMs;
   for (;;) {
     const { body } = await request(`${receiverUrl}/stats`);
     if (body.posts >= count) return { at: performance.now(), posts: body.posts };
+    if (performance.now() > deadline) throw new Error(`the receiver got ${body.posts} of ${count} POSTs within ${timeoutMs} ms`);
     await new Promise((resolve) => setTimeout(resolve, 1));
   }
 }
