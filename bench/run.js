@@ -2,7 +2,7 @@
 // scanctl's benchmarks: `npm run bench` (builds first) or `node bench/run.js [--quick] [--only id,id] [--no-write] [--strict]`.
 // One run prints every figure, each as a ratio against a baseline measured in the same run (or
 // against an absolute target), and writes the table and the machine to bench/RESULTS.md.
-import { writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { machine, ROOT } from './lib.js';
 import coldStart from './cases/cold-start.js';
@@ -59,6 +59,8 @@ function describeTarget(t) {
 const rows = [];
 /** Extra Markdown a case adds to RESULTS.md (the flat-costs curve). */
 const sections = [];
+/** The notes of cases that report several figures (their rows carry none). */
+const caseNotes = [];
 const info = machine();
 console.log(`scanctl benchmarks${quick ? ' (quick)' : ''}: ${info.cpu}, ${info.cores} cores, ${info.memory_gb} GB, Node ${info.node}, load ${info.load_average.join(' ')}`);
 for (const bench of CASES) {
@@ -73,6 +75,8 @@ for (const bench of CASES) {
   // A case may report several figures (result.rows), each judged against the case's target.
   const parts = result.rows && !result.failed ? result.rows : [result];
   if (parts === result.rows) console.log(result.note ? `[${result.note}]` : '');
+  // How a case with several figures was measured is said once, for the case.
+  if (parts === result.rows && result.note) caseNotes.push(`- ${bench.title}: ${result.note}`);
   for (const part of parts) {
     const named = part === result ? bench : { ...bench, title: `${bench.title}: ${part.label}`, baseline: part.baseline ?? bench.baseline };
     const row = part.failed
@@ -94,7 +98,7 @@ const table = [
 console.log(`\n${table}\n`);
 
 if (write && !only) {
-  const notes = rows.filter((r) => r.result.note).map(({ bench, result }) => `- ${bench.title}: ${result.note}`);
+  const notes = [...rows.filter((r) => r.result.note).map(({ bench, result }) => `- ${bench.title}: ${result.note}`), ...caseNotes];
   const md = [
     '# Benchmark results',
     '',
@@ -115,7 +119,11 @@ if (write && !only) {
     ...(notes.length ? ['## How each was measured', '', ...notes, ''] : []),
     ...sections.flatMap((section) => [section, '']),
   ].join('\n');
-  writeFileSync(join(ROOT, 'bench', 'RESULTS.md'), md);
+  // The hand-made history below the last full run ("# Earlier runs ...") is kept as it is.
+  const file = join(ROOT, 'bench', 'RESULTS.md');
+  const previous = existsSync(file) ? readFileSync(file, 'utf8') : '';
+  const history = previous.indexOf('\n# Earlier runs');
+  writeFileSync(file, history >= 0 ? `${md.trimEnd()}\n${previous.slice(history)}` : md);
   console.log('wrote bench/RESULTS.md');
 }
 if (strict && rows.some((r) => r.row.verdict === 'MISSED' || r.row.verdict === 'FAILED')) process.exitCode = 1;
