@@ -38,8 +38,8 @@ function poolClass(): PoolClass {
 }
 
 /**
- * One POST over undici's keep-alive pool for the URL's origin (its dispatch API
- * spends less than half the CPU of http.request per send, the largest cost of a delivery).
+ * One POST over undici's keep-alive pool for the URL's origin (its dispatch API spends less than
+ * half the CPU of http.request per send: 16 against 38 us in a client-only comparison).
  * Redirects are never followed (WH-7): a 3xx is an answer like any other. The whole attempt,
  * answer included, must finish within timeoutMs. Never throws.
  */
