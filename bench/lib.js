@@ -244,13 +244,14 @@ export async function prepareOutbox(dir, { receiverUrl, deliveries }) {
 
 /**
  * Polls a bench/receiver.js process until it has answered `count` POSTs. Cheap for the emulator
- * (the receiver is another process), so the emulator is not slowed by being watched.
+ * (the receiver is another process), so the emulator is not slowed by being watched. Resolves with
+ * when it saw them and how many POSTs the receiver had answered by then (`count` or a few more).
  */
 export async function waitForReceiver(receiverUrl, count, { timeoutMs = 300_000, intervalMs = 5 } = {}) {
   const deadline = performance.now() + timeoutMs;
   for (;;) {
     const { body } = await request(`${receiverUrl}/stats`);
-    if (body.posts >= count) return performance.now();
+    if (body.posts >= count) return { at: performance.now(), posts: body.posts };
     if (performance.now() > deadline) throw new Error(`the receiver got ${body.posts} of ${count} POSTs within ${timeoutMs} ms`);
     await new Promise((r) => setTimeout(r, intervalMs));
   }

@@ -50,17 +50,6 @@ async function rawDeliveries(url, payload, count) {
   return count / seconds;
 }
 
-/** Polls the receiver every millisecond until it has answered `count` POSTs: when, and how many it had then. */
-async function receiverReached(receiverUrl, count, timeoutMs = 120_000) {
-  const deadline = performance.now() + timeoutMs;
-  for (;;) {
-    const { body } = await request(`${receiverUrl}/stats`);
-    if (body.posts >= count) return { at: performance.now(), posts: body.posts };
-    if (performance.now() > deadline) throw new Error(`the receiver got ${body.posts} of ${count} POSTs within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 1));
-  }
-}
-
 export default {
   id: 'webhook-throughput',
   title: 'Webhook deliveries per second to a local receiver, every attempt recorded',
@@ -86,7 +75,7 @@ export default {
       let ended;
       try {
         // Watch the receiver (another process), then the emulator until every attempt is recorded.
-        ({ at: started, posts: timedFrom } = await receiverReached(receiver.url, before + WARMUP));
+        ({ at: started, posts: timedFrom } = await waitForReceiver(receiver.url, before + WARMUP, { intervalMs: 1, timeoutMs: 120_000 }));
         await waitForReceiver(receiver.url, before + WARMUP + count);
         ended = await waitForOutboxDrained(serve.baseUrl, { intervalMs: 2 });
       } finally {
