@@ -55,7 +55,8 @@ export function sendOnce(request: SendRequest): Promise<SendOutcome> {
     let status: number | null = null;
     const chunks: Buffer[] = [];
     let kept = 0;
-    const excerpt = () => (status === null ? null : chunks.length ? Buffer.concat(chunks).toString('utf8') : '');
+    let cut = false;
+    const excerpt = () => (status === null ? null : excerptText(chunks, cut));
     const done = (outcome: Omit<SendOutcome, 'latencyMs'>) => {
       if (settled) return;
       settled = true;
@@ -90,7 +91,8 @@ export function sendOnce(request: SendRequest): Promise<SendOutcome> {
           const part = chunk.subarray(0, RESPONSE_EXCERPT_BYTES - kept);
           chunks.push(part);
           kept += part.length;
-        }
+          if (part.length < chunk.length) cut = true;
+        } else if (chunk.length > 0) cut = true;
         return true;
       },
       onComplete() {
@@ -154,6 +156,29 @@ function poolFor(origin: string): Dispatcher {
   return pool;
 }
 
+/**
+ * The kept start of an answer as text. Where the answer went on past RESPONSE_EXCERPT_BYTES, a
+ * character the cut fell inside is left out whole (rather than shown as U+FFFD); invalid UTF-8
+ * within the answer still shows as U+FFFD.
+ */
+function excerptText(chunks: Buffer[], cut: boolean): string {
+  if (chunks.length === 0) return '';
+  const bytes = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
+  return (cut ? bytes.subarray(0, completeUtf8Length(bytes)) : bytes).toString('utf8');
+}
+
+/** How many leading bytes hold whole UTF-8 characters: a sequence cut short at the end is left out. */
+function completeUtf8Length(bytes: Buffer): number {
+  // A character is at most 4 bytes: look back at most 3 for the lead byte of the last one.
+  for (let back = 1; back <= Math.min(3, bytes.length); back++) {
+    const byte = bytes[bytes.length - back]!;
+    if ((byte & 0xc0) === 0x80) continue; // a continuation byte
+    const size = byte >= 0xf0 ? 4 : byte >= 0xe0 ? 3 : byte >= 0xc0 ? 2 : 1;
+    return size > back ? bytes.length - back : bytes.length;
+  }
+  return bytes.length;
+}
+
 function describe(error: NodeJS.ErrnoException): string {
   switch (error.code) {
     case 'ECONNREFUSED':
@@ -165,6 +190,8 @@ function describe(error: NodeJS.ErrnoException): string {
     case 'EPIPE':
       return 'connection closed while sending';
     case 'UND_ERR_SOCKET':
+      // undici's word for a 100 Continue the request did not ask for (deliveries never send Expect), or an answer to no request.
+      if (error.message === 'bad response') return 'unreadable answer: an interim 100 Continue that was not asked for, or an answer to no request';
       return 'connection closed before an answer';
     default:
       return (error.code ? `${error.code}: ` : '') + error.message.slice(0, 200);

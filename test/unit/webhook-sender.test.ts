@@ -175,6 +175,34 @@ describe('sendOnce, against real loopback receivers', () => {
     expect(out.excerpt).toBe(answer.subarray(0, RESPONSE_EXCERPT_BYTES).toString('utf8'));
   });
 
+  it('a character the 1 KiB cut falls inside is left out whole, never shown as U+FFFD', async () => {
+    const answers: Record<string, Buffer> = {
+      // 'é' is 2 bytes (1023-1024), the emoji 4 (1022-1025): both cross the cut at 1024.
+      '/two': Buffer.from(`${'a'.repeat(RESPONSE_EXCERPT_BYTES - 1)}é and more`),
+      '/four': Buffer.from(`${'a'.repeat(RESPONSE_EXCERPT_BYTES - 2)}\u{1F600} and more`),
+      // Ends exactly at the cut with a whole 'é': nothing is left out.
+      '/whole': Buffer.from(`${'a'.repeat(RESPONSE_EXCERPT_BYTES - 2)}é`),
+      // Not cut: an answer whose own bytes are not UTF-8 shows them as U+FFFD, as before.
+      '/invalid': Buffer.from([0x6f, 0x6b, 0xc3]),
+    };
+    const r = await receiver(({ url, res }) => res.end(answers[url]));
+    expect((await send(`${r.url}/two`)).excerpt).toBe('a'.repeat(RESPONSE_EXCERPT_BYTES - 1));
+    expect((await send(`${r.url}/four`)).excerpt).toBe('a'.repeat(RESPONSE_EXCERPT_BYTES - 2));
+    expect((await send(`${r.url}/whole`)).excerpt).toBe(`${'a'.repeat(RESPONSE_EXCERPT_BYTES - 2)}é`);
+    expect((await send(`${r.url}/invalid`)).excerpt).toBe('ok\uFFFD');
+  });
+
+  it('an unrequested 100 Continue (deliveries never send Expect) is no answer, with an error that says so', async () => {
+    const r = await rawServer((socket) =>
+      socket.once('data', () => socket.end('HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 200 OK\r\ncontent-length: 2\r\nconnection: close\r\n\r\nok')),
+    );
+    expect(await send(`http://127.0.0.1:${r.port}/`, { timeoutMs: 5_000 })).toMatchObject({
+      status: null,
+      error: 'unreadable answer: an interim 100 Continue that was not asked for, or an answer to no request',
+      excerpt: null,
+    });
+  });
+
   it('a receiver that never answers times out with status null; a later send to the same origin still works', async () => {
     const r = await receiver((request) => {
       if (r.received.length > 1) request.res.end('second');
