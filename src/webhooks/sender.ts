@@ -1,4 +1,5 @@
 import { createRequire } from 'node:module';
+import { StringDecoder } from 'node:string_decoder';
 import type { Dispatcher, Pool } from 'undici';
 
 /** How much of a receiver's answer is kept with the attempt. */
@@ -158,25 +159,13 @@ function poolFor(origin: string): Dispatcher {
 
 /**
  * The kept start of an answer as text. Where the answer went on past RESPONSE_EXCERPT_BYTES, a
- * character the cut fell inside is left out whole (rather than shown as U+FFFD); invalid UTF-8
- * within the answer still shows as U+FFFD.
+ * character the cut fell inside is left out whole (a StringDecoder holds back a sequence cut short
+ * rather than showing U+FFFD); invalid UTF-8 within the answer still shows as U+FFFD.
  */
 function excerptText(chunks: Buffer[], cut: boolean): string {
   if (chunks.length === 0) return '';
   const bytes = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
-  return (cut ? bytes.subarray(0, completeUtf8Length(bytes)) : bytes).toString('utf8');
-}
-
-/** How many leading bytes hold whole UTF-8 characters: a sequence cut short at the end is left out. */
-function completeUtf8Length(bytes: Buffer): number {
-  // A character is at most 4 bytes: look back at most 3 for the lead byte of the last one.
-  for (let back = 1; back <= Math.min(3, bytes.length); back++) {
-    const byte = bytes[bytes.length - back]!;
-    if ((byte & 0xc0) === 0x80) continue; // a continuation byte
-    const size = byte >= 0xf0 ? 4 : byte >= 0xe0 ? 3 : byte >= 0xc0 ? 2 : 1;
-    return size > back ? bytes.length - back : bytes.length;
-  }
-  return bytes.length;
+  return cut ? new StringDecoder('utf8').write(bytes) : bytes.toString('utf8');
 }
 
 function describe(error: NodeJS.ErrnoException): string {
