@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { schemaVersion } from '../../src/store/db.js';
 import { META } from '../../src/store/meta-keys.js';
+import { recordScanEvent } from '../../src/webhooks/outbox.js';
 import { DEMO, expectErrorBody, portalCookie, testEmulator, type TestEmulator } from '../helpers/emulator.js';
 
 async function populate(emu: TestEmulator): Promise<string> {
@@ -89,6 +90,23 @@ describe('state export / import / reset', () => {
     expect((await b.call('POST', '/_scanctl/state/import', { body: text, headers: { 'content-type': 'application/json' } })).status).toBe(200);
     expect((await b.call('GET', '/_scanctl/apps/app_trial/webhook-secret')).body.webhook_secret).toBe(issued);
     expect(b.clock.offsetMs).toBe(90 * 60_000);
+  });
+
+  it('a delivery in flight is exported as pending, what a restart makes of it; an in_flight row of an older file is imported pending and due', async () => {
+    const emu = testEmulator();
+    await populate(emu);
+    const now = emu.clock.now();
+    recordScanEvent(emu.store, emu.ids, now, { type: 'scan.completed', appId: 'app_trial', scanId: 's1', hostUserRef: 'm', occurredAt: now, modelVersion: 'v1' });
+    const [claimed] = emu.store.webhooks.claimDue(now, 10);
+    expect(emu.store.webhooks.deliveryById(claimed!.id)!.status).toBe('in_flight');
+    const file = JSON.parse(await exportText(emu, '?include_secrets=1'));
+    const row = file.tables.deliveries.find((d: { id: string }) => d.id === claimed!.id);
+    expect(row.status).toBe('pending');
+    row.status = 'in_flight';
+    expect((await emu.call('POST', '/_scanctl/state/import', { json: file })).status).toBe(200);
+    expect(emu.store.webhooks.deliveryById(claimed!.id)!.status).toBe('pending');
+    // The claim made before the import is forgotten: the imported delivery is claimed afresh.
+    expect(emu.store.webhooks.claimDue(emu.clock.now(), 10).map((d) => d.id)).toEqual([claimed!.id]);
   });
 
   it('refuses a file from a newer schema, an unknown table or column, a broken reference, and changes nothing', async () => {

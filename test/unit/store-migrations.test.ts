@@ -38,6 +38,27 @@ describe('store and migrations', () => {
     again.close();
   });
 
+  it('0008: a delivery an older scanctl left in flight (it died sending it) is pending and due after the upgrade', () => {
+    const path = tempDb();
+    const old = openDatabase(path);
+    old.close();
+    // The same database as it stood at version 7, with a row marked in flight.
+    const raw = new Database(path);
+    raw.pragma('user_version = 7');
+    raw.prepare("INSERT INTO events (id, app_id, type, scan_id, host_user_ref, payload, created_at) VALUES ('evt_1', 'app_1', 'scan.completed', 's1', 'm', '{}', 1)").run();
+    raw.prepare("INSERT INTO deliveries (id, event_id, app_id, host_user_ref, status, attempts, next_attempt_at, created_at, updated_at) VALUES ('dlv_1', 'evt_1', 'app_1', 'm', 'in_flight', 2, 50, 1, 40)").run();
+    raw.close();
+    const db = openDatabase(path);
+    expect(schemaVersion(db)).toBe(LATEST);
+    expect(db.prepare("SELECT status, attempts, next_attempt_at, updated_at FROM deliveries WHERE id = 'dlv_1'").get()).toEqual({
+      status: 'pending',
+      attempts: 2,
+      next_attempt_at: 50,
+      updated_at: 40,
+    });
+    db.close();
+  });
+
   it('a database newer than the code is a clear error naming the file and both versions, and is left untouched', () => {
     const path = tempDb();
     openDatabase(path).close();

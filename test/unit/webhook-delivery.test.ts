@@ -325,6 +325,46 @@ describe('the dispatcher queue', () => {
     expect(emu.store.webhooks.nextDueAt()).toBeNull();
     expect(emu.store.webhooks.status(retried)).toBe('in_flight');
   });
+
+  it('a claimed delivery is in flight in every view, while the database keeps it pending and due (what a kill -9 leaves)', async () => {
+    const { emu } = await setup();
+    const [first, second] = [scan(emu, 'scan.completed', 's1'), scan(emu, 'scan.completed', 's2')].map((e) => deliveriesOf(emu, e)[0]!.id);
+    const now = emu.clock.now();
+    expect(emu.store.webhooks.claimDue(now, 1).map((d) => d.id)).toEqual([first]);
+    const stored = () => emu.store.db.prepare('SELECT id, status, next_attempt_at FROM deliveries ORDER BY rowid').all();
+    expect(stored()).toEqual([
+      { id: first, status: 'pending', next_attempt_at: now },
+      { id: second, status: 'pending', next_attempt_at: now },
+    ]);
+    const ids = (rows: Array<{ id: string }>) => rows.map((r) => r.id);
+    expect(emu.store.webhooks.deliveryById(first)!.status).toBe('in_flight');
+    expect(emu.store.webhooks.deliveryById(second)!.status).toBe('pending');
+    expect(ids(emu.store.webhooks.deliveries({ app_id: DEMO.appId, status: 'in_flight' }))).toEqual([first]);
+    expect(ids(emu.store.webhooks.deliveries({ status: 'pending' }))).toEqual([second]);
+    expect(ids(emu.store.webhooks.deliveries({ scan_id: 's1', status: 'in_flight' }))).toEqual([first]);
+    expect(emu.store.webhooks.deliveries({ app_id: DEMO.appId }).map((r) => [r.id, r.status])).toEqual([
+      [second, 'pending'],
+      [first, 'in_flight'],
+    ]);
+    const pages = emu.store.deliveryPages;
+    expect(pages.page({ app_id: DEMO.appId, status: 'in_flight', limit: 10 }).rows.map((r) => [r.id, r.status])).toEqual([[first, 'in_flight']]);
+    expect(ids(pages.page({ app_id: DEMO.appId, status: 'pending', limit: 10 }).rows)).toEqual([second]);
+    expect(pages.row(first)!.status).toBe('in_flight');
+    expect([pages.count(DEMO.appId, 'in_flight'), pages.count(DEMO.appId, 'pending'), pages.count(DEMO.appId)]).toEqual([1, 1, 2]);
+    const res = await emu.call('GET', '/_scanctl/webhooks/deliveries?status=in_flight');
+    expect((res.body as { data: Array<{ id: string }> }).data.map((d) => d.id)).toEqual([first]);
+    // The dispatcher's next wake-up is for what is not yet claimed; once both are, for nothing.
+    expect(emu.store.webhooks.nextDueAt()).toBe(now);
+    expect(emu.store.webhooks.claimDue(now, 10).map((d) => d.id)).toEqual([second]);
+    expect(emu.store.webhooks.nextDueAt()).toBeNull();
+    // A restart of the dispatcher in this process makes its claims due now; nothing is in flight after it.
+    expect(emu.store.webhooks.resetInFlight(now + 5)).toBe(2);
+    expect(stored()).toEqual([
+      { id: first, status: 'pending', next_attempt_at: now + 5 },
+      { id: second, status: 'pending', next_attempt_at: now + 5 },
+    ]);
+    expect(pages.count(DEMO.appId, 'in_flight')).toBe(0);
+  });
 });
 
 describe('DEL-2: deleting a member drops their queued deliveries', () => {

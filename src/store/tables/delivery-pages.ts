@@ -1,5 +1,6 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import type { Db } from '../db.js';
+import type { DeliveryClaims } from './delivery-claims.js';
 import type { DeliveryStatusValue, DeliveryWithEvent } from './webhooks.js';
 
 /** A delivery as a page of the web console lists it: with its place in the order and its last attempt's latency. */
@@ -33,7 +34,7 @@ const SELECT = `SELECT d.*, d.rowid AS seq, e.type AS event_type, e.scan_id AS s
  * An app's deliveries newest first, a page at a time, by keyset (created_at, rowid) so that a page
  * deep in 100,000 deliveries costs what the first one does (migration 0004's indexes).
  */
-export function deliveryPageStatements(db: Db) {
+export function deliveryPageStatements(db: Db, claims: DeliveryClaims) {
   const cursor = db.prepare<[string, string], { created_at: number; seq: number }>(
     'SELECT created_at, rowid AS seq FROM deliveries WHERE id = ? AND app_id = ?',
   );
@@ -41,17 +42,22 @@ export function deliveryPageStatements(db: Db) {
   const count = db.prepare<{ app_id: string; cap: number }, { n: number }>(
     'SELECT count(*) AS n FROM (SELECT 1 FROM deliveries WHERE app_id = @app_id LIMIT @cap)',
   );
-  const countStatus = db.prepare<{ app_id: string; status: string; cap: number }, { n: number }>(
-    'SELECT count(*) AS n FROM (SELECT 1 FROM deliveries WHERE app_id = @app_id AND status = @status LIMIT @cap)',
-  );
+  const countStatus = new Map<string, BetterSqlite3.Statement<Record<string, string | number>, { n: number }>>();
+  const countOf = (appId: string, status: DeliveryStatusValue): number => {
+    const clause = claims.statusClause(status);
+    const sql = `SELECT count(*) AS n FROM (SELECT 1 FROM deliveries d WHERE d.app_id = @app_id AND ${clause.sql} LIMIT @cap)`;
+    let prepared = countStatus.get(sql);
+    if (!prepared) countStatus.set(sql, (prepared = db.prepare<Record<string, string | number>, { n: number }>(sql)));
+    return prepared.get({ app_id: appId, cap: COUNT_CAP + 1, ...clause.params })?.n ?? 0;
+  };
   const row = db.prepare<[string], DeliveryPageRow>(`${SELECT} WHERE d.id = ?`);
   const statements = new Map<string, BetterSqlite3.Statement<Record<string, string | number>, DeliveryPageRow>>();
-  const statement = (status: boolean, side: 'first' | 'before' | 'after') => {
+  const statement = (status: string | null, side: 'first' | 'before' | 'after') => {
     const key = `${status}:${side}`;
     let prepared = statements.get(key);
     if (!prepared) {
       const where = ['d.app_id = @app_id'];
-      if (status) where.push('d.status = @status');
+      if (status) where.push(status);
       if (side === 'before') where.push('(d.created_at, d.rowid) < (@created_at, @seq)');
       if (side === 'after') where.push('(d.created_at, d.rowid) > (@created_at, @seq)');
       const order = side === 'after' ? 'ASC' : 'DESC';
@@ -68,9 +74,12 @@ export function deliveryPageStatements(db: Db) {
       const anchor = anchorId ? cursor.get(anchorId, query.app_id) : undefined;
       const side = !anchor ? 'first' : query.before ? 'before' : 'after';
       const params: Record<string, string | number> = { app_id: query.app_id, limit: query.limit + 1 };
-      if (query.status) params.status = query.status;
+      const clause = query.status ? claims.statusClause(query.status) : null;
+      if (clause) Object.assign(params, clause.params);
       if (anchor) Object.assign(params, anchor);
-      const rows = statement(Boolean(query.status), side).all(params);
+      const rows = statement(clause?.sql ?? null, side)
+        .all(params)
+        .map((r) => claims.shown(r));
       const more = rows.length > query.limit;
       if (more) rows.pop();
       if (side === 'after') {
@@ -81,9 +90,11 @@ export function deliveryPageStatements(db: Db) {
       }
       return { rows, hasOlder: more, hasNewer: side === 'before' };
     },
-    row: (id: string) => row.get(id),
+    row(id: string): DeliveryPageRow | undefined {
+      const found = row.get(id);
+      return found && claims.shown(found);
+    },
     /** How many deliveries the app has (of that status), counted up to COUNT_CAP + 1: more than the cap reads as "more than". */
-    count: (appId: string, status?: DeliveryStatusValue) =>
-      (status ? countStatus.get({ app_id: appId, status, cap: COUNT_CAP + 1 }) : count.get({ app_id: appId, cap: COUNT_CAP + 1 }))?.n ?? 0,
+    count: (appId: string, status?: DeliveryStatusValue) => (status ? countOf(appId, status) : (count.get({ app_id: appId, cap: COUNT_CAP + 1 })?.n ?? 0)),
   };
 }

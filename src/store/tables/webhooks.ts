@@ -1,5 +1,6 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import type { Db } from '../db.js';
+import type { DeliveryClaims } from './delivery-claims.js';
 
 export interface EventRow {
   id: string;
@@ -127,8 +128,11 @@ function claimedDelivery(r: DueColumns): DeliveryWithEvent {
   };
 }
 
-/** Events, deliveries and attempts: the outbox. Times are ms on the emulator clock. */
-export function webhookStatements(db: Db) {
+/**
+ * Events, deliveries and attempts: the outbox. Times are ms on the emulator clock. A delivery the
+ * dispatcher has claimed stays pending in the database and shows as in flight (see DeliveryClaims).
+ */
+export function webhookStatements(db: Db, claims: DeliveryClaims) {
   const insertEvent = db.prepare<Omit<EventRow, 'redacted_at'>>(`
     INSERT INTO events (id, app_id, type, scan_id, host_user_ref, payload, created_at)
     VALUES (@id, @app_id, @type, @scan_id, @host_user_ref, @payload, @created_at)
@@ -153,6 +157,12 @@ export function webhookStatements(db: Db) {
   });
   const deliveryById = db.prepare<[string], DeliveryWithEvent>(`${JOINED} WHERE d.id = ?`);
   const nextDue = db.prepare<[], { due: number | null }>("SELECT min(next_attempt_at) AS due FROM deliveries INDEXED BY deliveries_pending WHERE status = 'pending'");
+  // While deliveries are claimed, the earliest due one that is not: claimed ones come first (they were due first).
+  const dueTimes = db
+    .prepare<{ limit: number }, [string, number]>(
+      `SELECT id, next_attempt_at FROM deliveries INDEXED BY deliveries_pending WHERE status = 'pending' ORDER BY next_attempt_at, rowid LIMIT @limit`,
+    )
+    .raw();
   const due = db
     .prepare<{ now: number; limit: number }, DueColumns>(
       // Oldest due first, ties in the order queued (rowid): the partial index deliveries_pending
@@ -164,27 +174,28 @@ export function webhookStatements(db: Db) {
     )
     .raw();
   const status = db.prepare<[string], DeliveryStatusValue>('SELECT status FROM deliveries WHERE id = ?').pluck();
+  // An attempt's outcome applies to a delivery still pending in the database: one cancelled meanwhile is never resurrected.
   // The dispatcher's per-attempt statements bind by position: naming parameters costs a property lookup each.
   const finish = db.prepare<[DeliveryStatusValue, number, number | null, number | null, string | null, number, string]>(
     `UPDATE deliveries SET status = ?, attempts = ?, next_attempt_at = ?, last_status = ?, last_error = ?, chaos_hold = NULL, updated_at = ?
-      WHERE id = ? AND status = 'in_flight'`,
+      WHERE id = ? AND status = 'pending'`,
   );
   const hold = db.prepare<{ id: string; next_attempt_at: number; chaos_hold: string; now: number }>(
-    `UPDATE deliveries SET status = 'pending', next_attempt_at = @next_attempt_at, chaos_hold = @chaos_hold, updated_at = @now
-     WHERE id = @id AND status = 'in_flight'`,
+    `UPDATE deliveries SET next_attempt_at = @next_attempt_at, chaos_hold = @chaos_hold, updated_at = @now
+     WHERE id = @id AND status = 'pending'`,
   );
   const retryLater = db.prepare<{ id: string; next_attempt_at: number; now: number }>(
-    `UPDATE deliveries SET status = 'pending', next_attempt_at = @next_attempt_at, updated_at = @now
-     WHERE id = @id AND status = 'in_flight'`,
+    `UPDATE deliveries SET next_attempt_at = @next_attempt_at, updated_at = @now
+     WHERE id = @id AND status = 'pending'`,
   );
   const cancelForMember = db.prepare<{ app_id: string; host_user_ref: string; now: number }>(`
     UPDATE deliveries SET status = 'cancelled', next_attempt_at = NULL, last_error = 'cancelled by DELETE /v1/results', updated_at = @now
-    WHERE app_id = @app_id AND host_user_ref = @host_user_ref AND status IN ('pending', 'in_flight')`);
+    WHERE app_id = @app_id AND host_user_ref = @host_user_ref AND status = 'pending'`);
   const cancelledIds = db.prepare<{ app_id: string; host_user_ref: string }, { id: string }>(
-    "SELECT id FROM deliveries WHERE app_id = @app_id AND host_user_ref = @host_user_ref AND status IN ('pending', 'in_flight')",
+    "SELECT id FROM deliveries WHERE app_id = @app_id AND host_user_ref = @host_user_ref AND status = 'pending'",
   );
-  const resetInFlight = db.prepare<{ now: number }>(
-    "UPDATE deliveries SET status = 'pending', next_attempt_at = @now, updated_at = @now WHERE status = 'in_flight'",
+  const releaseClaim = db.prepare<{ id: string; now: number }>(
+    "UPDATE deliveries SET next_attempt_at = @now, updated_at = @now WHERE id = @id AND status = 'pending'",
   );
 
   const insertAttempt = db.prepare<
@@ -203,20 +214,23 @@ export function webhookStatements(db: Db) {
   );
   const listeners = db.prepare<[], ListenerRow>('SELECT * FROM webhook_listeners ORDER BY created_at, rowid');
   const listenersOf = db.prepare<[string], ListenerRow>('SELECT * FROM webhook_listeners WHERE app_id = ? ORDER BY created_at, rowid');
-  // The same rows as `due`, in one statement (inside the claim's transaction both see the same outbox).
-  const claimAll = db.prepare<{ now: number; limit: number }>(
-    `UPDATE deliveries SET status = 'in_flight', updated_at = @now WHERE rowid IN (
-       SELECT rowid FROM deliveries INDEXED BY deliveries_pending
-       WHERE status = 'pending' AND next_attempt_at <= @now ORDER BY next_attempt_at, rowid LIMIT @limit)`,
-  );
-  const claimTx = db.transaction((now: number, limit: number): DeliveryWithEvent[] => {
-    const rows = due.all({ now, limit }) as unknown as DueColumns[];
-    if (rows.length === 0) return [];
-    if (claimAll.run({ now, limit }).changes !== rows.length) {
-      throw new Error('claimDue: the outbox changed inside its own transaction');
+  // A claim writes nothing: one read of the due rows, past the ones already claimed (due first, so read first).
+  const claim = (now: number, limit: number): DeliveryWithEvent[] => {
+    const rows = due.all({ now, limit: limit + claims.size }) as unknown as DueColumns[];
+    const claimed: DeliveryWithEvent[] = [];
+    for (const row of rows) {
+      if (claimed.length === limit) break;
+      if (claims.has(row[0])) continue;
+      claims.add(row[0]);
+      claimed.push(claimedDelivery(row));
     }
-    return rows.map(claimedDelivery);
-  });
+    return claimed;
+  };
+  const nextDueAt = (): number | null => {
+    if (claims.size === 0) return nextDue.get()?.due ?? null;
+    for (const [id, at] of dueTimes.all({ limit: claims.size + 1 })) if (!claims.has(id)) return at;
+    return null;
+  };
   const listStatements = new Map<string, BetterSqlite3.Statement<Record<string, string | number>, DeliveryWithEvent>>();
 
   return {
@@ -231,7 +245,10 @@ export function webhookStatements(db: Db) {
 
     insertDelivery: (row: { id: string; event_id: string; app_id: string; host_user_ref: string; origin: 'event' | 'resend' }, now: number) =>
       void insertDeliveryTx(row, now),
-    deliveryById: (id: string) => deliveryById.get(id),
+    deliveryById(id: string): DeliveryWithEvent | undefined {
+      const row = deliveryById.get(id);
+      return row && claims.shown(row);
+    },
     deliveries(filter: DeliveryFilter): DeliveryWithEvent[] {
       const where: string[] = [];
       const params: Record<string, string | number> = { limit: filter.limit ?? 100 };
@@ -241,34 +258,61 @@ export function webhookStatements(db: Db) {
       const few = Boolean(filter.scan_id || filter.event_id);
       const plain = few ? '+' : '';
       if (filter.app_id) (where.push(`${plain}d.app_id = @app_id`), (params.app_id = filter.app_id));
-      if (filter.status) (where.push(`${plain}d.status = @status`), (params.status = filter.status));
+      if (filter.status) {
+        const clause = claims.statusClause(filter.status, plain);
+        where.push(clause.sql);
+        Object.assign(params, clause.params);
+      }
       if (filter.scan_id) (where.push('d.event_id IN (SELECT id FROM events WHERE scan_id = @scan_id)'), (params.scan_id = filter.scan_id));
       if (filter.event_id) (where.push('d.event_id = @event_id'), (params.event_id = filter.event_id));
       const sql = `${JOINED} ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY d.created_at DESC, d.rowid DESC LIMIT @limit`;
       // At most 16 shapes of filter: each prepared once.
       let statement = listStatements.get(sql);
       if (!statement) listStatements.set(sql, (statement = db.prepare<Record<string, string | number>, DeliveryWithEvent>(sql)));
-      return statement.all(params);
+      return statement.all(params).map((row) => claims.shown(row));
     },
-    nextDueAt: () => nextDue.get()?.due ?? null,
-    /** Claims up to `limit` due deliveries (pending -> in_flight) in one transaction. */
-    claimDue: (now: number, limit: number): DeliveryWithEvent[] => claimTx(now, limit),
-    status: (id: string): DeliveryStatusValue | undefined => status.get(id),
-    /** Records the outcome of an in-flight delivery; false when it was cancelled meanwhile (never resurrected). */
-    finish: (row: DeliveryOutcome, now: number) =>
-      finish.run(row.status, row.attempts, row.next_attempt_at, row.last_status, row.last_error, now, row.id).changes > 0,
-    hold: (id: string, nextAttemptAt: number, chaosHold: string, now: number) =>
-      hold.run({ id, next_attempt_at: nextAttemptAt, chaos_hold: chaosHold, now }).changes > 0,
-    /** An in-flight delivery whose attempt could not be recorded goes back to pending, due at `nextAttemptAt`. */
-    retryLater: (id: string, nextAttemptAt: number, now: number) => retryLater.run({ id, next_attempt_at: nextAttemptAt, now }).changes > 0,
-    /** DEL-2: cancels the member's pending and in-flight deliveries; returns their ids. */
+    /** When the earliest due delivery not yet claimed is due; null when none is queued. */
+    nextDueAt,
+    /** Claims up to `limit` due deliveries not yet claimed, oldest due first: they are in flight until their outcome is written. */
+    claimDue: (now: number, limit: number): DeliveryWithEvent[] => claim(now, limit),
+    /** DEL-2: false once the delivery was cancelled (or its outcome written) since it was claimed. */
+    isClaimed: (id: string): boolean => claims.has(id),
+    status(id: string): DeliveryStatusValue | undefined {
+      const value = status.get(id);
+      return value && claims.shown({ id, status: value }).status;
+    },
+    /** Records the outcome of a claimed delivery; false when it was cancelled meanwhile (never resurrected). */
+    finish(row: DeliveryOutcome, now: number): boolean {
+      claims.delete(row.id);
+      return finish.run(row.status, row.attempts, row.next_attempt_at, row.last_status, row.last_error, now, row.id).changes > 0;
+    },
+    hold(id: string, nextAttemptAt: number, chaosHold: string, now: number): boolean {
+      claims.delete(id);
+      return hold.run({ id, next_attempt_at: nextAttemptAt, chaos_hold: chaosHold, now }).changes > 0;
+    },
+    /** A claimed delivery whose attempt could not be recorded is due again at `nextAttemptAt`. */
+    retryLater(id: string, nextAttemptAt: number, now: number): boolean {
+      claims.delete(id);
+      return retryLater.run({ id, next_attempt_at: nextAttemptAt, now }).changes > 0;
+    },
+    /** DEL-2: cancels the member's pending and in-flight deliveries (a claimed one is never sent after this); returns their ids. */
     cancelForMember(appId: string, hostUserRef: string, now: number): string[] {
       const ids = cancelledIds.all({ app_id: appId, host_user_ref: hostUserRef }).map((r) => r.id);
       cancelForMember.run({ app_id: appId, host_user_ref: hostUserRef, now });
+      for (const id of ids) claims.delete(id);
       return ids;
     },
-    /** At start-up: deliveries in flight when the process died go back to pending, due now. */
-    resetInFlight: (now: number) => resetInFlight.run({ now }).changes,
+    /**
+     * When the dispatcher (re)starts: what an earlier run of it had claimed in this process is due
+     * now. (After a crash nothing is claimed: those deliveries are pending and already due.)
+     */
+    resetInFlight(now: number): number {
+      let released = 0;
+      for (const id of claims.clear()) released += releaseClaim.run({ id, now }).changes;
+      return released;
+    },
+    /** After the state was replaced (import, reset): claims name deliveries that are gone. */
+    forgetClaims: () => void claims.clear(),
 
     insertAttempt: (row: Omit<AttemptRow, 'id'>) =>
       void insertAttempt.run(

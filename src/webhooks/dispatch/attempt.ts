@@ -50,7 +50,7 @@ export function deliveryAttempter(deps: AttemptDeps): (row: DeliveryWithEvent, d
     const verdict = verdictForAttempt(store, row, number);
     if (verdict.delayMs > 0) return holdForChaos(store, clock, row, number, verdict);
     // DEL-2: a delivery cancelled since it was claimed is never sent.
-    if (store.webhooks.status(row.id) !== 'in_flight') return;
+    if (!store.webhooks.isClaimed(row.id)) return;
 
     const { url, secret } = destinationOf(row, destinations);
     const headers = secret ? signedDeliveryHeaders(row, secret, deps.userAgent) : {};

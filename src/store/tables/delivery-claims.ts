@@ -1,0 +1,53 @@
+import type { DeliveryStatusValue } from './webhooks.js';
+
+/**
+ * The deliveries this process's dispatcher has claimed and not yet finished: what the emulator
+ * shows as in flight. Kept in memory, not in the database (migration 0008): marking each claim
+ * 'in_flight' cost a transaction per claimed batch and five index entries per delivery, for a
+ * state that a crash turns back into "due" anyway. The database holds a claimed delivery as it
+ * was, pending and due, which is exactly what it is after a kill -9; every read of a delivery's
+ * status goes through shown() or statusClause(), so none sees the difference.
+ */
+export class DeliveryClaims {
+  private readonly ids = new Set<string>();
+
+  get size(): number {
+    return this.ids.size;
+  }
+  has(id: string): boolean {
+    return this.ids.has(id);
+  }
+  add(id: string): void {
+    this.ids.add(id);
+  }
+  delete(id: string): void {
+    this.ids.delete(id);
+  }
+  /** Forgets every claim; returns the ids that were claimed. */
+  clear(): string[] {
+    const ids = [...this.ids];
+    this.ids.clear();
+    return ids;
+  }
+
+  /** The row as the emulator shows it: a claimed pending delivery is in flight. */
+  shown<T extends { id: string; status: DeliveryStatusValue }>(row: T): T {
+    if (row.status === 'pending' && this.ids.has(row.id)) row.status = 'in_flight';
+    return row;
+  }
+
+  /**
+   * The SQL condition for "this delivery shows as `status`" on the deliveries alias `d` (with
+   * `plain`, the '+' that keeps the status off indexes, or ''), and its parameters: pending and
+   * in flight are both stored as pending, told apart by this process's claims.
+   */
+  statusClause(status: DeliveryStatusValue, plain = ''): { sql: string; params: Record<string, string> } {
+    if (status !== 'pending' && status !== 'in_flight') return { sql: `${plain}d.status = @status`, params: { status } };
+    if (this.ids.size === 0) {
+      return status === 'pending' ? { sql: `${plain}d.status = 'pending'`, params: {} } : { sql: '0', params: {} };
+    }
+    const claimed = JSON.stringify([...this.ids]);
+    const membership = status === 'in_flight' ? 'IN' : 'NOT IN';
+    return { sql: `${plain}d.status = 'pending' AND d.id ${membership} (SELECT value FROM json_each(@claimed))`, params: { claimed } };
+  }
+}
