@@ -71,6 +71,7 @@ export function createWebhookEngine(deps: WebhookEngineDeps): WebhookEngine {
     },
   };
   const emit = deliveryEmitter(deps.events, clock);
+  const listening = () => deps.events.wanted();
   const attempt = deliveryAttempter({
     store,
     clock,
@@ -78,7 +79,8 @@ export function createWebhookEngine(deps: WebhookEngineDeps): WebhookEngine {
     userAgent: deps.userAgent,
     send: deps.latencyFromClock ? clockTimed(clock, deps.send ?? sendOnce) : (deps.send ?? sendOnce),
     emit,
-    record: attemptRecorder(store, clock, emit),
+    listening,
+    record: attemptRecorder(store, clock, emit, listening),
     run,
   });
 

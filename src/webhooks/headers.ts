@@ -25,7 +25,8 @@ export function deliveryHeaders(fields: DeliveryHeaderFields): Record<string, st
 
 /** The headers of one event's delivery, signed over its stored bytes: the same on every attempt and resend. */
 export function signedDeliveryHeaders(
-  event: { event_id: string; event_type: string; payload: string },
+  // The payload as stored, or its UTF-8 bytes (the dispatcher signs the buffer it sends).
+  event: { event_id: string; event_type: string; payload: string | Uint8Array },
   secret: string | null,
   userAgent: string,
 ): Record<string, string> {

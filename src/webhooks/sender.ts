@@ -45,73 +45,115 @@ function poolClass(): PoolClass {
  * answer included, must finish within timeoutMs. Never throws.
  */
 export function sendOnce(request: SendRequest): Promise<SendOutcome> {
-  const started = performance.now();
   const target = parseTarget(request.url);
   if (!target) {
     return Promise.resolve({ status: null, latencyMs: 0, error: `invalid webhook URL ${request.url.slice(0, 200)}`, excerpt: null });
   }
+  if (request.signal?.aborted) return Promise.resolve({ status: null, latencyMs: 0, error: SHUTTING_DOWN, excerpt: null });
   return new Promise((resolve) => {
-    let settled = false;
-    let abortRequest: ((error?: Error) => void) | null = null;
-    let status: number | null = null;
-    const chunks: Buffer[] = [];
-    let kept = 0;
-    let cut = false;
-    const excerpt = () => (status === null ? null : excerptText(chunks, cut));
-    const done = (outcome: Omit<SendOutcome, 'latencyMs'>) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      // The signal may be shared by many sends: leave no listener behind.
-      request.signal?.removeEventListener('abort', onAbort);
-      resolve({ ...outcome, latencyMs: Math.round(performance.now() - started) });
-    };
-    // A request still queued for a connection has no abort function yet: it gets aborted when it gets one.
-    const giveUp = (error: string) => {
-      done({ status: null, error, excerpt: null });
-      abortRequest?.();
-    };
-    const onAbort = () => giveUp('aborted: the emulator is shutting down');
-    const timer = setTimeout(() => giveUp(`timed out after ${request.timeoutMs} ms`), request.timeoutMs);
-    if (request.signal) {
-      if (request.signal.aborted) return onAbort();
-      request.signal.addEventListener('abort', onAbort, { once: true });
-    }
-    const handler: Dispatcher.DispatchHandlers = {
-      onConnect(abort) {
-        if (settled) abort();
-        else abortRequest = abort;
-      },
-      onHeaders(statusCode) {
-        // undici reports an interim 1xx (102, 103) here too: only the final answer counts.
-        if (statusCode >= 200) status = statusCode;
-        return true;
-      },
-      onData(chunk) {
-        if (kept < RESPONSE_EXCERPT_BYTES) {
-          const part = chunk.subarray(0, RESPONSE_EXCERPT_BYTES - kept);
-          chunks.push(part);
-          kept += part.length;
-          if (part.length < chunk.length) cut = true;
-        } else if (chunk.length > 0) cut = true;
-        return true;
-      },
-      onComplete() {
-        done({ status, error: null, excerpt: excerpt() });
-      },
-      onError(error) {
-        // An answer cut short still counts as the answer it began as (its status and what came of its body).
-        if (status !== null) done({ status, error: null, excerpt: excerpt() });
-        else done({ status: null, error: describe(error as NodeJS.ErrnoException), excerpt: null });
-      },
-    };
+    const send = new Send(request, resolve);
     try {
       const headers = target.authorization ? { ...request.headers, authorization: target.authorization } : request.headers;
-      poolFor(target.origin).dispatch({ path: target.path, method: 'POST', headers, body: request.body }, handler);
+      poolFor(target.origin).dispatch({ path: target.path, method: 'POST', headers, body: request.body }, send);
     } catch (error) {
-      done({ status: null, error: describe(error as NodeJS.ErrnoException), excerpt: null });
+      send.fail(describe(error as NodeJS.ErrnoException));
     }
   });
+}
+
+const SHUTTING_DOWN = 'aborted: the emulator is shutting down';
+
+/**
+ * One send under way: undici's handler for it, with its timer and its answer so far. One object
+ * per send rather than a closure per callback.
+ */
+class Send implements Dispatcher.DispatchHandlers {
+  private readonly started = performance.now();
+  private readonly timer: NodeJS.Timeout;
+  private settled = false;
+  private abortRequest: ((error?: Error) => void) | null = null;
+  private status: number | null = null;
+  private readonly chunks: Buffer[] = [];
+  private kept = 0;
+  private cut = false;
+
+  constructor(
+    private readonly request: SendRequest,
+    private readonly resolve: (outcome: SendOutcome) => void,
+  ) {
+    this.timer = setTimeout(() => this.giveUp(`timed out after ${request.timeoutMs} ms`), request.timeoutMs);
+    if (request.signal) sendsUnder(request.signal).add(this);
+  }
+
+  /** Ends the send with `error`. A request still queued for a connection has no abort function yet: it gets aborted when it gets one. */
+  giveUp(error: string): void {
+    this.fail(error);
+    this.abortRequest?.();
+  }
+
+  fail(error: string): void {
+    this.done(null, error, null);
+  }
+
+  private done(status: number | null, error: string | null, excerpt: string | null): void {
+    if (this.settled) return;
+    this.settled = true;
+    clearTimeout(this.timer);
+    if (this.request.signal) sendsUnder(this.request.signal).delete(this);
+    this.resolve({ status, latencyMs: Math.round(performance.now() - this.started), error, excerpt });
+  }
+
+  private excerpt(): string | null {
+    return this.status === null ? null : excerptText(this.chunks, this.cut);
+  }
+
+  onConnect(abort: (error?: Error) => void): void {
+    if (this.settled) abort();
+    else this.abortRequest = abort;
+  }
+
+  onHeaders(statusCode: number): boolean {
+    // undici reports an interim 1xx (102, 103) here too: only the final answer counts.
+    if (statusCode >= 200) this.status = statusCode;
+    return true;
+  }
+
+  onData(chunk: Buffer): boolean {
+    if (this.kept < RESPONSE_EXCERPT_BYTES) {
+      const part = chunk.subarray(0, RESPONSE_EXCERPT_BYTES - this.kept);
+      this.chunks.push(part);
+      this.kept += part.length;
+      if (part.length < chunk.length) this.cut = true;
+    } else if (chunk.length > 0) this.cut = true;
+    return true;
+  }
+
+  onComplete(): void {
+    this.done(this.status, null, this.excerpt());
+  }
+
+  onError(error: Error): void {
+    // An answer cut short still counts as the answer it began as (its status and what came of its body).
+    if (this.status !== null) this.done(this.status, null, this.excerpt());
+    else this.fail(describe(error as NodeJS.ErrnoException));
+  }
+}
+
+/**
+ * The sends under an abort signal (the engine shares one across all of its sends): one 'abort'
+ * listener per signal, where EventTarget's add and remove for every send showed in profiles.
+ */
+const sendsBySignal = new WeakMap<AbortSignal, Set<Send>>();
+function sendsUnder(signal: AbortSignal): Set<Send> {
+  let sends = sendsBySignal.get(signal);
+  if (!sends) {
+    const under = new Set<Send>();
+    sendsBySignal.set(signal, (sends = under));
+    signal.addEventListener('abort', () => {
+      for (const send of [...under]) send.giveUp(SHUTTING_DOWN);
+    }, { once: true });
+  }
+  return sends;
 }
 
 interface Target {

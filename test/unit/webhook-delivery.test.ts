@@ -328,7 +328,7 @@ describe('the dispatcher queue', () => {
 
   it('a claimed delivery is in flight in every view, while the database keeps it pending and due (what a kill -9 leaves)', async () => {
     const { emu } = await setup();
-    const [first, second] = [scan(emu, 'scan.completed', 's1'), scan(emu, 'scan.completed', 's2')].map((e) => deliveriesOf(emu, e)[0]!.id);
+    const [first, second] = [scan(emu, 'scan.completed', 's1'), scan(emu, 'scan.completed', 's2')].map((e) => deliveriesOf(emu, e)[0]!.id) as [string, string];
     const now = emu.clock.now();
     expect(emu.store.webhooks.claimDue(now, 1).map((d) => d.id)).toEqual([first]);
     const stored = () => emu.store.db.prepare('SELECT id, status, next_attempt_at FROM deliveries ORDER BY rowid').all();

@@ -255,7 +255,7 @@ describe('sendOnce, against real loopback receivers', () => {
     expect(r.received.map((q) => q.url)).toEqual(['/later']);
   });
 
-  it('a signal shared by many sends is left without listeners once they finish', async () => {
+  it('a signal shared by many sends gets one listener in all, however many sends come and go', async () => {
     const r = await receiver();
     const controller = new AbortController();
     let listeners = 0;
@@ -268,9 +268,11 @@ describe('sendOnce, against real loopback receivers', () => {
       listeners -= 1;
       return removeEventListener.apply(this, args);
     } as typeof removeEventListener;
-    const outcomes = await Promise.all(Array.from({ length: 5 }, () => send(`${r.url}/`, { signal: controller.signal })));
-    for (const out of outcomes) expect(out.status).toBe(200);
-    expect(listeners).toBe(0);
+    for (let round = 0; round < 2; round++) {
+      const outcomes = await Promise.all(Array.from({ length: 5 }, () => send(`${r.url}/`, { signal: controller.signal })));
+      for (const out of outcomes) expect(out.status).toBe(200);
+      expect(listeners).toBe(1);
+    }
   });
 
   it('a port where nothing listens gives connection refused', async () => {

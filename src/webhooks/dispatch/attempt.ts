@@ -24,6 +24,8 @@ export interface AttemptDeps {
   userAgent: string;
   send: (request: SendRequest) => Promise<SendOutcome>;
   emit: EmitDelivery;
+  /** Whether anyone takes stream events now (the fields of one are not even built otherwise). */
+  listening: () => boolean;
   record: (item: FinishedAttempt) => Promise<void>;
   /** The current run of the engine: its abort signal, whether it is stopping, the per-attempt limit. */
   run: { readonly signal: AbortSignal; readonly stopping: boolean; readonly timeoutMs: number };
@@ -53,9 +55,11 @@ export function deliveryAttempter(deps: AttemptDeps): (row: DeliveryWithEvent, d
     if (!store.webhooks.isClaimed(row.id)) return;
 
     const { url, secret } = destinationOf(row, destinations);
-    const headers = secret ? signedDeliveryHeaders(row, secret, deps.userAgent) : {};
+    // The bytes sent are the bytes signed: encoded once.
+    const body = Buffer.from(row.payload, 'utf8');
+    const headers = secret ? signedDeliveryHeaders({ event_id: row.event_id, event_type: row.event_type, payload: body }, secret, deps.userAgent) : {};
     const startedAt = clock.now();
-    deps.emit(row, { object: 'delivery.attempt_started', outcome: 'in_flight', attempt: number, url });
+    if (deps.listening()) deps.emit(row, { object: 'delivery.attempt_started', outcome: 'in_flight', attempt: number, url });
 
     let outcome: SendOutcome;
     if (!url) outcome = unsent('nowhere to send: the app has no webhook_url and no listener attached');
@@ -64,7 +68,6 @@ export function deliveryAttempter(deps: AttemptDeps): (row: DeliveryWithEvent, d
     else if (verdict.action === 'fail') outcome = { status: verdict.failStatus ?? 500, latencyMs: 0, error: 'failed by chaos', excerpt: null };
     else {
       const { signal, timeoutMs } = run;
-      const body = Buffer.from(row.payload, 'utf8');
       outcome = await deps.send({ url, headers, body, timeoutMs, signal });
       if (verdict.duplicate && !signal.aborted) await deps.send({ url, headers, body, timeoutMs, signal });
       // The process is shutting down: leave the row in flight; the next start sends it again.

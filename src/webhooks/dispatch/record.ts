@@ -32,10 +32,12 @@ function retryGap(number: number): number {
   return WEBHOOK_RETRY_GAPS_MS[Math.min(number, WEBHOOK_RETRY_GAPS_MS.length) - 1]!;
 }
 
+type Counted = ReturnType<typeof countAttempt>;
+
 /** Writes the attempt and the delivery's new state; false when the delivery was cancelled meanwhile. */
-function writeAttempt(store: Store, item: FinishedAttempt, now: number): boolean {
+function writeAttempt(store: Store, item: FinishedAttempt, now: number, counted: Counted): boolean {
   const { row, number, url, startedAt, headers, outcome } = item;
-  const { error, next, status } = countAttempt(item, now);
+  const { error, next, status } = counted;
   store.webhooks.insertAttempt({
     delivery_id: row.id,
     event_id: row.event_id,
@@ -62,21 +64,28 @@ function writeAttempt(store: Store, item: FinishedAttempt, now: number): boolean
  * delivery goes back to pending, due after the gap a failed attempt would get, instead of staying
  * in flight until the next start; the attempt is not counted and will be made again.
  */
-export function attemptRecorder(store: Store, clock: Clock, emit: EmitDelivery): (item: FinishedAttempt) => Promise<void> {
+export function attemptRecorder(
+  store: Store,
+  clock: Clock,
+  emit: EmitDelivery,
+  listening: () => boolean,
+): (item: FinishedAttempt) => Promise<void> {
   return async (item) => {
-    let recorded: { now: number; stillOurs: boolean };
+    let recorded: { now: number; stillOurs: boolean; counted: Counted };
     try {
       recorded = await store.groupCommit.run(() => {
         const now = clock.now();
-        return { now, stillOurs: writeAttempt(store, item, now) };
+        const counted = countAttempt(item, now);
+        return { now, stillOurs: writeAttempt(store, item, now, counted), counted };
       });
     } catch (error) {
       const now = clock.now();
       store.webhooks.retryLater(item.row.id, now + retryGap(item.number), now);
       throw error;
     }
-    const { now, stillOurs } = recorded;
-    const { ok, error, exhausted, next } = countAttempt(item, now);
+    if (!listening()) return;
+    const { stillOurs, counted } = recorded;
+    const { ok, error, exhausted, next } = counted;
     emit(item.row, {
       object: 'delivery.attempt_finished',
       attempt: item.number,
