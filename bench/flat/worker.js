@@ -131,9 +131,9 @@ async function measure(ops) {
         }),
       );
     } else if (op === 'claim') {
-      // Claim 32 due deliveries at a time; each claimed batch goes back to pending afterwards (untimed).
+      // Claim 32 due deliveries at a time; each claimed batch is given back afterwards (untimed): a claim
+      // is held in memory and the rows stay pending in the database (migration 0008).
       const now = emulator.clock.now();
-      const back = db.prepare("UPDATE deliveries SET status = 'pending' WHERE id = ?");
       const samples = [];
       for (let i = 0; i < 230; i++) {
         const started = performance.now();
@@ -141,7 +141,7 @@ async function measure(ops) {
         const ms = performance.now() - started;
         if (rows.length === 0) throw new Error('no due delivery to claim');
         if (i >= 30) samples.push(ms);
-        db.transaction(() => rows.forEach((r) => back.run(r.id)))();
+        store.webhooks.forgetClaims();
       }
       results.claim = median(samples);
     } else if (op === 'usage') results.usage = await timed(30, 3, () => json('/_scanctl/usage'));
