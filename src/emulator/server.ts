@@ -114,7 +114,7 @@ export async function startEmulatorServer(options: ServeOptions): Promise<Runnin
         stateFileError = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
       }
     }
-    // Webhook dispatch in real time; deliveries left in flight by a crash go back to pending, due now.
+    // Webhook dispatch in real time; deliveries in flight at a crash are pending and due in the database: sent at once.
     emulator.webhooks.start();
     const stopSweeper = startSweeper(emulator);
 

@@ -137,7 +137,8 @@ export function createWebhookEngine(deps: WebhookEngineDeps): WebhookEngine {
       started = true;
       run.stopping = false;
       if (run.abort.signal.aborted) run.abort = unlimitedController();
-      // Crash safety: what was in flight when the process died is sent again, due now, same event id.
+      // What an earlier run of the engine in this process had claimed is due now. (After a crash nothing is
+      // claimed: what was in flight is pending and due in the database, and is sent again with the same event id.)
       store.webhooks.resetInFlight(clock.now());
       // Listeners are tied to live connections, and none survives a restart.
       store.webhooks.clearListeners();

@@ -266,7 +266,7 @@ export function webhookStatements(db: Db, claims: DeliveryClaims) {
       if (filter.scan_id) (where.push('d.event_id IN (SELECT id FROM events WHERE scan_id = @scan_id)'), (params.scan_id = filter.scan_id));
       if (filter.event_id) (where.push('d.event_id = @event_id'), (params.event_id = filter.event_id));
       const sql = `${JOINED} ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY d.created_at DESC, d.rowid DESC LIMIT @limit`;
-      // At most 16 shapes of filter: each prepared once.
+      // A few dozen shapes of filter at most (pending and in flight read the claims when there are any): each prepared once.
       let statement = listStatements.get(sql);
       if (!statement) listStatements.set(sql, (statement = db.prepare<Record<string, string | number>, DeliveryWithEvent>(sql)));
       return statement.all(params).map((row) => claims.shown(row));
