@@ -71,12 +71,12 @@ export function attemptRecorder(
   listening: () => boolean,
 ): (item: FinishedAttempt) => Promise<void> {
   return async (item) => {
-    let recorded: { now: number; stillOurs: boolean; counted: Counted };
+    let recorded: { stillOurs: boolean; counted: Counted };
     try {
       recorded = await store.groupCommit.run(() => {
         const now = clock.now();
         const counted = countAttempt(item, now);
-        return { now, stillOurs: writeAttempt(store, item, now, counted), counted };
+        return { stillOurs: writeAttempt(store, item, now, counted), counted };
       });
     } catch (error) {
       const now = clock.now();
