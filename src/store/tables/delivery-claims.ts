@@ -5,8 +5,9 @@ import type { DeliveryStatusValue } from './webhooks.js';
  * shows as in flight. Kept in memory, not in the database (migration 0008): marking each claim
  * 'in_flight' cost a transaction per claimed batch and five index entries per delivery, for a
  * state that a crash turns back into "due" anyway. The database holds a claimed delivery as it
- * was, pending and due, which is exactly what it is after a kill -9; every read of a delivery's
- * status goes through shown() or statusClause(), so none sees the difference.
+ * was, pending and due, which is exactly what it is after a kill -9. Every read of a delivery's
+ * status goes through shown() or statusClause(), so none sees the difference; only a state export,
+ * which copies rows as stored, lists a claimed delivery as pending (what a restart makes of it).
  */
 export class DeliveryClaims {
   private readonly ids = new Set<string>();
