@@ -156,8 +156,7 @@ export function webhookStatements(db: Db, claims: DeliveryClaims) {
     insertOrdinal.run({ id: row.id, app_id: row.app_id });
   });
   const deliveryById = db.prepare<[string], DeliveryWithEvent>(`${JOINED} WHERE d.id = ?`);
-  const nextDue = db.prepare<[], { due: number | null }>("SELECT min(next_attempt_at) AS due FROM deliveries INDEXED BY deliveries_pending WHERE status = 'pending'");
-  // While deliveries are claimed, the earliest due one that is not: claimed ones come first (they were due first).
+  // The pending deliveries in due order, for the earliest one not claimed: claimed ones come first (they were due first).
   const dueTimes = db
     .prepare<{ limit: number }, [string, number]>(
       `SELECT id, next_attempt_at FROM deliveries INDEXED BY deliveries_pending WHERE status = 'pending' ORDER BY next_attempt_at, rowid LIMIT @limit`,
@@ -194,9 +193,6 @@ export function webhookStatements(db: Db, claims: DeliveryClaims) {
   const cancelledIds = db.prepare<{ app_id: string; host_user_ref: string }, { id: string }>(
     "SELECT id FROM deliveries WHERE app_id = @app_id AND host_user_ref = @host_user_ref AND status = 'pending'",
   );
-  const releaseClaim = db.prepare<{ id: string; now: number }>(
-    "UPDATE deliveries SET next_attempt_at = @now, updated_at = @now WHERE id = @id AND status = 'pending'",
-  );
 
   const insertAttempt = db.prepare<
     [string, string, number, string, number, number | null, number | null, string | null, string | null, string | null]
@@ -227,7 +223,6 @@ export function webhookStatements(db: Db, claims: DeliveryClaims) {
     return claimed;
   };
   const nextDueAt = (): number | null => {
-    if (claims.size === 0) return nextDue.get()?.due ?? null;
     for (const [id, at] of dueTimes.all({ limit: claims.size + 1 })) if (!claims.has(id)) return at;
     return null;
   };
@@ -308,7 +303,7 @@ export function webhookStatements(db: Db, claims: DeliveryClaims) {
      */
     resetInFlight(now: number): number {
       let released = 0;
-      for (const id of claims.clear()) released += releaseClaim.run({ id, now }).changes;
+      for (const id of claims.clear()) released += retryLater.run({ id, next_attempt_at: now, now }).changes;
       return released;
     },
     /** After the state was replaced (import, reset): claims name deliveries that are gone. */
