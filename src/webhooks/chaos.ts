@@ -30,7 +30,11 @@ export const NO_CHAOS: ChaosVerdict = { action: 'deliver', delayMs: 0, duplicate
 
 /** The verdict for attempt `attemptNumber` (1-based) of a delivery of `appId`. */
 export function chaosVerdict(store: Store, appId: string, deliveryId: string, attemptNumber: number): ChaosVerdict {
-  const setting = store.chaos.get(appId);
+  return verdictUnder(store, store.chaos.get(appId), deliveryId, attemptNumber);
+}
+
+/** The verdict under the app's setting as already read (the dispatcher reads it once per claimed batch). */
+export function verdictUnder(store: Store, setting: ChaosRow | undefined, deliveryId: string, attemptNumber: number): ChaosVerdict {
   return setting ? verdictFor(setting, replayKey(store, deliveryId), attemptNumber) : NO_CHAOS;
 }
 

@@ -1,5 +1,6 @@
 import type { Clock } from '../../clock/clock.js';
 import type { Store } from '../../store/index.js';
+import type { ChaosRow } from '../../store/tables/chaos.js';
 import type { DeliveryWithEvent } from '../../store/tables/webhooks.js';
 import type { SecretBox } from '../../util/crypto.js';
 import { signedDeliveryHeaders } from '../headers.js';
@@ -10,10 +11,11 @@ import { holdForChaos, verdictForAttempt } from './chaos-hold.js';
 import type { EmitDelivery } from './events.js';
 import type { FinishedAttempt } from './record.js';
 
-/** Where an app's deliveries go and the key they are signed with, read once per claimed batch. */
+/** Where an app's deliveries go, the key they are signed with and its chaos, read once per claimed batch. */
 export interface Destination {
   url: string | null;
   secret: string | null;
+  chaos: ChaosRow | undefined;
 }
 export type Destinations = Map<string, Destination>;
 
@@ -41,7 +43,11 @@ export function deliveryAttempter(deps: AttemptDeps): (row: DeliveryWithEvent, d
     const key = `${row.app_id} ${row.event_type}`;
     let destination = batch.get(key);
     if (!destination) {
-      destination = { url: effectiveWebhookUrl(store, row.app_id, row.event_type), secret: signingSecretOf(store, deps.box, row.app_id) };
+      destination = {
+        url: effectiveWebhookUrl(store, row.app_id, row.event_type),
+        secret: signingSecretOf(store, deps.box, row.app_id),
+        chaos: store.chaos.get(row.app_id),
+      };
       batch.set(key, destination);
     }
     return destination;
@@ -49,12 +55,12 @@ export function deliveryAttempter(deps: AttemptDeps): (row: DeliveryWithEvent, d
 
   return async (row, destinations) => {
     const number = row.attempts + 1;
-    const verdict = verdictForAttempt(store, row, number);
+    const { url, secret, chaos } = destinationOf(row, destinations);
+    const verdict = verdictForAttempt(store, row, number, chaos);
     if (verdict.delayMs > 0) return holdForChaos(store, clock, row, number, verdict);
     // DEL-2: a delivery cancelled since it was claimed is never sent.
     if (!store.webhooks.isClaimed(row.id)) return;
 
-    const { url, secret } = destinationOf(row, destinations);
     // The bytes sent are the bytes signed: encoded once.
     const body = Buffer.from(row.payload, 'utf8');
     const headers = secret ? signedDeliveryHeaders({ event_id: row.event_id, event_type: row.event_type, payload: body }, secret, deps.userAgent) : {};

@@ -1,7 +1,8 @@
 import type { Clock } from '../../clock/clock.js';
 import type { Store } from '../../store/index.js';
 import type { DeliveryWithEvent } from '../../store/tables/webhooks.js';
-import { chaosVerdict, type ChaosVerdict } from '../chaos.js';
+import type { ChaosRow } from '../../store/tables/chaos.js';
+import { verdictUnder, type ChaosVerdict } from '../chaos.js';
 
 /** What a delivery held by a chaos delay keeps (deliveries.chaos_hold): the attempt and its verdict. */
 interface ChaosHold {
@@ -10,15 +11,15 @@ interface ChaosHold {
 }
 
 /**
- * The chaos verdict for attempt `number` of `row`: the kept one when this is a held attempt
- * coming due (sent now, without asking again), else a fresh draw.
+ * The chaos verdict for attempt `number` of `row` under the app's `setting`: the kept one when this
+ * is a held attempt coming due (sent now, without asking again), else a fresh draw.
  */
-export function verdictForAttempt(store: Store, row: DeliveryWithEvent, number: number): ChaosVerdict {
+export function verdictForAttempt(store: Store, row: DeliveryWithEvent, number: number, setting: ChaosRow | undefined): ChaosVerdict {
   if (row.chaos_hold) {
     const held = JSON.parse(row.chaos_hold) as ChaosHold;
     if (held.attempt === number) return { ...held.verdict, delayMs: 0 };
   }
-  return chaosVerdict(store, row.app_id, row.id, number);
+  return verdictUnder(store, setting, row.id, number);
 }
 
 /** Chaos delay: the same attempt, later on the virtual clock, with the verdict kept. */
