@@ -24,6 +24,10 @@ export class DeliveryClaims {
   delete(id: string): void {
     this.ids.delete(id);
   }
+  /** The claimed ids as a JSON array, for SQL's json_each. */
+  json(): string {
+    return this.ids.size === 0 ? '[]' : JSON.stringify([...this.ids]);
+  }
   /** Forgets every claim; returns the ids that were claimed. */
   clear(): string[] {
     const ids = [...this.ids];
@@ -47,7 +51,7 @@ export class DeliveryClaims {
     if (this.ids.size === 0) {
       return status === 'pending' ? { sql: `${plain}d.status = 'pending'`, params: {} } : { sql: '0', params: {} };
     }
-    const claimed = JSON.stringify([...this.ids]);
+    const claimed = this.json();
     const membership = status === 'in_flight' ? 'IN' : 'NOT IN';
     return { sql: `${plain}d.status = 'pending' AND d.id ${membership} (SELECT value FROM json_each(@claimed))`, params: { claimed } };
   }
