@@ -7,6 +7,7 @@ import * as m0005 from './0005-delivery-pages.js';
 import * as m0006 from './0006-flat-costs.js';
 import * as m0007 from './0007-pending-deliveries.js';
 import * as m0008 from './0008-claims-in-memory.js';
+import * as m0009 from './0009-one-status-index.js';
 
 /** Append-only: a shipped migration is never edited; a change is a new numbered file listed here. */
 export const MIGRATIONS: ReadonlyArray<{ version: number; name: string; up: (db: Database) => void }> = [
@@ -18,4 +19,5 @@ export const MIGRATIONS: ReadonlyArray<{ version: number; name: string; up: (db:
   { version: 6, name: '0006-flat-costs', up: m0006.up },
   { version: 7, name: '0007-pending-deliveries', up: m0007.up },
   { version: 8, name: '0008-claims-in-memory', up: m0008.up },
+  { version: 9, name: '0009-one-status-index', up: m0009.up },
 ];

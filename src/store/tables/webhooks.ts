@@ -167,7 +167,7 @@ export function webhookStatements(db: Db, claims: DeliveryClaims) {
       // Oldest due first, ties in the order queued (rowid): the partial index deliveries_pending
       // (next_attempt_at, rowid) gives this order as is, so LIMIT stops early instead of sorting every
       // due row (10,000 due at once used to be sorted, joined with events, at every claim).
-      // INDEXED BY: without statistics the planner would rather sort deliveries_status_created's range.
+      // INDEXED BY: without statistics the planner would rather sort a range of a status index.
       // The claimed ones are skipped before their event is joined and their payload read.
       `SELECT ${DUE_COLUMNS} FROM deliveries d INDEXED BY deliveries_pending JOIN events e ON e.id = d.event_id
        WHERE d.status = 'pending' AND d.next_attempt_at <= @now AND d.id NOT IN (SELECT value FROM json_each(@claimed))
@@ -225,6 +225,50 @@ export function webhookStatements(db: Db, claims: DeliveryClaims) {
     return null;
   };
   const listStatements = new Map<string, BetterSqlite3.Statement<Record<string, string | number>, DeliveryWithEvent>>();
+  // The apps that have deliveries, one index seek each (a loose scan of deliveries_app_created): a handful.
+  const appsWithDeliveries = db
+    .prepare<[], string>(
+      `WITH RECURSIVE apps(id) AS (
+         SELECT min(app_id) FROM deliveries
+         UNION ALL SELECT (SELECT min(app_id) FROM deliveries WHERE app_id > apps.id) FROM apps WHERE apps.id IS NOT NULL)
+       SELECT id FROM apps WHERE id IS NOT NULL`,
+    )
+    .pluck();
+  const list = (filter: DeliveryFilter, seq = false): Array<DeliveryWithEvent & { seq?: number }> => {
+    const where: string[] = [];
+    const params: Record<string, string | number> = { limit: filter.limit ?? 100 };
+    // A scan or event names a handful of deliveries: find them by event (events_scan_id,
+    // deliveries_event) and keep app and status as plain filters (the unary +), rather than
+    // walk the app's whole outbox in date order looking for them.
+    const few = Boolean(filter.scan_id || filter.event_id);
+    const plain = few ? '+' : '';
+    if (filter.app_id) (where.push(`${plain}d.app_id = @app_id`), (params.app_id = filter.app_id));
+    if (filter.status) {
+      const clause = claims.statusClause(filter.status, plain);
+      where.push(clause.sql);
+      Object.assign(params, clause.params);
+    }
+    if (filter.scan_id) (where.push('d.event_id IN (SELECT id FROM events WHERE scan_id = @scan_id)'), (params.scan_id = filter.scan_id));
+    if (filter.event_id) (where.push('d.event_id = @event_id'), (params.event_id = filter.event_id));
+    const sql = `${seq ? JOINED.replace('SELECT d.*,', 'SELECT d.*, d.rowid AS seq,') : JOINED} ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY d.created_at DESC, d.rowid DESC LIMIT @limit`;
+    // A few dozen shapes of filter at most (pending and in flight read the claims when there are any): each prepared once.
+    let statement = listStatements.get(sql);
+    if (!statement) listStatements.set(sql, (statement = db.prepare<Record<string, string | number>, DeliveryWithEvent>(sql)));
+    return statement.all(params).map((row) => claims.shown(row));
+  };
+  /**
+   * One status across apps (migration 0009: no index orders a status across apps): the newest
+   * `limit` of each app's range of (app_id, status, created_at), merged newest first as one query would.
+   */
+  const listStatusAcrossApps = (filter: DeliveryFilter): DeliveryWithEvent[] => {
+    const limit = filter.limit ?? 100;
+    const rows = appsWithDeliveries.all().flatMap((appId) => list({ ...filter, app_id: appId }, true));
+    rows.sort((a, b) => b.created_at - a.created_at || b.seq! - a.seq!);
+    return rows.slice(0, limit).map((row) => {
+      delete row.seq;
+      return row;
+    });
+  };
 
   return {
     /** Inserts the event unless one exists for (app, scan, type); returns the stored row either way. */
@@ -243,26 +287,9 @@ export function webhookStatements(db: Db, claims: DeliveryClaims) {
       return row && claims.shown(row);
     },
     deliveries(filter: DeliveryFilter): DeliveryWithEvent[] {
-      const where: string[] = [];
-      const params: Record<string, string | number> = { limit: filter.limit ?? 100 };
-      // A scan or event names a handful of deliveries: find them by event (events_scan_id,
-      // deliveries_event) and keep app and status as plain filters (the unary +), rather than
-      // walk the app's whole outbox in date order looking for them.
-      const few = Boolean(filter.scan_id || filter.event_id);
-      const plain = few ? '+' : '';
-      if (filter.app_id) (where.push(`${plain}d.app_id = @app_id`), (params.app_id = filter.app_id));
-      if (filter.status) {
-        const clause = claims.statusClause(filter.status, plain);
-        where.push(clause.sql);
-        Object.assign(params, clause.params);
-      }
-      if (filter.scan_id) (where.push('d.event_id IN (SELECT id FROM events WHERE scan_id = @scan_id)'), (params.scan_id = filter.scan_id));
-      if (filter.event_id) (where.push('d.event_id = @event_id'), (params.event_id = filter.event_id));
-      const sql = `${JOINED} ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY d.created_at DESC, d.rowid DESC LIMIT @limit`;
-      // A few dozen shapes of filter at most (pending and in flight read the claims when there are any): each prepared once.
-      let statement = listStatements.get(sql);
-      if (!statement) listStatements.set(sql, (statement = db.prepare<Record<string, string | number>, DeliveryWithEvent>(sql)));
-      return statement.all(params).map((row) => claims.shown(row));
+      // In flight is found by the claims' ids (the primary key), whatever the app.
+      const acrossApps = filter.status && filter.status !== 'in_flight' && !filter.app_id && !filter.scan_id && !filter.event_id;
+      return acrossApps ? listStatusAcrossApps(filter) : list(filter);
     },
     /** When the earliest due delivery not yet claimed is due; null when none is queued. */
     nextDueAt,
