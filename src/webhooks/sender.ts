@@ -1,6 +1,6 @@
-import { createRequire } from 'node:module';
 import { StringDecoder } from 'node:string_decoder';
-import type { Dispatcher, Pool } from 'undici';
+import { AnswerReader, type AnswerEvents } from './wire/answer-reader.js';
+import { Origin, type Borrower, type Connection } from './wire/connections.js';
 
 /** How much of a receiver's answer is kept with the attempt. */
 export const RESPONSE_EXCERPT_BYTES = 1024;
@@ -26,23 +26,11 @@ export interface SendOutcome {
 /** Keep-alive connections per receiver (origin), as many as two dispatchers' worth of sends. */
 const CONNECTIONS_PER_ORIGIN = 64;
 
-type PoolClass = typeof Pool;
-let PoolOf: PoolClass | undefined;
 /**
- * undici's connection pool, loaded at the first send (~20 ms; never on a command that sends
- * nothing). Only the pool, not undici's index (fetch, websockets...: twice as long to load): the
- * version is pinned exactly in package.json for this path.
- */
-function poolClass(): PoolClass {
-  PoolOf ??= createRequire(import.meta.url)('undici/lib/dispatcher/pool.js') as PoolClass;
-  return PoolOf;
-}
-
-/**
- * One POST over undici's keep-alive pool for the URL's origin (its dispatch API spends less than
- * half the CPU of http.request per send: 16 against 38 us in a client-only comparison).
- * Redirects are never followed (WH-7): a 3xx is an answer like any other. The whole attempt,
- * answer included, must finish within timeoutMs. Never throws.
+ * One POST over a keep-alive connection to the URL's origin (src/webhooks/wire/: an HTTP/1.1
+ * client that does only this, ~8 us less per delivery than undici's pool in serve, which spent
+ * ~13% of its CPU there). Redirects are never followed (WH-7): a 3xx is an answer like any other.
+ * The whole attempt, answer included, must finish within timeoutMs. Never throws.
  */
 export function sendOnce(request: SendRequest): Promise<SendOutcome> {
   const target = parseTarget(request.url);
@@ -51,44 +39,62 @@ export function sendOnce(request: SendRequest): Promise<SendOutcome> {
   }
   if (request.signal?.aborted) return Promise.resolve({ status: null, latencyMs: 0, error: SHUTTING_DOWN, excerpt: null });
   return new Promise((resolve) => {
-    const send = new Send(request, resolve);
-    try {
-      const headers = target.authorization ? { ...request.headers, authorization: target.authorization } : request.headers;
-      poolFor(target.origin).dispatch({ path: target.path, method: 'POST', headers, body: request.body }, send);
-    } catch (error) {
-      send.fail(describe(error as NodeJS.ErrnoException));
-    }
+    const send = new Send(request, target, resolve);
+    const head = requestHead(target, request);
+    if (head === null) return send.fail('a header value with a line break cannot be sent');
+    send.requestHead = head;
+    send.origin.borrow(send);
   });
 }
 
 const SHUTTING_DOWN = 'aborted: the emulator is shutting down';
 
+/** The request line and headers, ready to write. Null when a value would break the framing. */
+function requestHead(target: Target, request: SendRequest): string | null {
+  let head = `POST ${target.path} HTTP/1.1\r\nhost: ${target.host}\r\ncontent-length: ${request.body.length}\r\n`;
+  if (target.authorization) head += `authorization: ${target.authorization}\r\n`;
+  for (const name in request.headers) {
+    const value = request.headers[name]!;
+    if (LINE_BREAK.test(value) || LINE_BREAK.test(name)) return null;
+    head += `${name}: ${value}\r\n`;
+  }
+  return `${head}\r\n`;
+}
+const LINE_BREAK = /[\r\n]/;
+
 /**
- * One send under way: undici's handler for it, with its timer and its answer so far. One object
- * per send rather than a closure per callback.
+ * One send under way: it borrows a connection, writes the request, reads the answer (AnswerReader
+ * calls it back), and settles once: with the answer, an error, the timeout or the abort.
  */
-class Send implements Dispatcher.DispatchHandlers {
+class Send implements Borrower, AnswerEvents {
   private readonly started = performance.now();
   private readonly timer: NodeJS.Timeout;
   private settled = false;
-  private abortRequest: ((error?: Error) => void) | null = null;
+  private conn: Connection | null = null;
+  private readonly reader = new AnswerReader(this);
   private status: number | null = null;
   private readonly chunks: Buffer[] = [];
   private kept = 0;
   private cut = false;
+  readonly origin: Origin;
+  requestHead = '';
 
   constructor(
     private readonly request: SendRequest,
+    target: Target,
     private readonly resolve: (outcome: SendOutcome) => void,
   ) {
+    this.origin = originFor(target);
     this.timer = setTimeout(() => this.giveUp(`timed out after ${request.timeoutMs} ms`), request.timeoutMs);
     if (request.signal) sendsUnder(request.signal).add(this);
   }
 
-  /** Ends the send with `error`. A request still queued for a connection has no abort function yet: it gets aborted when it gets one. */
+  /** Ends the send with `error` and drops its connection (or its place in the queue for one). */
   giveUp(error: string): void {
+    if (this.settled) return;
     this.fail(error);
-    this.abortRequest?.();
+    if (this.conn) this.conn.socket.destroy();
+    else this.origin.forget(this);
   }
 
   fail(error: string): void {
@@ -107,35 +113,59 @@ class Send implements Dispatcher.DispatchHandlers {
     return this.status === null ? null : excerptText(this.chunks, this.cut);
   }
 
-  onConnect(abort: (error?: Error) => void): void {
-    if (this.settled) abort();
-    else this.abortRequest = abort;
+  lent(conn: Connection): void {
+    // Gave up while the connection was being opened: it is fresh, keep it for the next send.
+    if (this.settled) return conn.release(true, null);
+    this.conn = conn;
+    const { socket } = conn;
+    socket.cork();
+    socket.write(this.requestHead, 'latin1');
+    socket.write(this.request.body);
+    socket.uncork();
   }
 
-  onHeaders(statusCode: number): boolean {
-    // undici reports an interim 1xx (102, 103) here too: only the final answer counts.
-    if (statusCode >= 200) this.status = statusCode;
-    return true;
+  unreachable(error: Error): void {
+    this.fail(describe(error as NodeJS.ErrnoException));
   }
 
-  onData(chunk: Buffer): boolean {
+  data(chunk: Buffer): void {
+    this.reader.push(chunk);
+  }
+
+  gone(error: Error | null): void {
+    if (this.settled) return;
+    this.reader.ended();
+    if (this.settled) return;
+    // An answer cut short still counts as the answer it began as (its status and what came of its body).
+    if (this.reader.answered) this.done(this.status, null, this.excerpt());
+    else this.fail(error ? describe(error as NodeJS.ErrnoException) : 'connection closed before an answer');
+    this.conn?.socket.destroy();
+  }
+
+  head(status: number): void {
+    this.status = status;
+  }
+
+  body(chunk: Buffer): void {
     if (this.kept < RESPONSE_EXCERPT_BYTES) {
       const part = chunk.subarray(0, RESPONSE_EXCERPT_BYTES - this.kept);
       this.chunks.push(part);
       this.kept += part.length;
       if (part.length < chunk.length) this.cut = true;
     } else if (chunk.length > 0) this.cut = true;
-    return true;
   }
 
-  onComplete(): void {
+  end(reusable: boolean, keepAliveMs: number | null): void {
+    const conn = this.conn!;
+    this.conn = null;
     this.done(this.status, null, this.excerpt());
+    conn.release(reusable, keepAliveMs);
   }
 
-  onError(error: Error): void {
-    // An answer cut short still counts as the answer it began as (its status and what came of its body).
-    if (this.status !== null) this.done(this.status, null, this.excerpt());
-    else this.fail(describe(error as NodeJS.ErrnoException));
+  bad(reason: string): void {
+    if (this.reader.answered) this.done(this.status, null, this.excerpt());
+    else this.fail(`unreadable answer: ${reason}`);
+    this.conn?.socket.destroy();
   }
 }
 
@@ -158,12 +188,17 @@ function sendsUnder(signal: AbortSignal): Set<Send> {
 
 interface Target {
   origin: string;
+  /** The Host header: host[:port] as the URL has it. */
+  host: string;
+  hostname: string;
+  port: number;
+  tls: boolean;
   path: string;
   authorization: string | null;
 }
-/** Parsed webhook URLs and their origins' pools (a handful per process): parsing a URL on every attempt showed in profiles. */
+/** Parsed webhook URLs and their origins' connections (a handful per process): parsing a URL on every attempt showed in profiles. */
 const targets = new Map<string, Target | null>();
-const pools = new Map<string, Dispatcher>();
+const origins = new Map<string, Origin>();
 const MAX_TARGETS = 256;
 
 function parseTarget(raw: string): Target | null {
@@ -174,7 +209,16 @@ function parseTarget(raw: string): Target | null {
     if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('not http');
     // Credentials in the URL go as Basic authorization, as http.request sends them.
     const auth = url.username || url.password ? `${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}` : null;
-    target = { origin: url.origin, path: `${url.pathname}${url.search}`, authorization: auth && `Basic ${Buffer.from(auth).toString('base64')}` };
+    const tls = url.protocol === 'https:';
+    target = {
+      origin: url.origin,
+      host: url.host,
+      hostname: url.hostname.replace(/^\[(.*)\]$/, '$1'),
+      port: url.port ? Number(url.port) : tls ? 443 : 80,
+      tls,
+      path: `${url.pathname}${url.search}`,
+      authorization: auth && `Basic ${Buffer.from(auth).toString('base64')}`,
+    };
   } catch {
     target = null;
   }
@@ -183,20 +227,18 @@ function parseTarget(raw: string): Target | null {
   return target;
 }
 
-function poolFor(origin: string): Dispatcher {
-  let pool = pools.get(origin);
-  if (pool) return pool;
-  if (pools.size >= MAX_TARGETS) {
-    // A long-lived serve that forwarded to many ports: the oldest pool goes (its sends finish first).
-    const [oldest, oldPool] = pools.entries().next().value as [string, Dispatcher];
-    pools.delete(oldest);
-    void oldPool.close().catch(() => {});
+function originFor(target: Target): Origin {
+  let origin = origins.get(target.origin);
+  if (origin) return origin;
+  if (origins.size >= MAX_TARGETS) {
+    // A long-lived serve that forwarded to many ports: the oldest origin goes (its sends finish first).
+    const [oldest, old] = origins.entries().next().value as [string, Origin];
+    origins.delete(oldest);
+    old.close();
   }
-  const Pool = poolClass();
-  // No timeouts of undici's own: sendOnce's timer bounds the whole attempt.
-  pool = new Pool(origin, { connections: CONNECTIONS_PER_ORIGIN, pipelining: 1, headersTimeout: 0, bodyTimeout: 0 });
-  pools.set(origin, pool);
-  return pool;
+  origin = new Origin({ host: target.hostname, port: target.port, tls: target.tls }, CONNECTIONS_PER_ORIGIN);
+  origins.set(target.origin, origin);
+  return origin;
 }
 
 /**
@@ -220,10 +262,6 @@ function describe(error: NodeJS.ErrnoException): string {
       return 'host not found';
     case 'EPIPE':
       return 'connection closed while sending';
-    case 'UND_ERR_SOCKET':
-      // undici's word for a 100 Continue the request did not ask for (deliveries never send Expect), or an answer to no request.
-      if (error.message === 'bad response') return 'unreadable answer: an interim 100 Continue that was not asked for, or an answer to no request';
-      return 'connection closed before an answer';
     default:
       return (error.code ? `${error.code}: ` : '') + error.message.slice(0, 200);
   }

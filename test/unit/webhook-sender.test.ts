@@ -192,15 +192,79 @@ describe('sendOnce, against real loopback receivers', () => {
     expect((await send(`${r.url}/invalid`)).excerpt).toBe('ok\uFFFD');
   });
 
-  it('an unrequested 100 Continue (deliveries never send Expect) is no answer, with an error that says so', async () => {
+  it('an unrequested 100 Continue (deliveries never send Expect) is skipped like any interim answer: the final answer counts', async () => {
     const r = await rawServer((socket) =>
       socket.once('data', () => socket.end('HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 200 OK\r\ncontent-length: 2\r\nconnection: close\r\n\r\nok')),
     );
-    expect(await send(`http://127.0.0.1:${r.port}/`, { timeoutMs: 5_000 })).toMatchObject({
+    expect(await send(`http://127.0.0.1:${r.port}/`, { timeoutMs: 5_000 })).toMatchObject({ status: 200, error: null, excerpt: 'ok' });
+  });
+
+  it('a 101 Switching Protocols (no upgrade was asked for) or a line that is not HTTP is no answer, with an error that says so', async () => {
+    const upgrade = await rawServer((socket) => socket.once('data', () => socket.end('HTTP/1.1 101 Switching Protocols\r\nupgrade: ws\r\n\r\n')));
+    expect(await send(`http://127.0.0.1:${upgrade.port}/`, { timeoutMs: 5_000 })).toMatchObject({
       status: null,
-      error: 'unreadable answer: an interim 100 Continue that was not asked for, or an answer to no request',
-      excerpt: null,
+      error: 'unreadable answer: 101 Switching Protocols to a request that asked for no upgrade',
     });
+    const garbage = await rawServer((socket) => socket.once('data', () => socket.end('SSH-2.0-OpenSSH_9.6\r\n\r\n')));
+    expect(await send(`http://127.0.0.1:${garbage.port}/`, { timeoutMs: 5_000 })).toMatchObject({
+      status: null,
+      error: 'unreadable answer: not an HTTP/1.x status line: "SSH-2.0-OpenSSH_9.6"',
+    });
+  });
+
+  it('answers framed every way HTTP/1.1 allows: by length, chunked (with extensions and trailers), or until the connection closes', async () => {
+    const answers = [
+      'HTTP/1.1 200 OK\r\ncontent-length: 5\r\n\r\nhello',
+      'HTTP/1.1 201 Created\r\ntransfer-encoding: chunked\r\n\r\n3;ext=1\r\nhel\r\n2\r\nlo\r\n0\r\nx-trailer: 1\r\n\r\n',
+      'HTTP/1.0 202 Accepted\r\n\r\nhello',
+    ];
+    const expected = [
+      { status: 200, excerpt: 'hello' },
+      { status: 201, excerpt: 'hello' },
+      { status: 202, excerpt: 'hello' },
+    ];
+    for (const [i, answer] of answers.entries()) {
+      // Byte by byte, so every state of the reader meets the end of a chunk.
+      const r = await rawServer((socket) =>
+        socket.once('data', async () => {
+          for (const byte of Buffer.from(answer)) await new Promise<void>((done) => socket.write(Buffer.from([byte]), () => done()));
+          if (answer.startsWith('HTTP/1.0')) socket.end();
+        }),
+      );
+      expect(await send(`http://127.0.0.1:${r.port}/`, { timeoutMs: 5_000 })).toMatchObject({ ...expected[i], error: null });
+    }
+  });
+
+  it('a connection is used again only when the answer allows it: not after Connection: close, a close-delimited body, bytes past the answer, or a Keep-Alive timeout under a second', async () => {
+    const cases: Array<[string, number]> = [
+      ['HTTP/1.1 200 OK\r\ncontent-length: 2\r\n\r\nok', 1],
+      ['HTTP/1.1 200 OK\r\ncontent-length: 2\r\nconnection: close\r\n\r\nok', 3],
+      ['HTTP/1.1 200 OK\r\ncontent-length: 2\r\n\r\nokHTTP/1.1 200 OK\r\n\r\n', 3],
+      ['HTTP/1.1 200 OK\r\ncontent-length: 2\r\nkeep-alive: timeout=1\r\n\r\nok', 3],
+      ['HTTP/1.0 200 OK\r\ncontent-length: 2\r\nconnection: keep-alive\r\n\r\nok', 1],
+    ];
+    for (const [answer, connections] of cases) {
+      const r = await rawServer((socket) => socket.on('data', () => socket.write(answer)));
+      for (let i = 0; i < 3; i++) {
+        expect(await send(`http://127.0.0.1:${r.port}/`, { timeoutMs: 5_000 })).toMatchObject({ status: 200, error: null, excerpt: 'ok' });
+      }
+      expect({ answer, connections: r.connections() }).toEqual({ answer, connections });
+    }
+  });
+
+  it('a head too large, a bad Content-Length or a bad chunk is no answer (or, past the head, an answer cut short), and drops the connection', async () => {
+    const huge = await rawServer((socket) => socket.once('data', () => socket.write(`HTTP/1.1 200 OK\r\nx-big: ${'a'.repeat(70_000)}`)));
+    expect(await send(`http://127.0.0.1:${huge.port}/`, { timeoutMs: 5_000 })).toMatchObject({
+      status: null,
+      error: 'unreadable answer: status line and headers larger than 64 KiB',
+    });
+    const length = await rawServer((socket) => socket.once('data', () => socket.write('HTTP/1.1 200 OK\r\ncontent-length: 2, 3\r\n\r\nok')));
+    expect(await send(`http://127.0.0.1:${length.port}/`, { timeoutMs: 5_000 })).toMatchObject({
+      status: null,
+      error: 'unreadable answer: an invalid Content-Length "2, 3"',
+    });
+    const chunk = await rawServer((socket) => socket.once('data', () => socket.write('HTTP/1.1 500 Oops\r\ntransfer-encoding: chunked\r\n\r\n2\r\nnoZZ\r\n')));
+    expect(await send(`http://127.0.0.1:${chunk.port}/`, { timeoutMs: 5_000 })).toMatchObject({ status: 500, error: null, excerpt: 'no' });
   });
 
   it('a receiver that never answers times out with status null; a later send to the same origin still works', async () => {
