@@ -54,6 +54,8 @@ function requestHead(target: Target, request: SendRequest): string | null {
   let head = `POST ${target.path} HTTP/1.1\r\nhost: ${target.host}\r\ncontent-length: ${request.body.length}\r\n`;
   if (target.authorization) head += `authorization: ${target.authorization}\r\n`;
   for (const name in request.headers) {
+    // The framing headers are the client's; the URL's credentials win over a header of the same name.
+    if (name === 'host' || name === 'content-length' || (name === 'authorization' && target.authorization)) continue;
     const value = request.headers[name]!;
     if (LINE_BREAK.test(value) || LINE_BREAK.test(name)) return null;
     head += `${name}: ${value}\r\n`;

@@ -382,13 +382,23 @@ describe('sendOnce, against real loopback receivers', () => {
     expect(await send(`http://127.0.0.1:${answered.port}/`, { timeoutMs: 5_000 })).toMatchObject({ status: 200, error: null, excerpt: 'ok' });
   });
 
-  it('credentials in the URL go as Basic authorization, percent-decoded', async () => {
+  it('credentials in the URL go as Basic authorization, percent-decoded (over a header of that name); the framing headers are the client\'s own', async () => {
     const r = await receiver();
-    const out = await send(`http://user:p%40ss@127.0.0.1:${r.port}/x`);
+    const headers = { 'content-type': 'application/json', authorization: 'Bearer other', host: 'elsewhere', 'content-length': '999' };
+    const out = await send(`http://user:p%40ss@127.0.0.1:${r.port}/x`, { headers });
     expect(out).toMatchObject({ status: 200, error: null });
     const [got] = await r.waitFor(1);
     expect(got!.headers.authorization).toBe(`Basic ${Buffer.from('user:p@ss').toString('base64')}`);
+    expect(got!.headers.host).toBe(`127.0.0.1:${r.port}`);
+    expect(got!.body.toString()).toBe('{"n":1}');
     expect(got!.url).toBe('/x');
+  });
+
+  it('a header value with a line break is refused before anything is sent', async () => {
+    const r = await receiver();
+    const out = await send(r.url, { headers: { 'x-evil': 'a\r\nx-injected: 1' } });
+    expect(out).toMatchObject({ status: null, error: 'a header value with a line break cannot be sent' });
+    expect(r.connections()).toBe(0);
   });
 
   it('an invalid URL or a non-HTTP protocol is refused at once, without a connection', async () => {
