@@ -101,6 +101,19 @@ function closedSocket(socket: net.Socket): Promise<void> {
 
 const hang: Answer = () => {};
 
+/**
+ * The outcome of a send to a raw receiver that writes `answer` to every request and leaves the
+ * connection open: sent twice, and each time over a new connection (the sender dropped the first).
+ */
+async function answeredWith(answer: string): Promise<SendOutcome> {
+  const r = await rawServer((socket) => socket.on('data', () => socket.write(answer)));
+  const url = `http://127.0.0.1:${r.port}/`;
+  const first = await send(url, { timeoutMs: 5_000 });
+  expect(await send(url, { timeoutMs: 5_000 })).toEqual({ ...first, latencyMs: expect.any(Number) });
+  expect(r.connections()).toBe(2);
+  return first;
+}
+
 function send(url: string, extra: Partial<SendRequest> = {}): Promise<SendOutcome> {
   return sendOnce({ url, headers: { 'content-type': 'application/json' }, body: Buffer.from('{"n":1}'), timeoutMs: 10_000, ...extra });
 }
@@ -200,13 +213,11 @@ describe('sendOnce, against real loopback receivers', () => {
   });
 
   it('a 101 Switching Protocols (no upgrade was asked for) or a line that is not HTTP is no answer, with an error that says so', async () => {
-    const upgrade = await rawServer((socket) => socket.once('data', () => socket.end('HTTP/1.1 101 Switching Protocols\r\nupgrade: ws\r\n\r\n')));
-    expect(await send(`http://127.0.0.1:${upgrade.port}/`, { timeoutMs: 5_000 })).toMatchObject({
+    expect(await answeredWith('HTTP/1.1 101 Switching Protocols\r\nupgrade: ws\r\n\r\n')).toMatchObject({
       status: null,
       error: 'unreadable answer: 101 Switching Protocols to a request that asked for no upgrade',
     });
-    const garbage = await rawServer((socket) => socket.once('data', () => socket.end('SSH-2.0-OpenSSH_9.6\r\n\r\n')));
-    expect(await send(`http://127.0.0.1:${garbage.port}/`, { timeoutMs: 5_000 })).toMatchObject({
+    expect(await answeredWith('SSH-2.0-OpenSSH_9.6\r\n\r\n')).toMatchObject({
       status: null,
       error: 'unreadable answer: not an HTTP/1.x status line: "SSH-2.0-OpenSSH_9.6"',
     });
@@ -253,18 +264,15 @@ describe('sendOnce, against real loopback receivers', () => {
   });
 
   it('a head too large, a bad Content-Length or a bad chunk is no answer (or, past the head, an answer cut short), and drops the connection', async () => {
-    const huge = await rawServer((socket) => socket.once('data', () => socket.write(`HTTP/1.1 200 OK\r\nx-big: ${'a'.repeat(70_000)}`)));
-    expect(await send(`http://127.0.0.1:${huge.port}/`, { timeoutMs: 5_000 })).toMatchObject({
+    expect(await answeredWith(`HTTP/1.1 200 OK\r\nx-big: ${'a'.repeat(70_000)}`)).toMatchObject({
       status: null,
       error: 'unreadable answer: status line and headers larger than 64 KiB',
     });
-    const length = await rawServer((socket) => socket.once('data', () => socket.write('HTTP/1.1 200 OK\r\ncontent-length: 2, 3\r\n\r\nok')));
-    expect(await send(`http://127.0.0.1:${length.port}/`, { timeoutMs: 5_000 })).toMatchObject({
+    expect(await answeredWith('HTTP/1.1 200 OK\r\ncontent-length: 2, 3\r\n\r\nok')).toMatchObject({
       status: null,
       error: 'unreadable answer: an invalid Content-Length "2, 3"',
     });
-    const chunk = await rawServer((socket) => socket.once('data', () => socket.write('HTTP/1.1 500 Oops\r\ntransfer-encoding: chunked\r\n\r\n2\r\nnoZZ\r\n')));
-    expect(await send(`http://127.0.0.1:${chunk.port}/`, { timeoutMs: 5_000 })).toMatchObject({ status: 500, error: null, excerpt: 'no' });
+    expect(await answeredWith('HTTP/1.1 500 Oops\r\ntransfer-encoding: chunked\r\n\r\n2\r\nnoZZ\r\n')).toMatchObject({ status: 500, error: null, excerpt: 'no' });
   });
 
   it('a receiver that never answers times out with status null; a later send to the same origin still works', async () => {
