@@ -38,12 +38,11 @@ export function sendOnce(request: SendRequest): Promise<SendOutcome> {
     return Promise.resolve({ status: null, latencyMs: 0, error: `invalid webhook URL ${request.url.slice(0, 200)}`, excerpt: null });
   }
   if (request.signal?.aborted) return Promise.resolve({ status: null, latencyMs: 0, error: SHUTTING_DOWN, excerpt: null });
+  const head = requestHead(target, request);
+  if (head === null) return Promise.resolve({ status: null, latencyMs: 0, error: 'a header value with a line break cannot be sent', excerpt: null });
   return new Promise((resolve) => {
-    const send = new Send(request, target, resolve);
-    const head = requestHead(target, request);
-    if (head === null) return send.fail('a header value with a line break cannot be sent');
-    send.requestHead = head;
-    send.origin.borrow(send);
+    const origin = originFor(target);
+    origin.borrow(new Send(request, head, origin, resolve));
   });
 }
 
@@ -78,15 +77,13 @@ class Send implements Borrower, AnswerEvents {
   private readonly chunks: Buffer[] = [];
   private kept = 0;
   private cut = false;
-  readonly origin: Origin;
-  requestHead = '';
 
   constructor(
     private readonly request: SendRequest,
-    target: Target,
+    private readonly requestHead: string,
+    private readonly origin: Origin,
     private readonly resolve: (outcome: SendOutcome) => void,
   ) {
-    this.origin = originFor(target);
     this.timer = setTimeout(() => this.giveUp(`timed out after ${request.timeoutMs} ms`), request.timeoutMs);
     if (request.signal) sendsUnder(request.signal).add(this);
   }
@@ -99,7 +96,7 @@ class Send implements Borrower, AnswerEvents {
     else this.origin.forget(this);
   }
 
-  fail(error: string): void {
+  private fail(error: string): void {
     this.done(null, error, null);
   }
 

@@ -13,7 +13,7 @@ export interface Borrower {
 }
 
 /** Idle connections are not used again past this (real ms) unless the receiver said how long it keeps them. */
-export const IDLE_MS = 4_000;
+const IDLE_MS = 4_000;
 /** Given `Keep-Alive: timeout=N`, a connection idle for N minus this is closed rather than raced. */
 const KEEP_ALIVE_MARGIN_MS = 1_000;
 
