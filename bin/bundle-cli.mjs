@@ -71,8 +71,8 @@ const common = {
   platform: 'node',
   target: 'node20',
   // react-devtools-core: ink imports it only with DEV=true, and it is not installed.
-  // bindings: better-sqlite3's own addon lookup, unused (src/store/db.ts names the addon).
-  external: ['react-devtools-core', 'bindings'],
+  // better-sqlite3: loaded from node_modules, where its lib/binding.js finds the addon it ships.
+  external: ['react-devtools-core', 'better-sqlite3'],
   jsx: 'automatic',
   legalComments: 'none',
   minifyWhitespace: true,

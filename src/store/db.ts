@@ -1,6 +1,5 @@
 import Database from 'better-sqlite3';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { MIGRATIONS } from './migrations/index.js';
@@ -37,7 +36,7 @@ export interface OpenOptions {
 export function openDatabase(path: string, options: OpenOptions = {}): Db {
   // The folder holds the database and its sealing key: owner-only (docs/security.md).
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true, mode: CHOICES.privateDirMode });
-  const db = new Database(path, { timeout: 0, nativeBinding: nativeBinding() });
+  const db = new Database(path, { timeout: 0 });
   try {
     if (options.exclusive && path !== ':memory:') {
       db.pragma('locking_mode = EXCLUSIVE');
@@ -57,29 +56,6 @@ export function openDatabase(path: string, options: OpenOptions = {}): Db {
     if (isBusy(error)) throw new DatabaseLockedError(path);
     throw error;
   }
-}
-
-let addonPath: string | undefined | null = null;
-
-/**
- * better-sqlite3's compiled addon, named directly: left to find it, better-sqlite3 asks the
- * `bindings` package, which tries a dozen paths first (~2 ms of every start), and which cannot
- * find it from inside the CLI's bundle. Undefined (its own lookup) where it was not built.
- */
-function nativeBinding(): string | undefined {
-  if (addonPath === null) {
-    const require = createRequire(import.meta.url);
-    addonPath = undefined;
-    for (const build of ['Release', 'Debug']) {
-      try {
-        addonPath = require.resolve(`better-sqlite3/build/${build}/better_sqlite3.node`);
-        break;
-      } catch {
-        // Not built there.
-      }
-    }
-  }
-  return addonPath;
 }
 
 function isBusy(error: unknown): boolean {
