@@ -1,15 +1,11 @@
-// Bundles the CLI into dist/bundle/: one CommonJS file, cli.cjs, that the launcher compiles with
-// V8's code cache (Node 20 has no module compile cache; an ES module graph cannot use one), and
-// tui.mjs, the Ink view with ink and react (an ES module: ink's yoga has a top-level await), which
-// cli.cjs imports only when `webhook listen` draws on a terminal. Inside cli.cjs, modules that
-// are imported lazily (the emulator, the console) are still evaluated only when first imported.
-// better-sqlite3's JavaScript is bundled too; its addon is loaded by path (src/store/db.ts). tsc still builds dist/ for the library entry
-// and the types. Then the code cache of `serve`'s start-up is written once (bin/scanctl.js).
+// Bundles the CLI into dist/bundle/: one CommonJS file, cli.cjs, that bin/scanctl.js requires with
+// Node's compile cache on, and tui.mjs, the Ink view with ink and react (an ES module: ink's yoga
+// has a top-level await), which cli.cjs imports only when `webhook listen` draws on a terminal.
+// Inside cli.cjs, modules that are imported lazily (the emulator, the console) are still evaluated
+// only when first imported. better-sqlite3 stays in node_modules, where it finds its own addon.
+// tsc still builds dist/ for the library entry and the types.
 import { build } from 'esbuild';
-import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -44,19 +40,14 @@ const noHttp2ForHonoServer = {
   },
 };
 
-/**
- * The Ink view is its own ES module bundle, tui.mjs, imported at run time. A script compiled by
- * the launcher (vm.Script) has no import() of its own: it calls the one the launcher passes in
- * (__scanctlImport); required as a plain CommonJS module, it has import().
- */
+/** The Ink view is its own ES module bundle, tui.mjs, imported at run time. */
 const tuiSeparate = {
   name: 'tui-separate',
   setup(b) {
     b.onResolve({ filter: /[\\/]tui[\\/]render\.js$/ }, () => ({ path: 'tui-loader', namespace: 'scanctl-tui' }));
     b.onLoad({ filter: /.*/, namespace: 'scanctl-tui' }, () => ({
-      contents:
-        "const load = typeof __scanctlImport === 'function' ? __scanctlImport : (specifier) => import(specifier);\n" +
-        "export async function renderListen(...args) { return (await load('./tui.mjs')).renderListen(...args); }\n",
+      // A specifier in a variable: esbuild leaves the import to run time, beside the bundle.
+      contents: "const tui = './tui.mjs';\nexport async function renderListen(...args) { return (await import(tui)).renderListen(...args); }\n",
       loader: 'js',
     }));
   },
@@ -100,20 +91,3 @@ await build({
   // react's CommonJS modules call require() for node builtins: give the ESM bundle a require.
   banner: { js: "import { createRequire as __scanctlCreateRequire } from 'node:module'; const require = __scanctlCreateRequire(import.meta.url);" },
 });
-await writeServeCodeCache();
-
-/**
- * Starts `serve` once (in memory, on a free port) so that the launcher writes the code cache of
- * its start-up, which every later `serve` and `exec` reads; stopped as soon as it is ready.
- */
-async function writeServeCodeCache() {
-  // In a folder of its own: serve records itself in .scanctl/ under its working folder.
-  const cwd = mkdtempSync(join(tmpdir(), 'scanctl-build-'));
-  const child = spawn(process.execPath, [`${root}bin/scanctl.js`, 'serve', '--db', ':memory:', '--port', '0', '--json'], { cwd, stdio: ['ignore', 'pipe', 'inherit'] });
-  child.stdout.once('data', () => child.kill('SIGINT'));
-  const code = await new Promise((resolve) => child.once('exit', (status, signal) => resolve(status ?? signal)));
-  rmSync(cwd, { recursive: true, force: true });
-  if (!readdirSync(outdir).some((name) => name.endsWith('.v8cache'))) {
-    console.error(`bundle-cli: serve did not write its code cache (exit ${code}); the CLI works, compiling at each start`);
-  }
-}

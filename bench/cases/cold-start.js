@@ -4,7 +4,7 @@ export default {
   id: 'cold-start',
   title: '`scanctl --version` cold start',
   baseline: '`node -e 0`',
-  target: { ratio: 'max', value: 1.3 },
+  target: { ratio: 'max', value: 1.15 },
   async run({ quick }) {
     const runs = quick ? 10 : 30;
     const [subject, baseline] = await interleavedMedians([() => timeProcess([BIN, '--version']), () => timeProcess(['-e', '0'])], runs);

@@ -22,16 +22,9 @@ export interface CliIo {
   fetch: FetchLike;
   /** Calls `listener` on Ctrl+C or SIGTERM; returns the function that stops listening. */
   onInterrupt(listener: () => void): () => void;
-  /** A long-running command (serve, exec) has started its emulator: the process tunes itself for serving. */
-  serving?(): void;
 }
 
-/** bin/scanctl.js: `warm()` writes the code cache of the bundle once a long-running command has started. */
-export interface Launcher {
-  warm?(): void;
-}
-
-export function processIo(launcher: Launcher = {}): CliIo {
+export function processIo(): CliIo {
   return {
     stdout: process.stdout,
     stderr: process.stderr,
@@ -46,13 +39,6 @@ export function processIo(launcher: Launcher = {}): CliIo {
         process.off('SIGINT', listener);
         process.off('SIGTERM', listener);
       };
-    },
-    serving() {
-      // Before the young generation is frozen: that changes V8's flags, which a code cache is keyed on.
-      launcher.warm?.();
-      if (process.env.SCANCTL_NO_V8_SIZING) return;
-      const limitMib = Number(process.env.SCANCTL_YOUNG_GENERATION_MIB ?? 4);
-      void import('./young-generation.js').then(({ boundYoungGeneration }) => boundYoungGeneration(limitMib));
     },
   };
 }

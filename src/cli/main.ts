@@ -1,6 +1,6 @@
 import { CommanderError, type Command } from 'commander';
 import { EXIT } from './exit-codes.js';
-import { processIo, type CliIo, type Launcher } from './io.js';
+import { processIo, type CliIo } from './io.js';
 import { buildProgram } from './program.js';
 import { reportError } from './report-error.js';
 import { packageVersion } from '../util/package-root.js';
@@ -17,11 +17,11 @@ export function exitQuietlyOnEpipe(stream: NodeJS.WriteStream, exit: (code: numb
   });
 }
 
-/** Runs the CLI in this process, on the process's streams; `launcher` is what bin/scanctl.js asks to be told. */
-export async function main(argv: string[], launcher: Launcher = {}): Promise<void> {
+/** Runs the CLI in this process, on the process's streams. */
+export async function main(argv: string[]): Promise<void> {
   exitQuietlyOnEpipe(process.stdout);
   exitQuietlyOnEpipe(process.stderr);
-  process.exitCode = await runCli(argv.slice(2), processIo(launcher));
+  process.exitCode = await runCli(argv.slice(2), processIo());
 }
 
 /**

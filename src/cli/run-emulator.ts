@@ -67,12 +67,10 @@ export async function startForCli(run: EmulatorRunOptions, listen: ListenOptions
 }
 
 /**
- * Once serve has printed its ready line (exec: opened its gate): the process tunes itself for
- * serving, and the HTTP adapter loads (a request that comes first waits; a failure to load is
- * answered 500 on that request).
+ * Once serve has printed its ready line (exec: opened its gate): the HTTP adapter loads (a request
+ * that comes first waits; a failure to load is answered 500 on that request).
  */
-export function nowServing(server: RunningServer, io: CliIo): void {
-  io.serving?.();
+export function nowServing(server: RunningServer): void {
   void server.requestListener.warm().catch(() => undefined);
 }
 

@@ -73,7 +73,7 @@ export function register(program: Command): void {
         const credentials = testCredentials(server.emulator);
         if (forward && credentials) await pointWebhooksAt(server, credentials.appId, forward);
         gate?.open(server.requestListener);
-        nowServing(server, ctx.io);
+        nowServing(server);
         code = await (child ?? startChild(file, args, { cwd: ctx.io.cwd, env: childEnv(server.url, credentials) })).exited;
       } finally {
         await stopForCli(server, run.exportOnExit);

@@ -54,7 +54,7 @@ export function register(program: Command): void {
       // Listen for the signals before announcing readiness: a caller may stop us the moment it reads the ready line.
       const stopped = waitForInterrupt(ctx.io);
       printReady(ctx, server, flags, run);
-      nowServing(server, ctx.io);
+      nowServing(server);
       if (server.stateFileError) {
         ctx.io.stderr.write(`scanctl: warning: cannot write ${STATE_FILE} (${server.stateFileError}): other commands will not find this emulator; pass them --base-url ${server.url}\n`);
       }
