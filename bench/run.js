@@ -16,8 +16,9 @@ import flatCosts from './cases/flat-costs.js';
 import startEmulatorCase from './cases/start-emulator.js';
 import execOverhead from './cases/exec-overhead.js';
 import consoleDeliveries from './cases/console-deliveries.js';
+import installTarball from './cases/install-tarball.js';
 
-const CASES = [coldStart, serveReady, sessionsThroughput, webhookThroughput, failingDeliveries, scanLatency, rssScans, consoleDeliveries, startEmulatorCase, execOverhead, flatCosts];
+const CASES = [coldStart, serveReady, sessionsThroughput, webhookThroughput, failingDeliveries, scanLatency, rssScans, consoleDeliveries, startEmulatorCase, execOverhead, installTarball, flatCosts];
 
 const args = process.argv.slice(2);
 const quick = args.includes('--quick');
