@@ -7,7 +7,12 @@ const { readFileSync } = require('node:fs');
 const { join } = require('node:path');
 
 const args = process.argv.slice(2);
-if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
+const [major, minor] = process.versions.node.split('.').map(Number);
+if (major < 22 || (major === 22 && minor < 14) || (major === 23 && minor < 6)) {
+  // better-sqlite3's prebuilt addon needs Node-API 10: an older Node crashes loading it.
+  process.stderr.write(`scanctl: needs Node 22.14 or newer, 24 or 26; this is Node ${process.versions.node} (Node 20 reached its end of life on 2026-04-30)\n`);
+  process.exit(1);
+} else if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
   const pkg = JSON.parse(readFileSync(join(__dirname, '..', 'package.json'), 'utf8'));
   process.stdout.write(`${pkg.version}\n`);
 } else {

@@ -1,5 +1,6 @@
+import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { runCli, startServe } from '../helpers/cli.js';
+import { BIN, runCli, startServe } from '../helpers/cli.js';
 import { tempDir } from '../helpers/temp.js';
 
 /**
@@ -47,5 +48,22 @@ describe(`every way a command ends gives its exit code (${RUNS} times each, Node
       expect(await serve.stop()).toBe(0);
     }
     expect(codes).toEqual(Array(2 * RUNS).fill(0));
+  });
+});
+
+/** The machine's own Node, where it is older than scanctl supports (these machines come with 20). */
+const oldNode = ['/usr/bin/node', '/usr/local/bin/node'].find((path) => {
+  const version = spawnSync(path, ['-p', 'process.versions.node'], { encoding: 'utf8' }).stdout?.trim();
+  return version !== undefined && version !== '' && Number(version.split('.')[0]) < 22;
+});
+
+describe.skipIf(!oldNode)(`on a Node older than 22.14 (${oldNode ?? 'none on this machine'})`, () => {
+  it('scanctl says which Node it needs in one line and exits 1, instead of crashing in the addon', () => {
+    for (const args of [['--version'], ['serve', '--db', ':memory:']]) {
+      const result = spawnSync(oldNode!, [BIN, ...args], { encoding: 'utf8', cwd: dir });
+      expect(result.status).toBe(1);
+      expect(result.stdout).toBe('');
+      expect(result.stderr).toMatch(/^scanctl: needs Node 22\.14 or newer, 24 or 26; this is Node 20\.\d+\.\d+ \(Node 20 reached its end of life on 2026-04-30\)\n$/);
+    }
   });
 });
