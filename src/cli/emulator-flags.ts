@@ -58,7 +58,7 @@ export function addEmulatorOptions(command: Command, defaults: { db: string; env
     .addOption(new Option('--clock-start <time>', 'start the virtual clock at this time (2026-01-01 or 2026-01-01T09:00:00Z: UTC or an offset)').argParser(clockStart))
     .option('--frozen-clock', 'the clock moves only when told (clock advance/set), never with real time')
     .option('--import <file>', 'start from a state written by `scanctl state export` (or --export-on-exit)')
-    .option('--export-on-exit <file>', 'when the emulator stops, write its whole state there (signing secrets included, mode 0600)');
+    .addOption(env(new Option('--export-on-exit <file>', 'when the emulator stops, write its whole state there (signing secrets included, mode 0600)'), 'SCANCTL_EXPORT_ON_EXIT'));
 }
 
 /** Reads what the flags name (the state file to import): after this, nothing is left to refuse. */

@@ -3,6 +3,8 @@ export const EXIT = {
   ok: 0,
   /** Something unexpected: a bug in scanctl. */
   internal: 1,
+  /** `health`: not ready, or not reachable (what a container's HEALTHCHECK reads as unhealthy). */
+  unhealthy: 1,
   /** Bad flags, arguments, files or fixtures. */
   usage: 2,
   /** The service (or emulator) answered with an error body. */

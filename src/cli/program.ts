@@ -25,6 +25,8 @@ import * as scanList from './commands/scan/list.js';
 import * as scanSimulate from './commands/scan/simulate.js';
 import * as serve from './commands/serve.js';
 import * as exec from './commands/exec.js';
+import * as health from './commands/health.js';
+import * as wait from './commands/wait.js';
 import * as sessionMint from './commands/session/mint.js';
 import * as stateExport from './commands/state/export.js';
 import * as stateImport from './commands/state/import.js';
@@ -64,6 +66,8 @@ interface CommandGroup {
 const COMMANDS: Array<TopCommand | CommandGroup> = [
   { name: 'serve', register: serve.register },
   { name: 'exec', register: exec.register },
+  { name: 'health', register: health.register },
+  { name: 'wait', register: wait.register },
   { group: 'session', description: 'session tokens (POST /v1/sessions)', verbs: [sessionMint] },
   { group: 'results', description: "members' stored results (DELETE /v1/results)", verbs: [resultsDelete] },
   { group: 'app', description: "the app's settings (the portal's PATCH /v1/apps/{app_id})", verbs: [appShow, appUpdate] },

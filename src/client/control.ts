@@ -27,6 +27,8 @@ export class ControlClient {
   }
 
   info = () => this.body(this.api.call(OPS.emulatorInfo, { timeoutMs: 5_000 }));
+  /** 200 when ready, 503 (the same body) while starting or stopping: both are answers. */
+  health = (timeoutMs = 5_000) => this.body(this.api.call(OPS.health, { timeoutMs }));
   clock = () => this.body(this.api.call(OPS.getClock));
   advanceClock = (duration: string) => this.body(this.api.call(OPS.advanceClock, { body: { duration } }));
   setClock = (time: string) => this.body(this.api.call(OPS.setClock, { body: { time } }));

@@ -23,6 +23,21 @@ export const InfoResponse = z
   .meta({ id: 'EmulatorInfo' });
 export type InfoResponse = z.infer<typeof InfoResponse>;
 
+/** CHOICE-26: readiness is the database open, the fixtures loaded and deliveries dispatched in real time. */
+export const HealthResponse = z
+  .object({
+    object: z.literal('health'),
+    ready: z.boolean(),
+    checks: z.object({
+      database: z.boolean().meta({ description: 'The SQLite database is open.' }),
+      fixtures: z.boolean().meta({ description: 'The fixtures (or an imported state) are loaded.' }),
+      deliveries: z.boolean().meta({ description: 'The webhook dispatcher is sending due deliveries in real time.' }),
+    }),
+    version: z.string(),
+  })
+  .meta({ id: 'Health' });
+export type HealthResponse = z.infer<typeof HealthResponse>;
+
 export const ClockResponse = z
   .object({ object: z.literal('clock'), now: z.iso.datetime(), offset_ms: z.number(), played: z.number().int().optional() })
   .meta({ id: 'Clock' });

@@ -44,6 +44,8 @@ export interface EmulatorContext {
   webhooks: WebhookEngine;
   /** The recent request log lines and their live subscribers (`scanctl logs tail`). */
   requestLog: RequestLogBuffer;
+  /** What the health check reports beside the database and the dispatcher; set once seeding is done (server.ts). */
+  readiness: { fixturesLoaded: boolean };
 }
 
 /** Hono's per-request variables. */

@@ -71,6 +71,7 @@ export function createEmulator(deps: EmulatorDeps): Emulator {
     scheduler: new Scheduler(clock, (offset) => store.meta.set(META.clockOffset, String(offset))),
     rateLimiter: new RateLimiter(config.rateLimitPerSecond),
     requestLog: new RequestLogBuffer(bus),
+    readiness: { fixturesLoaded: false },
   } as EmulatorContext;
   ctx.webhooks = createWebhookEngine({
     store,

@@ -92,6 +92,7 @@ export async function startEmulatorServer(options: ServeOptions): Promise<Runnin
     });
     const fixturesLoaded = seedAtStart(emulator, options.fixturesPath, options.inlineFixtures ?? null);
     if (options.initialState) importState(emulator, options.initialState);
+    emulator.readiness.fixturesLoaded = true;
     if (options.webhookAttemptTimeoutMs !== undefined) emulator.webhooks.attemptTimeoutMs = options.webhookAttemptTimeoutMs;
     emulator.rateLimiter.limitPerSecond = options.rateLimitPerSecond;
     emulator.config.rateLimitPerSecond = options.rateLimitPerSecond;
@@ -104,7 +105,7 @@ export async function startEmulatorServer(options: ServeOptions): Promise<Runnin
     listening = server;
     emulator.config.port = port;
     emulator.config.allowedHosts = options.allowedHosts ?? [];
-    const url = `http://${options.host.includes(':') ? `[${options.host}]` : options.host}:${port}`;
+    const url = `http://${urlHost(options.host)}:${port}`;
     // Only for discovery: a folder that cannot hold it (read-only, .scanctl a file) does not stop an in-memory run.
     let stateFileError: string | null = null;
     if (options.stateFile) {
@@ -146,6 +147,16 @@ export async function startEmulatorServer(options: ServeOptions): Promise<Runnin
     db.close();
     throw error;
   }
+}
+
+/**
+ * The host of the URL this machine's clients use: a wildcard bind (a container's 0.0.0.0) is
+ * reached on loopback, the name the Host check admits without --allowed-host.
+ */
+function urlHost(host: string): string {
+  if (host === '0.0.0.0') return '127.0.0.1';
+  if (host === '::') return '[::1]';
+  return host.includes(':') ? `[${host}]` : host;
 }
 
 function listen(server: Server, port: number, host: string): Promise<number> {

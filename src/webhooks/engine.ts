@@ -36,6 +36,8 @@ export interface WebhookEngine extends TimerSource {
   /** Starts real-time dispatching (serve only; tests drive it through the scheduler). */
   start(): void;
   stop(): Promise<void>;
+  /** True between start() and stop(): due deliveries are being sent in real time (the health check's `deliveries`). */
+  readonly dispatching: boolean;
   /** Wakes the dispatcher when new work was queued. */
   kick(): void;
   /** The per-attempt limit, real ms (CHOICES.webhookAttemptTimeoutMs; tests shorten it). */
@@ -157,6 +159,9 @@ export function createWebhookEngine(deps: WebhookEngineDeps): WebhookEngine {
       await drain();
     },
     kick: () => loop.kick(),
+    get dispatching() {
+      return started;
+    },
   };
   return engine;
 }

@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { createServer, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { constants } from 'node:os';
+import { ENVIRONMENT, environmentOf } from '../../contract/environment.js';
 import type { TestCredentials } from '../../emulator/test-credentials.js';
 import { packagePath } from '../../util/package-root.js';
 import { contextOf } from '../context.js';
@@ -18,6 +19,7 @@ interface ExecFlags extends EmulatorFlags {
 /** Exit code of a command the shell could not find (as a shell answers). */
 const COMMAND_NOT_FOUND = 127;
 const FORWARDED_SIGNALS = ['SIGINT', 'SIGTERM'] as const;
+const unsetContract = Object.fromEntries(Object.keys(ENVIRONMENT).map((name) => [name, undefined]));
 
 /**
  * `scanctl exec [options] -- COMMAND [ARGS...]`: a fresh emulator on a free port for the length
@@ -37,7 +39,7 @@ export function register(program: Command): void {
     .addOption(new Option('--forward <url>', "point the app's webhooks at this URL (the receiver of the backend the command starts)").argParser(httpUrl))
     .addHelpText(
       'after',
-      '\nThe command gets SCANCTL_BASE_URL, SCANCTL_APP_ID, SCANCTL_SECRET_KEY, SCANCTL_PUBLISHABLE_KEY and SCANCTL_WEBHOOK_SECRET\n(the fixtures\' default app and its test keys). SIGINT and SIGTERM are passed on to it.\nExample: scanctl exec --seed 1 --frozen-clock -- npm test',
+      `\nThe command gets ${Object.keys(ENVIRONMENT).slice(0, -1).join(', ')} and ${Object.keys(ENVIRONMENT).at(-1)}\n(the fixtures' default app and its test keys: docs/environment.md). SIGINT and SIGTERM are passed on to it.\nExample: scanctl exec --seed 1 --frozen-clock -- npm test`,
     )
     .action(async (commandLine: string[], flags: ExecFlags, command: Command) => {
       const ctx = contextOf(command);
@@ -45,8 +47,9 @@ export function register(program: Command): void {
       if (!file) throw new UserError('exec needs a command after --: scanctl exec [options] -- COMMAND [ARGS...]');
       const forward = flags.forward ?? null;
       const run = await parseEmulatorFlags(flags, ctx);
-      const childEnv = (baseUrl: string, credentials: Parameters<typeof credentialsEnv>[1]) => {
-        const env: Record<string, string | undefined> = { ...ctx.io.env, ...credentialsEnv(baseUrl, credentials) };
+      const childEnv = (baseUrl: string, credentials: TestCredentials | null) => {
+        // The contract's variables replace any the caller had: an unknown one is unset, never inherited.
+        const env: Record<string, string | undefined> = { ...ctx.io.env, ...unsetContract, ...environmentOf(baseUrl, credentials) };
         for (const [name, value] of Object.entries(env)) if (value === undefined) delete env[name];
         return env;
       };
@@ -98,17 +101,6 @@ function fixtureCredentials(file: string | null): TestCredentials | null {
   } catch {
     return null; // The emulator reads the file again and says what is wrong with it.
   }
-}
-
-/** Environment variables of the command; unset when unknown. */
-function credentialsEnv(baseUrl: string, credentials: TestCredentials | null): Record<string, string | undefined> {
-  return {
-    SCANCTL_BASE_URL: baseUrl,
-    SCANCTL_APP_ID: credentials?.appId,
-    SCANCTL_SECRET_KEY: credentials?.secretKey ?? undefined,
-    SCANCTL_PUBLISHABLE_KEY: credentials?.publishableKey ?? undefined,
-    SCANCTL_WEBHOOK_SECRET: credentials?.webhookSecret,
-  };
 }
 
 /** A loopback server bound now whose requests wait until `open` gives it the emulator's listener. */

@@ -9,9 +9,12 @@ import { bold, dim } from '../style.js';
 import { table } from '../output.js';
 import { wholeNumber } from '../parse-options.js';
 import type * as Seed from '../../emulator/seed.js';
+import type * as Secrets from '../../webhooks/signing-secret.js';
+import { environmentOf } from '../../contract/environment.js';
 
 /** Loaded with the emulator, when serve starts. */
 let fixtureKeys: typeof Seed.fixtureKeys;
+let signingSecretOf: typeof Secrets.signingSecretOf;
 
 interface ServeFlags extends EmulatorFlags {
   port: number;
@@ -51,6 +54,7 @@ export function register(program: Command): void {
         allowedHosts,
       });
       ({ fixtureKeys } = await import('../../emulator/seed.js'));
+      ({ signingSecretOf } = await import('../../webhooks/signing-secret.js'));
       // Listen for the signals before announcing readiness: a caller may stop us the moment it reads the ready line.
       const stopped = waitForInterrupt(ctx.io);
       printReady(ctx, server, flags, run);
@@ -115,6 +119,12 @@ function printReady(ctx: CommandContext, server: RunningServer, flags: ServeFlag
         frozen_clock: run.clock.frozen,
         seed: run.seed,
         version: emulator.config.version,
+        // The environment contract (docs/environment.md), as `exec` gives it to its command.
+        // Read, never issued here: a seeded run draws the same ids with or without --json.
+        env: environmentOf(
+          server.url,
+          appId ? { appId, secretKey: keys?.secret ?? null, publishableKey: keys?.publishable ?? null, webhookSecret: signingSecretOf(emulator.store, emulator.box, appId) } : null,
+        ),
       })}\n`,
     );
     return;

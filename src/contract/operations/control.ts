@@ -7,6 +7,7 @@ import {
   ClockResponse,
   ClockSetRequest,
   FixtureKeysResponse,
+  HealthResponse,
   CONTROL_PREFIX,
   InfoResponse,
   KeyActionRequest,
@@ -60,6 +61,23 @@ export const controlOperations = byOperationId(
     operationId: 'emulatorInfo',
     summary: 'What this emulator is: version, interface version, clock, default app',
     responses: { 200: { description: 'The emulator.', schema: InfoResponse } },
+  }),
+  control({
+    method: 'get',
+    path: `${P}/health`,
+    operationId: 'health',
+    summary: 'Whether the emulator is up and ready (CHOICE-26): for health checks and `scanctl wait`',
+    description:
+      'Cheap: reads no table. Ready means the database is open, the fixtures are loaded and webhook deliveries are dispatched; ' +
+      'answered 200 when ready and 503 (same body) while starting or stopping. Never rate limited, faulted or written to the request log.',
+    responses: {
+      200: {
+        description: 'Ready.',
+        schema: HealthResponse,
+        example: { object: 'health', ready: true, checks: { database: true, fixtures: true, deliveries: true }, version: '0.1.0' },
+      },
+      503: { description: 'Up, but not ready (starting or stopping): the same body with ready false.', schema: HealthResponse },
+    },
   }),
   control({
     method: 'get',

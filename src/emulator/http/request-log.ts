@@ -1,7 +1,10 @@
 import type { MiddlewareHandler } from 'hono';
 import { performance } from 'node:perf_hooks';
+import { OPS } from '../../contract/operations/index.js';
 import { toIso } from '../../contract/time.js';
 import type { AppEnv, EmulatorContext } from '../context.js';
+
+const HEALTH_PATH = OPS.health.path;
 
 /**
  * Announces every request on the bus (method, path, status, key display form, latency, error
@@ -10,6 +13,8 @@ import type { AppEnv, EmulatorContext } from '../context.js';
  */
 export function requestLog(ctx: EmulatorContext): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
+    // A container's health check polls every few seconds: its lines would bury the requests being debugged.
+    if (c.req.path === HEALTH_PATH) return next();
     const started = performance.now();
     await next();
     if (ctx.bus.listenerCount('request') === 0) return;

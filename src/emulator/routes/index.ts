@@ -6,6 +6,7 @@ import { chaosRoutes } from './chaos.js';
 import { clockRoutes } from './clock.js';
 import { deviceRoutes } from './device.js';
 import { faultRoutes } from './faults.js';
+import { healthRoutes } from './health.js';
 import { keyRoutes } from './keys.js';
 import { openapiRoutes } from './openapi.js';
 import { portalRoutes } from './portal.js';
@@ -19,6 +20,7 @@ export const ROUTES: readonly Route[] = [
   ...backendRoutes,
   ...portalRoutes,
   ...deviceRoutes,
+  ...healthRoutes,
   ...clockRoutes,
   ...appRoutes,
   ...keyRoutes,
