@@ -1,0 +1,3 @@
+module example.com/scanctl-recipe
+
+go 1.19
