@@ -11,6 +11,7 @@ import { baseImage } from './base-image.mjs';
 import { ensureTools, podman, removePodmanConf, runAsync, RUNTIME } from './podman.mjs';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+process.on('exit', removePodmanConf);
 const IMAGE = 'localhost/scanctl:test';
 const fixtures = JSON.parse(readFileSync(join(ROOT, 'fixtures/default.json'), 'utf8'));
 const demo = fixtures.apps[0];
@@ -164,7 +165,6 @@ async function main() {
     for (const name of names) podman(['rm', '-f', name], { allowFail: true });
     podman(['volume', 'rm', '-f', volume], { allowFail: true });
     await receiver.close();
-    removePodmanConf();
   }
   times.total = Math.round(clock() - started);
   console.log(`image ${IMAGE}: ${(size / 1e6).toFixed(1)} MB`);
