@@ -12,8 +12,12 @@ COPY tsconfig.json tsconfig.build.json ./
 COPY bin ./bin
 COPY src ./src
 COPY fixtures ./fixtures
-RUN npm run build && npm prune --omit=dev --ignore-scripts --no-audit --no-fund \
-  && node -e "new (require('better-sqlite3'))(':memory:').close()"
+RUN npm run build && npm prune --omit=dev --ignore-scripts --no-audit --no-fund
+# The addon this platform loads (glibc or musl, this architecture) is all the run stage needs of
+# better-sqlite3's prebuilds; its SQLite sources are for building from source. Then a load check.
+RUN cd node_modules/better-sqlite3 && rm -rf deps src binding.gyp \
+  && find prebuilds -type f ! -name "linux-$(node -p process.arch).node" ! -name "linuxmusl-$(node -p process.arch).node" -delete \
+  && cd /app && node -e "new (require('better-sqlite3'))(':memory:').close()"
 
 # Run: the built package and its production dependencies, owned by root, run as `node` (1000).
 FROM ${NODE_IMAGE}
