@@ -1,4 +1,6 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { get } from 'node:http';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startEmulatorServer, type RunningServer } from '../../src/emulator/server.js';
 import { buildOpenApiDocument } from '../../src/contract/openapi.js';
@@ -6,6 +8,7 @@ import { ControlClient } from '../../src/client/control.js';
 import { notReady, waitUntilReady } from '../../src/client/wait-ready.js';
 import { DEMO, testEmulator } from '../helpers/emulator.js';
 import { runCommand } from '../helpers/cli-in-process.js';
+import { tempDir } from '../helpers/temp.js';
 
 const READY_BODY = { object: 'health', ready: true, checks: { database: true, fixtures: true, deliveries: true } };
 
@@ -124,6 +127,15 @@ describe('scanctl health and scanctl wait', () => {
     const result = await runCommand(['health', '--base-url', 'http://127.0.0.1:9']);
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/^scanctl: http:\/\/127\.0\.0\.1:9 is not healthy: could not reach .*ECONNREFUSED/);
+  });
+
+  it('health exits 1 when the serve recorded in the folder has exited (a stale serve.json)', async () => {
+    const dir = tempDir('scanctl-health-');
+    mkdirSync(join(dir, '.scanctl'));
+    writeFileSync(join(dir, '.scanctl', 'serve.json'), JSON.stringify({ pid: 2 ** 22 + 1, base_url: 'http://127.0.0.1:9', db: 'x' }));
+    const result = await runCommand(['health'], { cwd: dir });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/^scanctl: the emulator is not healthy: the emulator is not running/);
   });
 
   it('wait exits 5 with a clear message once its timeout passes', async () => {

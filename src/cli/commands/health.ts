@@ -16,10 +16,13 @@ export function register(program: Command): void {
       const ctx = contextOf(command);
       const { notReady } = await import('../../client/wait-ready.js');
       let health: HealthResponse;
+      let baseUrl: string | undefined;
       try {
+        // Inside: a stale .scanctl/serve.json (the emulator has exited) is unhealthy too, not exit 4.
+        baseUrl = ctx.baseUrl;
         health = await ctx.control().health();
       } catch (error) {
-        throw new UserError(`${ctx.baseUrl} is not healthy: ${(error as Error).message}`, { exitCode: EXIT.unhealthy, code: 'unhealthy' });
+        throw new UserError(`${baseUrl ?? 'the emulator'} is not healthy: ${(error as Error).message}`, { exitCode: EXIT.unhealthy, code: 'unhealthy' });
       }
       ctx.printLine(health, health.ready ? `ready: scanctl ${health.version} at ${ctx.baseUrl}` : `not ready: ${notReady(health).join(', ')}`);
       if (!health.ready) throw new UserError(`${ctx.baseUrl} is up but not ready`, { exitCode: EXIT.unhealthy, code: 'not_ready', reportedInOutput: true });
