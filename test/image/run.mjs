@@ -104,9 +104,13 @@ async function main() {
   ensureTools();
   const base = step('base image', () => baseImage());
   console.log(`base image ${base.tag} (${base.built ? 'built now' : 'cached'})`);
+  const previous = podman(['image', 'inspect', '--format', '{{.Id}}', IMAGE], { allowFail: true }).stdout.trim();
   step('image build', () =>
     podman(['build', '--format', 'docker', '--isolation=chroot', '--pull=never', '--network', 'host', '--build-arg', `NODE_IMAGE=${base.tag}`, '-t', IMAGE, ROOT]),
   );
+  // The image this tag named before, if the build replaced it (the build stage's cached layers stay).
+  const current = podman(['image', 'inspect', '--format', '{{.Id}}', IMAGE]).stdout.trim();
+  if (previous && previous !== current) podman(['rmi', previous], { allowFail: true });
   const size = Number(podman(['image', 'inspect', '--format', '{{.Size}}', IMAGE]).stdout.trim());
   const config = JSON.parse(podman(['image', 'inspect', IMAGE]).stdout)[0];
   check(JSON.stringify(config.Config?.Healthcheck?.Test ?? config.Healthcheck?.Test) === '["CMD","scanctl","health"]', 'the image keeps its HEALTHCHECK: scanctl health (docker format)');
