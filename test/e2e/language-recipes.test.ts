@@ -66,6 +66,19 @@ describe('the language recipes (examples/, docs/languages.md)', () => {
     });
   }
 
+  const hasPytest = has('python3') && spawnSync('python3', ['-m', 'pytest', '--version']).status === 0;
+  it.skipIf(!hasPytest)('the pytest fixture reaches serve through the environment contract (skipped without pytest)', { timeout: 120_000 }, async () => {
+    const serve = await startServe([], { db: ':memory:' });
+    try {
+      const pytest = { ...RECIPES.python!, command: ['python3', '-m', 'pytest', '-q', '-p', 'no:cacheprovider', 'test_pytest_fixture.py'], passed: /1 passed/ };
+      const result = await runRecipe(pytest, serve.ready.env as Record<string, string>);
+      expect(result.code, result.output).toBe(0);
+      expect(result.output).toMatch(pytest.passed);
+    } finally {
+      await serve.stop();
+    }
+  });
+
   it.skipIf(!has('python3'))('the python recipe starts its own serve when the contract is not set (skipped without python3)', { timeout: 120_000 }, async () => {
     const result = await runRecipe(RECIPES.python!, {});
     expect(result.code, result.output).toBe(0);
