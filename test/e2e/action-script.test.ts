@@ -11,7 +11,7 @@ import { DEMO } from '../helpers/emulator.js';
 import { tempDir } from '../helpers/temp.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const script = (name: string) => join(ROOT, 'scripts', 'action', name);
+const script = (name: string) => join(ROOT, '.github', 'action', name);
 
 async function freePort(): Promise<number> {
   return new Promise((resolve) => {
@@ -50,7 +50,7 @@ afterEach(() => {
   }
 });
 
-describe('the CI action (action.yml, scripts/action)', () => {
+describe('the CI action (action.yml, .github/action)', () => {
   it('start: serve in the background, ready, with the environment contract in $GITHUB_ENV; stop: the state file written', async () => {
     const files = runner();
     const port = await freePort();
@@ -105,10 +105,10 @@ describe('the CI action (action.yml, scripts/action)', () => {
     expect(Object.keys(action.inputs)).toEqual(expect.arrayContaining(['version', 'port', 'fixtures', 'seed', 'clock-start', 'stop']));
     const steps = action.runs.steps as Array<{ id?: string; run?: string; env?: Record<string, string>; uses?: string; with?: Record<string, string> }>;
     const start = steps.find((s) => s.id === 'start')!;
-    expect(start.run).toContain('scripts/action/start.mjs');
+    expect(start.run).toContain('.github/action/start.mjs');
     expect(Object.keys(start.env!)).toEqual(['INPUT_PORT', 'INPUT_FIXTURES', 'INPUT_SEED', 'INPUT_CLOCK_START']);
-    expect(steps.find((s) => s.id === 'stop')!.run).toContain('scripts/action/stop.mjs');
+    expect(steps.find((s) => s.id === 'stop')!.run).toContain('.github/action/stop.mjs');
     expect(steps.find((s) => s.uses?.startsWith('actions/upload-artifact'))!.with!.path).toBe('${{ steps.stop.outputs.state-file }}');
-    for (const s of steps.filter((s) => s.run)) expect(existsSync(join(ROOT, /scripts\/action\/[\w.]+/.exec(s.run!)![0]))).toBe(true);
+    for (const s of steps.filter((s) => s.run)) expect(existsSync(join(ROOT, /\.github\/action\/[\w.]+/.exec(s.run!)![0]))).toBe(true);
   });
 });
