@@ -5,6 +5,7 @@ import {
   parseEventList,
   type DeliveryStreamEvent,
   type DeliveryStreamReady,
+  type ListenerEndedEvent,
   type ListenerReplacedEvent,
   type WebhookEventType,
 } from '../../contract/webhooks.js';
@@ -56,19 +57,27 @@ export const webhookRoutes = [
     // `scanctl webhook listen --forward URL`: while this stream is open, URL is the app's effective webhook URL.
     const listener = query.forward ? attachListener(ctx, app.id, query.forward, events) : null;
     return sseResponse(c, (channel) => {
-      let replaced = false;
+      let gone = false;
       const onDelivery = (event: DeliveryStreamEvent) => {
         if (event.app_id === app.id && (events === null || events.includes(event.event_type))) channel.send('delivery', event);
       };
       // Told at once when another listener took the app over; this stream then ends.
       const onReplaced = (event: ListenerReplacedEvent) => {
         if (event.listener_id !== listener?.id) return;
-        replaced = true;
+        gone = true;
         channel.send('replaced', event);
+        channel.close();
+      };
+      // A state reset or import that could not keep this listener (CHOICE-30).
+      const onEnded = (event: ListenerEndedEvent) => {
+        if (event.listener_id !== listener?.id) return;
+        gone = true;
+        channel.send('ended', event);
         channel.close();
       };
       ctx.bus.on('delivery', onDelivery);
       ctx.bus.on('listener-replaced', onReplaced);
+      ctx.bus.on('listener-ended', onEnded);
       channel.send('ready', {
         object: 'webhook_stream',
         app_id: app.id,
@@ -80,7 +89,8 @@ export const webhookRoutes = [
       return () => {
         ctx.bus.off('delivery', onDelivery);
         ctx.bus.off('listener-replaced', onReplaced);
-        if (!listener || replaced) return;
+        ctx.bus.off('listener-ended', onEnded);
+        if (!listener || gone) return;
         try {
           ctx.store.webhooks.deleteListener(listener.id);
         } catch {

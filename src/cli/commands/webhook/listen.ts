@@ -1,6 +1,6 @@
 import { InvalidArgumentError, Option, type Command } from 'commander';
-import type { StreamEnd } from '../../../client/webhook-stream.js';
-import { WEBHOOK_EVENT_TYPES, type DeliveryStreamEvent, type ListenerReplacedEvent, type WebhookEventType } from '../../../contract/webhooks.js';
+import type { StreamEnd, StreamNotice } from '../../../client/webhook-stream.js';
+import { WEBHOOK_EVENT_TYPES, type DeliveryStreamEvent, type WebhookEventType } from '../../../contract/webhooks.js';
 import { contextOf } from '../../context.js';
 import { UserError } from '../../errors.js';
 import { waitForInterrupt } from '../../io.js';
@@ -14,7 +14,7 @@ interface ListenFlags {
   printSecret?: boolean;
 }
 
-type StreamItem = DeliveryStreamEvent | ListenerReplacedEvent;
+type StreamItem = DeliveryStreamEvent | StreamNotice;
 
 const HELP = `
 On a terminal, listen opens a live view: the app's deliveries and their retries as they happen,
@@ -30,10 +30,12 @@ deliveries marked EXHAUSTED. Keys:
 
 Off a terminal (piped), or with --json, it prints a line per finished attempt instead (with
 --json one JSON object per line; every object has an \`object\` field: listener.ready,
-delivery.attempt_finished, listener.replaced).
+delivery.attempt_finished, listener.replaced, listener.ended).
 
 An app has one listener: a later \`webhook listen --forward\` for the same app replaces this one,
-which says so and exits 7. When the emulator stops, listen says so and exits 4.
+which says so and exits 7. A \`state reset\` or \`state import\` keeps it attached while its app
+remains and signs with the same secret; otherwise listen says why and exits 8. When the emulator
+stops, listen says so and exits 4.
 
 Examples:
   scanctl webhook listen --forward http://localhost:3000/webhooks
@@ -94,7 +96,7 @@ export function registerListen(group: Command): void {
             secret,
             events,
             subscribe: (fn) => {
-              const only = (e: StreamItem) => void (e.object !== 'listener.replaced' && fn(e));
+              const only = (e: StreamItem) => void (e.object !== 'listener.replaced' && e.object !== 'listener.ended' && fn(e));
               subscribers.add(only);
               return () => void subscribers.delete(only);
             },
@@ -114,7 +116,7 @@ export function registerListen(group: Command): void {
           }
           subscribers.add((e) => {
             if (e.object === 'delivery.attempt_finished') ctx.printLine(e, attemptLine(e));
-            else if (e.object === 'listener.replaced' && json) ctx.out(JSON.stringify(e));
+            else if ((e.object === 'listener.replaced' || e.object === 'listener.ended') && json) ctx.out(JSON.stringify(e));
           });
           await Promise.race([waitForInterrupt(ctx.io), ended]);
         }
