@@ -1,6 +1,7 @@
-import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { CHOICES } from '../contract/choices.js';
+import { makeDir } from '../util/make-dir.js';
 
 // Light on purpose: client commands read this without loading the emulator.
 export const DEFAULT_PORT = 7226; // "SCAN" on a phone keypad; clashes with nothing common.
@@ -21,7 +22,7 @@ export interface ServeState {
  * two serves in one folder never delete each other's file.
  */
 export function writeServeState(file: string, state: ServeState): void {
-  mkdirSync(dirname(file), { recursive: true, mode: CHOICES.privateDirMode });
+  makeDir(dirname(file), CHOICES.privateDirMode);
   const text = `${JSON.stringify(state, null, 2)}\n`;
   writeFileSync(ownFile(file, state.pid), text);
   writeFileSync(file, text);
