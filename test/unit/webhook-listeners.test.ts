@@ -141,7 +141,7 @@ describe('webhook listeners', () => {
   it('CHOICE-30: a state file\'s listener rows are not imported (they belonged to the run that exported them)', async () => {
     const a = testEmulator();
     await listen(a, { forward: 'http://127.0.0.1:9/a' });
-    const file = await (await a.app.request('/_scanctl/state')).json();
+    const file = (await (await a.app.request('/_scanctl/state')).json()) as { tables: Record<string, unknown[]> };
     expect(file.tables.webhook_listeners).toHaveLength(1);
     const b = testEmulator();
     expect((await b.call('POST', '/_scanctl/state/import', { json: file })).status).toBe(200);
