@@ -5,7 +5,8 @@ import { startEmulatorServer } from '../emulator/server.js';
 import { sanitize } from '../emulator/domain/request-log.js';
 import { testCredentials } from '../emulator/test-credentials.js';
 import { packageVersion } from '../util/package-root.js';
-import { createHandle, type EmulatorHandle } from './handle.js';
+import { createHandle } from './create-handle.js';
+import type { EmulatorHandle } from './handle.js';
 import { timeOf } from './values.js';
 
 export type { EmulatorHandle } from './handle.js';
