@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { CHOICES } from '../contract/choices.js';
 import type { StateFile } from '../contract/state.js';
 import { parseFixtures, type Fixtures } from '../emulator/fixture-file.js';
 import { startEmulatorServer } from '../emulator/server.js';
@@ -51,7 +52,7 @@ export async function startEmulator(options: StartEmulatorOptions = {}): Promise
     fixturesPath: typeof options.fixtures === 'string' ? options.fixtures : null,
     inlineFixtures: inline,
     reset: false,
-    rateLimitPerSecond: options.rateLimitPerSecond ?? 0,
+    rateLimitPerSecond: options.rateLimitPerSecond ?? CHOICES.testRunRateLimitPerSecond,
     version: packageVersion(),
     stateFile: null,
     seed: options.seed ?? null,

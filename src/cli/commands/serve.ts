@@ -1,4 +1,5 @@
 import { Command, Option } from 'commander';
+import { CHOICES } from '../../contract/choices.js';
 import { DEFAULT_DB, DEFAULT_HOST, DEFAULT_PORT, STATE_FILE } from '../../emulator/serve-state.js';
 import type { RunningServer } from '../../emulator/server.js';
 import { addEmulatorOptions, parseEmulatorFlags, type EmulatorFlags, type EmulatorRunOptions } from '../emulator-flags.js';
@@ -26,7 +27,7 @@ export function register(program: Command): void {
     .description('run the local emulator of every route (backend, portal, device) on SQLite with a virtual clock')
     .addOption(new Option('--port <port>', 'port to listen on; 0 picks a free one').env('SCANCTL_PORT').argParser(wholeNumber(0, 65535)).default(DEFAULT_PORT))
     .addOption(new Option('--host <host>', 'address to bind').env('SCANCTL_HOST').default(DEFAULT_HOST));
-  addEmulatorOptions(serve, { db: DEFAULT_DB, env: true })
+  addEmulatorOptions(serve, { db: DEFAULT_DB, env: true, rateLimit: CHOICES.defaultRateLimitPerSecond })
     // Not Option.env(): commander would treat SCANCTL_RESET=0 as set and wipe the database.
     .addOption(new Option('--reset', 'start from an empty database (env SCANCTL_RESET=1)'))
     .addOption(
