@@ -193,6 +193,7 @@ export const DeliveryStreamReady = z
     object: z.literal('webhook_stream'),
     app_id: z.string(),
     listener: ListenerView.nullable(),
+    replaced: z.array(ListenerView).describe('The listeners of the app this one took over (each told, and ended).'),
     effective_url: z.string().nullable(),
     events: z.array(WebhookEventType).nullable(),
     emulator_time: DateTime,

@@ -55,7 +55,7 @@ export const webhookRoutes = [
     const app = requireApp(ctx, query.app_id);
     const events = parseEventList(query.events);
     // `scanctl webhook listen --forward URL`: while this stream is open, URL is the app's effective webhook URL.
-    const listener = query.forward ? attachListener(ctx, app.id, query.forward, events) : null;
+    const { listener, replaced } = query.forward ? attachListener(ctx, app.id, query.forward, events) : { listener: null, replaced: [] };
     return sseResponse(c, (channel) => {
       let gone = false;
       const onDelivery = (event: DeliveryStreamEvent) => {
@@ -82,6 +82,7 @@ export const webhookRoutes = [
         object: 'webhook_stream',
         app_id: app.id,
         listener: listener ? listenerView(listener) : null,
+        replaced: replaced.map(listenerView),
         effective_url: effectiveWebhookUrl(ctx.store, app.id),
         events,
         emulator_time: toIso(ctx.clock.now()),
@@ -103,7 +104,7 @@ export const webhookRoutes = [
 ];
 
 /** One listener per app: a new one replaces (and tells) the ones attached before it. */
-function attachListener(ctx: EmulatorContext, appId: string, forwardUrl: string, events: WebhookEventType[] | null): ListenerRow {
+function attachListener(ctx: EmulatorContext, appId: string, forwardUrl: string, events: WebhookEventType[] | null): { listener: ListenerRow; replaced: ListenerRow[] } {
   const listener: ListenerRow = { id: ctx.ids.id('lsn'), app_id: appId, forward_url: forwardUrl, events: events ? JSON.stringify(events) : null, created_at: ctx.clock.now() };
   ensureSigningSecret(ctx.store, ctx.ids, ctx.box, ctx.clock.now(), appId);
   const previous = ctx.store.db.transaction(() => {
@@ -116,5 +117,5 @@ function attachListener(ctx: EmulatorContext, appId: string, forwardUrl: string,
   for (const row of previous) {
     ctx.bus.emit('listener-replaced', { object: 'listener.replaced', time, listener_id: row.id, app_id: appId, replaced_by: listenerView(listener) });
   }
-  return listener;
+  return { listener, replaced: previous };
 }

@@ -85,10 +85,13 @@ export function registerListen(group: Command): void {
         ctx.io.fetch,
       );
       const target = flags.forward ?? stream.ready.effective_url;
+      // The listener this one took over says so and exits 7; this one says it too.
+      const replaced = stream.ready.replaced.map((l) => `replaced the \`webhook listen\` ${l.id} that forwarded ${appId}'s deliveries to ${l.forward_url} since ${l.created_at}`);
       let end: StreamEnd | null = null;
       const ended = stream.done.then((e) => (end = e));
       try {
         if (tty) {
+          for (const line of replaced) ctx.io.stderr.write(`scanctl: ${line}\n`);
           const { renderListen } = await import('../../../tui/render.js');
           await renderListen(ctx.io, {
             appId,
@@ -108,11 +111,12 @@ export function registerListen(group: Command): void {
           });
         } else {
           if (json) {
-            const ready = { object: 'listener.ready', app_id: appId, forward_url: target, events, webhook_secret: secret, emulator_time: stream.ready.emulator_time };
+            const ready = { object: 'listener.ready', app_id: appId, forward_url: target, events, webhook_secret: secret, emulator_time: stream.ready.emulator_time, replaced: stream.ready.replaced };
             ctx.out(JSON.stringify(ready));
           } else {
             ctx.out(`Ready: deliveries of ${appId}${events ? ` (${events.join(', ')})` : ''} go to ${target ?? 'nowhere (no webhook_url; pass --forward URL)'}`);
             ctx.out(`Signing secret: ${secret}`);
+            for (const line of replaced) ctx.out(`Note: ${line}`);
           }
           subscribers.add((e) => {
             if (e.object === 'delivery.attempt_finished') ctx.printLine(e, attemptLine(e));
