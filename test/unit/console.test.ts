@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { recordScanEvent } from '../../src/webhooks/outbox.js';
 import { DEMO, portalCookie, testEmulator, type TestEmulator } from '../helpers/emulator.js';
+import { startReceiver } from '../helpers/webhook-receiver.js';
 
 const ORIGIN = 'http://localhost';
 
@@ -247,5 +248,22 @@ describe('web console', () => {
     const res = await post(emu, '/scans/delete-results', { host_user_ref: 'member_1' }, cookie);
     expect(res.status).toBe(200);
     expect(res.html).toContain('Deleted 0 stored results of <code>member_1</code>');
+  });
+
+  it('the receiver\'s answer: the list and the delivery page show its status and the start of its body, as the CLI does', async () => {
+    const emu = testEmulator();
+    const receiver = await startReceiver(DEMO.webhookSecret, () => ({ status: 500, body: 'database is locked' }));
+    try {
+      const cookie = await signIn(emu);
+      await setWebhookUrl(emu, receiver.url);
+      scan(emu, 'member_1', 'scan_1');
+      await emu.advance(0);
+      await receiver.waitFor(1);
+      const [delivery] = emu.store.webhooks.deliveries({ app_id: DEMO.appId });
+      expect((await get(emu, '/deliveries', cookie)).html).toContain('<td data-label="Receiver answered" class="wrap">500: &quot;database is locked&quot;</td>');
+      expect((await get(emu, `/deliveries/${delivery!.id}`, cookie)).html).toContain('<td data-label="Answer or error" class="wrap mono">HTTP 500: &quot;database is locked&quot;</td>');
+    } finally {
+      await receiver.close();
+    }
   });
 });
