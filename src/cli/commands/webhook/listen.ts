@@ -17,13 +17,14 @@ interface ListenFlags {
 type StreamItem = DeliveryStreamEvent | StreamNotice;
 
 const HELP = `
-On a terminal, listen opens a live view: the app's deliveries and their retries as they happen,
-newest first, with the emulator's clock (it can be days ahead of real time) and exhausted
-deliveries marked EXHAUSTED. Keys:
+On a terminal, listen opens a live view: the app's deliveries and their retries as they happen
+from when it started (\`webhook deliveries\` lists earlier ones), newest first, with the emulator's
+clock (it can be days ahead of real time) and exhausted deliveries marked EXHAUSTED. Keys:
   up/down, j/k    pick a delivery: it stays selected as new ones arrive (until then the
                   selection follows the newest)
   pgup/pgdn       a page up or down; G the oldest; g back to following the newest
   enter           its detail: headers, the exact body, each attempt with the receiver's answer
+                  (up/down, pgup/pgdn scroll it; nothing is cut)
   r               resend the selected delivery's event (same event id, same bytes)
   esc             back to the list
   q, ctrl+c       quit
