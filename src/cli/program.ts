@@ -1,4 +1,4 @@
-import { Command, Option } from 'commander';
+import { Command, CommanderError, Option } from 'commander';
 import * as accountReinstate from './commands/account/reinstate.js';
 import * as accountSuspend from './commands/account/suspend.js';
 import * as appShow from './commands/app/show.js';
@@ -122,7 +122,15 @@ export function buildProgram(version: string, io: CliIo, args?: readonly string[
     )
     .addOption(new Option('--app <id>', "app id for emulator commands (default: the emulator's default app)").default(undefined, "the emulator's default app"))
     .addOption(new Option('--json', 'machine output: the API JSON, one object per line for streams; errors as one JSON object').default(undefined, 'off: human output'))
-    .exitOverride();
+    // Inherited by every command: commander checks required options before unknown ones, so
+    // `session mint --bogus` would say --user is missing; the unknown option is the error to fix first.
+    .exitOverride(function (this: Command, error: CommanderError) {
+      if (error.code === 'commander.missingMandatoryOptionValue') {
+        const unknown = this.args.find((arg) => arg.startsWith('-') && arg !== '-' && arg !== '--');
+        if (unknown) throw new CommanderError(error.exitCode, 'commander.unknownOption', `error: unknown option '${unknown}'`);
+      }
+      throw error;
+    });
   // Inherited by every command created below: where output goes, one-line errors, global options in each help.
   configureErrors(program, io);
   program.configureHelp({ sortSubcommands: false, showGlobalOptions: true });
