@@ -263,6 +263,12 @@ describe('serve lifecycle', () => {
     const busy = await runCli(['serve', '--port', String(port), '--db', ':memory:']);
     expect(busy.code).toBe(2);
     expect(busy.stderr).toContain(`port ${port} on 127.0.0.1 is already in use`);
+    // With the default database: refused before anything is written in the folder.
+    const fresh = tempDir('scanctl-e2e-');
+    const busyDefault = await runCli(['serve', '--port', String(port)], { cwd: fresh });
+    expect(busyDefault.code).toBe(2);
+    expect(busyDefault.stderr).toContain(`port ${port} on 127.0.0.1 is already in use`);
+    expect(existsSync(join(fresh, '.scanctl'))).toBe(false);
     const badPort = await runCli(['serve', '--port', '70000', '--db', ':memory:']);
     expect(badPort.code).toBe(2);
     expect(badPort.stderr).toBe("scanctl: option '--port <port>' argument '70000' is invalid. Expected a whole number from 0 to 65535. (see scanctl serve --help)\n");

@@ -9,6 +9,7 @@ import { waitForInterrupt } from '../io.js';
 import { bold, dim } from '../style.js';
 import { table } from '../output.js';
 import { wholeNumber } from '../parse-options.js';
+import { invocation } from '../invocation.js';
 import type * as Seed from '../../emulator/seed.js';
 
 /** Loaded with the emulator, when serve starts. */
@@ -134,7 +135,7 @@ function printReady(ctx: CommandContext, server: RunningServer, flags: ServeFlag
       ['test publishable', keys?.publishable ?? 'not in the fixtures'],
     ]),
     '',
-    dim(`Try: scanctl session mint --user member_123${server.port === 7226 ? '' : ` --base-url ${server.url}`}`),
+    dim(`Try: ${invocation(ctx.io.env)} session mint --user member_123${server.port === 7226 ? '' : ` --base-url ${server.url}`}`),
     dim('Press Ctrl+C to stop.'),
   ];
   ctx.io.stdout.write(`${lines.join('\n')}\n`);
