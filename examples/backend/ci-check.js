@@ -3,9 +3,14 @@
 // keys from its environment, a member scans, and the step fails unless the backend recorded it.
 //   scanctl exec --seed 1 --forward http://127.0.0.1:4500/webhooks -- node examples/backend/ci-check.js
 import { execFile } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { startBackend } from './backend.js';
+
+/** The scanctl launcher of the installed package (node_modules/scanctl), found as Node finds the package. */
+const manifest = createRequire(import.meta.url).resolve('scanctl/package.json');
+const scanctl = join(dirname(manifest), createRequire(import.meta.url)('scanctl/package.json').bin.scanctl);
 
 const env = process.env;
 const backend = await startBackend({
@@ -16,8 +21,7 @@ const backend = await startBackend({
 });
 try {
   const minted = await fetch(`${backend.url}/scan-sessions`, { method: 'POST', headers: { 'x-member-id': 'member_ci' } });
-  // The SDK's side, played by the CLI (installed projects run `npx scanctl`); --wait returns once the webhooks are acknowledged.
-  const scanctl = fileURLToPath(new URL('../../bin/scanctl.js', import.meta.url));
+  // The SDK's side, played by the installed CLI (the one `npx scanctl` runs); --wait returns once the webhooks are acknowledged.
   const { stdout } = await promisify(execFile)(process.execPath, [scanctl, 'scan', 'simulate', '--user', 'member_ci', '--wait', '--json']);
   const scan = JSON.parse(stdout.split('\n')[0] ?? '{}');
   const recorded = backend.state.completedScans.get(scan.scan_id);

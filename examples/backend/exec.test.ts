@@ -1,11 +1,15 @@
 import { execFile } from 'node:child_process';
+import { createRequire } from 'node:module';
 import { createServer, type AddressInfo } from 'node:net';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 
 const run = promisify(execFile);
-const BIN = fileURLToPath(new URL('../../bin/scanctl.js', import.meta.url));
+/** The scanctl launcher of the installed package (node_modules/scanctl): what `npx scanctl` runs. */
+const require = createRequire(import.meta.url);
+const BIN = join(dirname(require.resolve('scanctl/package.json')), (require('scanctl/package.json') as { bin: { scanctl: string } }).bin.scanctl);
 const CHECK = fileURLToPath(new URL('./ci-check.js', import.meta.url));
 
 async function freePort(): Promise<number> {

@@ -36,6 +36,7 @@ export class CommandContext {
   readonly options: GlobalOptions;
   readonly json: boolean;
   private base: string | undefined;
+  private source: BaseUrlSource | undefined;
   private controlPlane: ControlClient | undefined;
 
   constructor(
@@ -76,8 +77,27 @@ export class CommandContext {
   }
 
   get baseUrl(): string {
-    this.base ??= resolveBaseUrl(this.options, this.io);
+    if (this.base === undefined) {
+      const { url, source } = resolveBaseUrl(this.options, this.io);
+      this.base = url;
+      this.source = source;
+      // Not found by discovery: say which emulator this is, it may be another project's.
+      if (source === 'default') this.io.stderr.write(`scanctl: note: no .scanctl/serve.json in ${this.io.cwd} or above: using the emulator at ${url} (the default)\n`);
+    }
     return this.base;
+  }
+
+  /**
+   * For a command that destroys what it changes (state reset and import, key revoke, results
+   * delete): refused against an emulator that was neither discovered nor named, which may be
+   * another project's.
+   */
+  requireKnownEmulator(what: string): void {
+    const url = this.baseUrl;
+    if (this.source !== 'default') return;
+    throw new UserError(`${what} is not undone, and no emulator was found from this folder: refusing the default ${url}, which may be another project's`, {
+      hint: `run it in the folder where \`scanctl serve\` runs, or name the emulator with --base-url ${url} (or SCANCTL_BASE_URL)`,
+    });
   }
 
   control(): ControlClient {
@@ -103,15 +123,18 @@ export function contextOf(command: Command): CommandContext {
   return new CommandContext(ioOf(command), command.optsWithGlobals() as GlobalOptions);
 }
 
+/** Where the base URL came from: named (--base-url, SCANCTL_BASE_URL), found (.scanctl/serve.json), or the default port. */
+type BaseUrlSource = 'named' | 'discovered' | 'default';
+
 /**
  * The base URL: --base-url, then SCANCTL_BASE_URL, then the emulator that `scanctl serve`
  * recorded in this folder or the nearest one above it (as git finds .git), then the default local port.
  */
-function resolveBaseUrl(options: GlobalOptions, io: CliIo): string {
+function resolveBaseUrl(options: GlobalOptions, io: CliIo): { url: string; source: BaseUrlSource } {
   const explicit = options.baseUrl ?? io.env.SCANCTL_BASE_URL;
   if (explicit) {
     if (!isHttpUrl(explicit)) throw new UserError(`--base-url must be an http(s) URL, not "${explicit}"`);
-    return explicit.replace(/\/+$/, '');
+    return { url: explicit.replace(/\/+$/, ''), source: 'named' };
   }
   const found = findServeState(io.cwd);
   if (found && !found.running) {
@@ -121,7 +144,8 @@ function resolveBaseUrl(options: GlobalOptions, io: CliIo): string {
       hint: 'start it with `scanctl serve`, or pass --base-url',
     });
   }
-  return found?.state.base_url ?? `http://${DEFAULT_HOST}:${DEFAULT_PORT}`;
+  if (found) return { url: found.state.base_url, source: 'discovered' };
+  return { url: `http://${DEFAULT_HOST}:${DEFAULT_PORT}`, source: 'default' };
 }
 
 async function emulatorInfo(control: ControlClient) {

@@ -32,7 +32,7 @@ export interface EmulatorRunOptions {
   exportOnExit: string | null;
 }
 
-export function addEmulatorOptions(command: Command, defaults: { db: string; env: boolean }): Command {
+export function addEmulatorOptions(command: Command, defaults: { db: string; env: boolean; rateLimit: number }): Command {
   const env = (option: Option, name: string) => (defaults.env ? option.env(name) : option);
   return command
     .addOption(env(new Option('--db <path>', 'SQLite file, or :memory:').default(defaults.db), 'SCANCTL_DB'))
@@ -46,7 +46,7 @@ export function addEmulatorOptions(command: Command, defaults: { db: string; env
       env(
         new Option('--rate-limit <n>', 'requests per second per secret key before 429 rate_limited; 0 turns it off')
           .argParser(wholeNumber(0, 1_000_000_000))
-          .default(CHOICES.defaultRateLimitPerSecond),
+          .default(defaults.rateLimit),
         'SCANCTL_RATE_LIMIT',
       ),
     )

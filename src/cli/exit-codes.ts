@@ -17,6 +17,8 @@ export const EXIT = {
   checkFailed: 6,
   /** `webhook listen`: another `webhook listen --forward` for the same app took over. */
   listenerReplaced: 7,
+  /** `webhook listen`: a state reset or import removed its app or changed the app's signing secret (CHOICE-30). */
+  listenerEnded: 8,
   /** Stopped by Ctrl+C (128 + SIGINT), after saying how far it got. */
   interrupted: 130,
 } as const;

@@ -1,4 +1,4 @@
-import { InvalidArgumentError } from 'commander';
+import { InvalidArgumentError, type Option } from 'commander';
 import { DURATION_PATTERN, formatDuration, MAX_DURATION_MS, parseDuration } from '../clock/duration.js';
 
 /**
@@ -90,3 +90,18 @@ export function matching(pattern: RegExp, expected: string): Parser<string> {
 export function repeatable<T>(parse: Parser<T>): (value: string, previous: T[] | undefined) => T[] {
   return (value, previous) => [...(previous ?? []), parse(value)];
 }
+
+/**
+ * The environment variables the CLI reads itself rather than through commander's Option.env()
+ * (which would also take a blank value, and reads process.env instead of the command's io): named
+ * here so that the reference's Env column shows them.
+ */
+const readByCli = new WeakMap<Option, string>();
+
+export function envReadByCli(option: Option, name: string): Option {
+  readByCli.set(option, name);
+  return option;
+}
+
+/** The environment variable an option takes its value from, however it is read. */
+export const envOfOption = (option: Option): string | undefined => option.envVar ?? readByCli.get(option);

@@ -1,4 +1,4 @@
-import { Command, Option } from 'commander';
+import { Command, CommanderError, Option } from 'commander';
 import * as accountReinstate from './commands/account/reinstate.js';
 import * as accountSuspend from './commands/account/suspend.js';
 import * as appShow from './commands/app/show.js';
@@ -42,7 +42,7 @@ import * as webhookVerify from './commands/webhook/verify.js';
 import { attachIo } from './context.js';
 import { addHelpCommand, configureErrors } from './help.js';
 import type { CliIo } from './io.js';
-import { httpUrl } from './parse-options.js';
+import { envReadByCli, httpUrl } from './parse-options.js';
 
 /** A command file: one verb, registered on its parent (the program or a group). */
 interface CommandModule {
@@ -116,10 +116,25 @@ export function buildProgram(version: string, io: CliIo, args?: readonly string[
   const program = new Command('scanctl')
     .description('Build and test against the body-scanning service without the service: a local emulator, its clock, and the client side.')
     .version(version, '-V, --version')
-    .addOption(new Option('--base-url <url>', 'service or emulator base URL (env SCANCTL_BASE_URL; default: the local emulator)').argParser(httpUrl))
-    .option('--app <id>', "app id for emulator commands (default: the emulator's default app)")
-    .option('--json', 'machine output: the API JSON, one object per line for streams; errors as one JSON object')
-    .exitOverride();
+    .addOption(
+      envReadByCli(
+        new Option('--base-url <url>', 'service or emulator base URL (env SCANCTL_BASE_URL; default: the local emulator)')
+          .argParser(httpUrl)
+          .default(undefined, 'the emulator in the nearest .scanctl/serve.json, else http://127.0.0.1:7226'),
+        'SCANCTL_BASE_URL',
+      ),
+    )
+    .addOption(new Option('--app <id>', "app id for emulator commands (default: the emulator's default app)").default(undefined, "the emulator's default app"))
+    .addOption(new Option('--json', 'machine output: the API JSON, one object per line for streams; errors as one JSON object').default(undefined, 'off: human output'))
+    // Inherited by every command: commander checks required options before unknown ones, so
+    // `session mint --bogus` would say --user is missing; the unknown option is the error to fix first.
+    .exitOverride(function (this: Command, error: CommanderError) {
+      if (error.code === 'commander.missingMandatoryOptionValue') {
+        const unknown = this.args.find((arg) => arg.startsWith('-') && arg !== '-' && arg !== '--');
+        if (unknown) throw new CommanderError(error.exitCode, 'commander.unknownOption', `error: unknown option '${unknown}'`);
+      }
+      throw error;
+    });
   // Inherited by every command created below: where output goes, one-line errors, global options in each help.
   configureErrors(program, io);
   program.configureHelp({ sortSubcommands: false, showGlobalOptions: true });

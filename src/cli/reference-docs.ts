@@ -1,4 +1,5 @@
 import type { Argument, Command, Option } from 'commander';
+import { envOfOption } from './parse-options.js';
 
 /**
  * The command reference in docs/cli/, rendered from the commander program itself so that it
@@ -106,7 +107,8 @@ function optionTable(options: readonly Option[]): string {
     if (o.mandatory) notes.push('required');
     if (o.argChoices) notes.push(`one of ${o.argChoices.map((c) => `\`${c}\``).join(', ')}`);
     const meaning = [cell(o.description), notes.length > 0 ? `(${notes.join('; ')})` : ''].filter(Boolean).join(' ');
-    return `| ${code(o.flags)} | ${meaning} | ${defaultOf(o)} | ${o.envVar ? `\`${o.envVar}\`` : ''} |`;
+    const env = envOfOption(o);
+    return `| ${code(o.flags)} | ${meaning} | ${defaultOf(o)} | ${env ? `\`${env}\`` : ''} |`;
   });
   return ['| Option | Meaning | Default | Env |', '|---|---|---|---|', ...rows].join('\n');
 }

@@ -1,10 +1,17 @@
 import { OPS } from '../contract/operations/index.js';
-import type { DeliveryStreamEvent, DeliveryStreamReady, ListenerReplacedEvent, WebhookEventType } from '../contract/webhooks.js';
+import type { DeliveryStreamEvent, DeliveryStreamReady, ListenerEndedEvent, ListenerReplacedEvent, WebhookEventType } from '../contract/webhooks.js';
 import { ApiClient, type FetchLike } from './api.js';
 import { ConnectionError } from './http.js';
 
-/** Why a delivery stream ended: closed by us, taken over by another listener, or the emulator went away. */
-export type StreamEnd = { reason: 'closed' } | { reason: 'replaced'; event: ListenerReplacedEvent } | { reason: 'lost' };
+/** Why a delivery stream ended: closed by us, taken over by another listener, ended by a state reset or import, or the emulator went away. */
+export type StreamEnd =
+  | { reason: 'closed' }
+  | { reason: 'replaced'; event: ListenerReplacedEvent }
+  | { reason: 'ended'; event: ListenerEndedEvent }
+  | { reason: 'lost' };
+
+/** What a stream tells besides deliveries, each followed by its end. */
+export type StreamNotice = ListenerReplacedEvent | ListenerEndedEvent;
 
 export interface DeliveryStream {
   ready: DeliveryStreamReady;
@@ -28,11 +35,11 @@ export interface DeliveryStreamOptions {
 export function openDeliveryStream(
   baseUrl: string,
   options: DeliveryStreamOptions,
-  onEvent: (event: DeliveryStreamEvent | ListenerReplacedEvent) => void,
+  onEvent: (event: DeliveryStreamEvent | StreamNotice) => void,
   fetchImpl?: FetchLike,
 ): Promise<DeliveryStream> {
   const abort = new AbortController();
-  let replaced: ListenerReplacedEvent | null = null;
+  let notice: StreamNotice | null = null;
   const query = { app_id: options.appId, forward: options.forward, events: options.events?.join(',') };
   return new Promise((resolve, reject) => {
     let ready = false;
@@ -42,9 +49,9 @@ export function openDeliveryStream(
           ready = true;
           resolve({ ready: event.data as DeliveryStreamReady, close: () => abort.abort(), done: finished });
         } else if (event.event === 'delivery') onEvent(event.data as DeliveryStreamEvent);
-        else if (event.event === 'replaced') {
-          replaced = event.data as ListenerReplacedEvent;
-          onEvent(replaced);
+        else if (event.event === 'replaced' || event.event === 'ended') {
+          notice = event.data as StreamNotice;
+          onEvent(notice);
         }
       })
       .then(
@@ -56,7 +63,9 @@ export function openDeliveryStream(
         },
       );
     const finished = done.then((): StreamEnd => {
-      if (replaced) return { reason: 'replaced', event: replaced };
+      const told = notice as StreamNotice | null;
+      if (told?.object === 'listener.replaced') return { reason: 'replaced', event: told };
+      if (told?.object === 'listener.ended') return { reason: 'ended', event: told };
       return abort.signal.aborted ? { reason: 'closed' } : { reason: 'lost' };
     });
   });

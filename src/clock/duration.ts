@@ -38,3 +38,13 @@ export function formatDuration(ms: number): string {
   if (rest > 0 || parts.length === 0) parts.push(`${rest}ms`);
   return sign + parts.join('');
 }
+
+/**
+ * How far the emulator's time is from the machine's, to the second, as the CLI and the console
+ * say it: "real time", "real time + 6d7h2m10s", "real time - 2h". Measured from the clock's time,
+ * not its offset: a frozen or `--clock-start` clock has its own base (it can be behind).
+ */
+export function fromRealTime(emulatorMs: number, realNowMs: number): string {
+  const apart = Math.round((emulatorMs - realNowMs) / 1000) * 1000;
+  return apart === 0 ? 'real time' : `real time ${apart > 0 ? '+' : '-'} ${formatDuration(Math.abs(apart))}`;
+}

@@ -43,6 +43,7 @@ input[aria-invalid=true] { border-color: var(--bad); border-width: 2px; }
 .error-summary { padding: 8px 12px; border-left: 4px solid var(--bad); background: #fdecea; margin: 8px 0; }
 .error-summary p { margin: 0; }
 .notice { padding: 8px 12px; border-left: 4px solid var(--good); background: #eef8f0; }
+.confirm { padding: 8px 12px; border-left: 4px solid var(--bad); margin: 12px 0; }
 .secret { padding: 12px; border: 2px solid var(--warn); border-radius: 6px; background: #fff8e6; max-width: 720px; margin: 12px 0; }
 .secret p { margin: 0 0 8px; }
 .table-region { overflow-x: auto; max-width: 100%; }

@@ -16,8 +16,10 @@ export const CHOICES = {
   teamIdLength: 10,
   /** CHOICE-5: default daily session quota of an app; the quota's day is the UTC day on the emulator clock. */
   defaultDailySessionQuota: 10_000,
-  /** CHOICE-2: requests per second per secret key on the backend routes; 0 turns the limit off. */
+  /** CHOICE-2: requests per second per secret key on the backend routes (`serve`); 0 turns the limit off. */
   defaultRateLimitPerSecond: 100,
+  /** CHOICE-2: the same for test runs (`exec`, `startEmulator`): off, so a suite never meets a 429 it did not ask for. */
+  testRunRateLimitPerSecond: 0,
   /** CHOICE-3: request bodies larger than this get 413 body_too_large. */
   maxBodyBytes: 1024 * 1024,
   /** A portal login lasts this long. */

@@ -193,6 +193,7 @@ export const DeliveryStreamReady = z
     object: z.literal('webhook_stream'),
     app_id: z.string(),
     listener: ListenerView.nullable(),
+    replaced: z.array(ListenerView).describe('The listeners of the app this one took over (each told, and ended).'),
     effective_url: z.string().nullable(),
     events: z.array(WebhookEventType).nullable(),
     emulator_time: DateTime,
@@ -212,9 +213,25 @@ export const ListenerReplacedEvent = z
   .meta({ id: 'WebhookListenerReplaced' });
 export type ListenerReplacedEvent = z.infer<typeof ListenerReplacedEvent>;
 
+/**
+ * CHOICE-30: sent to a forwarding stream whose listener a `state reset` or `state import` could not
+ * keep (its app is gone, or the app's signing secret is no longer the one the listener printed); the stream then ends.
+ */
+export const ListenerEndedEvent = z
+  .object({
+    object: z.literal('listener.ended'),
+    time: DateTime.describe("On the emulator's clock."),
+    listener_id: z.string(),
+    app_id: z.string(),
+    reason: z.enum(['app_removed', 'secret_changed']),
+    cause: z.enum(['state_reset', 'state_import']),
+  })
+  .meta({ id: 'WebhookListenerEnded' });
+export type ListenerEndedEvent = z.infer<typeof ListenerEndedEvent>;
+
 export const MAX_ATTEMPTS = CHOICES.webhookMaxAttempts;
 
 /** The data of every event on the live stream, told apart by `object`. */
 export const DeliveryStreamData = z
-  .union([DeliveryStreamReady, DeliveryStreamEvent, ListenerReplacedEvent])
+  .union([DeliveryStreamReady, DeliveryStreamEvent, ListenerReplacedEvent, ListenerEndedEvent])
   .meta({ id: 'WebhookStreamData', description: 'One data line of the live stream: `object` says which kind it is.' });

@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import type { DeliveryStreamEvent, ListenerReplacedEvent } from '../contract/webhooks.js';
+import type { DeliveryStreamEvent, ListenerEndedEvent, ListenerReplacedEvent } from '../contract/webhooks.js';
 
 /**
  * What the emulator's engines announce. Printers, the TUI and the control plane's live stream
@@ -12,6 +12,8 @@ export interface BusEvents {
   delivery: [event: DeliveryStreamEvent];
   /** A `webhook listen --forward` took over an app from the listener it names. */
   'listener-replaced': [event: ListenerReplacedEvent];
+  /** A state reset or import could not keep a listener (CHOICE-30): its stream says why and ends. */
+  'listener-ended': [event: ListenerEndedEvent];
   /** A listener's stream ended and its forward URL no longer applies. */
   'listener-detached': [listenerId: string];
 }

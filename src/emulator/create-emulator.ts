@@ -81,7 +81,7 @@ export function createEmulator(deps: EmulatorDeps): Emulator {
     userAgent: emulatorUserAgent(config.version),
     // A seeded run sends one delivery at a time, in due order, so attempts are stored in the same order every run.
     concurrency: seed === null ? undefined : 1,
-    latencyFromClock: clock.frozenAtMs !== null,
+    frozenClock: clock.frozenAtMs !== null,
   });
   ctx.scheduler.register(ctx.webhooks);
 

@@ -1,6 +1,7 @@
-import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { CHOICES } from '../contract/choices.js';
+import { makeDir } from '../util/make-dir.js';
 
 // Light on purpose: client commands read this without loading the emulator.
 export const DEFAULT_PORT = 7226; // "SCAN" on a phone keypad; clashes with nothing common.
@@ -21,15 +22,17 @@ export interface ServeState {
  * two serves in one folder never delete each other's file.
  */
 export function writeServeState(file: string, state: ServeState): void {
-  mkdirSync(dirname(file), { recursive: true, mode: CHOICES.privateDirMode });
+  makeDir(dirname(file), CHOICES.privateDirMode);
   const text = `${JSON.stringify(state, null, 2)}\n`;
   writeFileSync(ownFile(file, state.pid), text);
   writeFileSync(file, text);
+  removeDeadRecords(file);
 }
 
 export function clearServeState(file: string, pid = process.pid): void {
   try {
     rmSync(ownFile(file, pid), { force: true });
+    removeDeadRecords(file);
     if (readState(file)?.pid !== pid) return;
     const next = liveRecords(file).at(-1);
     if (next) writeFileSync(file, `${JSON.stringify(next, null, 2)}\n`);
@@ -60,17 +63,34 @@ export function isAlive(pid: number): boolean {
   }
 }
 
-/** The records of serves still running beside `file`, oldest first (the last one started is last). */
-function liveRecords(file: string): ServeState[] {
+/** The serve-PID.json records beside `file`. */
+function recordFiles(file: string): string[] {
   const prefix = `${basename(file, '.json')}-`;
-  let names: string[];
   try {
-    names = readdirSync(dirname(file)).filter((name) => name.startsWith(prefix) && name.endsWith('.json'));
+    return readdirSync(dirname(file))
+      .filter((name) => name.startsWith(prefix) && name.endsWith('.json'))
+      .map((name) => join(dirname(file), name));
   } catch {
     return [];
   }
-  return names
-    .map((name) => join(dirname(file), name))
+}
+
+/** A serve killed with -9 left its record: the next serve to start or stop there removes it. */
+function removeDeadRecords(file: string): void {
+  for (const path of recordFiles(file)) {
+    const pid = Number(/-(\d+)\.json$/.exec(path)?.[1]);
+    if (!Number.isInteger(pid) || pid <= 0 || isAlive(pid)) continue;
+    try {
+      rmSync(path, { force: true });
+    } catch {
+      // Left for the next start or stop: discovery skips a dead record anyway.
+    }
+  }
+}
+
+/** The records of serves still running beside `file`, oldest first (the last one started is last). */
+function liveRecords(file: string): ServeState[] {
+  return recordFiles(file)
     .map((path) => ({ state: readState(path), written: statSync(path, { throwIfNoEntry: false })?.mtimeMs ?? 0 }))
     .filter((record): record is { state: ServeState; written: number } => record.state !== null && isAlive(record.state.pid))
     .sort((a, b) => a.written - b.written)

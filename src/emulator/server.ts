@@ -1,4 +1,4 @@
-import type { Server } from 'node:http';
+import type { IncomingMessage, RequestListener, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 import { openDatabase, loadSecretBox, type Db } from '../store/db.js';
@@ -77,9 +77,23 @@ function resetDatabase(db: Db): void {
 }
 
 export async function startEmulatorServer(options: ServeOptions): Promise<RunningServer> {
+  // The port first: one in use is refused before anything is written (.scanctl/scanctl.db). Requests
+  // that come before the emulator is ready wait for it.
+  let held: ReturnType<typeof holdRequests> | null = null;
+  let listening: Server | null = options.boundServer ?? null;
+  if (!listening) {
+    held = holdRequests();
+    listening = createEmulatorHttpServer(held.listener);
+    await listen(listening, options.port, options.host);
+  }
   const dbPath = options.dbPath === ':memory:' ? ':memory:' : resolve(options.dbPath);
-  const db = openDatabase(dbPath, { exclusive: true });
-  let listening: Server | null = null;
+  let db: Db;
+  try {
+    db = openDatabase(dbPath, { exclusive: true });
+  } catch (error) {
+    if (held) listening.close();
+    throw error;
+  }
   try {
     if (options.reset) resetDatabase(db);
     const box = loadSecretBox(dbPath);
@@ -98,11 +112,10 @@ export async function startEmulatorServer(options: ServeOptions): Promise<Runnin
     emulator.config.rateLimitPerSecond = options.rateLimitPerSecond;
 
     const requestListener = emulatorRequestListener(emulator.app.fetch);
-    const server = options.boundServer ?? createEmulatorHttpServer(requestListener);
+    const server = listening;
     if (options.boundServer) answerClientErrors(server);
     server.keepAliveTimeout = 5_000;
-    const port = options.boundServer ? (options.boundServer.address() as AddressInfo).port : await listen(server, options.port, options.host);
-    listening = server;
+    const port = (server.address() as AddressInfo).port;
     emulator.config.port = port;
     emulator.config.allowedHosts = options.allowedHosts ?? [];
     const url = `http://${urlHost(options.host)}:${port}`;
@@ -115,6 +128,7 @@ export async function startEmulatorServer(options: ServeOptions): Promise<Runnin
         stateFileError = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
       }
     }
+    held?.open(server, requestListener);
     // Webhook dispatch in real time; deliveries in flight at a crash are pending and due in the database: sent at once.
     emulator.webhooks.start();
     const stopSweeper = startSweeper(emulator);
@@ -141,9 +155,11 @@ export async function startEmulatorServer(options: ServeOptions): Promise<Runnin
       },
     };
   } catch (error) {
-    // Never leave a port open over a closed database (every request would fail with 500).
-    listening?.closeAllConnections();
-    listening?.close();
+    // Never leave a port open over a closed database (every request would fail with 500); exec closes its own.
+    if (held) {
+      listening.closeAllConnections();
+      listening.close();
+    }
     db.close();
     throw error;
   }
@@ -157,6 +173,20 @@ function urlHost(host: string): string {
   if (host === '0.0.0.0') return '127.0.0.1';
   if (host === '::') return '[::1]';
   return host.includes(':') ? `[${host}]` : host;
+}
+
+/** A request listener that holds requests until `open` hands them, and every later one, to the emulator's. */
+function holdRequests() {
+  const waiting: Array<[IncomingMessage, ServerResponse]> = [];
+  const listener = (req: IncomingMessage, res: ServerResponse) => void waiting.push([req, res]);
+  return {
+    listener,
+    open(server: Server, emulator: RequestListener) {
+      server.off('request', listener);
+      server.on('request', emulator);
+      for (const [req, res] of waiting.splice(0)) emulator(req, res);
+    },
+  };
 }
 
 function listen(server: Server, port: number, host: string): Promise<number> {

@@ -1,10 +1,11 @@
 import Database from 'better-sqlite3';
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { MIGRATIONS } from './migrations/index.js';
 import { SecretBox } from '../util/crypto.js';
 import { CHOICES } from '../contract/choices.js';
+import { makeDir } from '../util/make-dir.js';
 
 export type Db = Database.Database;
 
@@ -35,7 +36,7 @@ export interface OpenOptions {
  */
 export function openDatabase(path: string, options: OpenOptions = {}): Db {
   // The folder holds the database and its sealing key: owner-only (docs/security.md).
-  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true, mode: CHOICES.privateDirMode });
+  if (path !== ':memory:') makeDir(dirname(path), CHOICES.privateDirMode);
   const db = new Database(path, { timeout: 0 });
   try {
     if (options.exclusive && path !== ':memory:') {

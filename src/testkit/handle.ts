@@ -1,15 +1,10 @@
-import { ControlClient } from '../client/control.js';
 import type { AppResponse, UpdateAppRequest } from '../contract/apps.js';
 import type { ClockResponse } from '../contract/control.js';
 import type { ScanList } from '../contract/device.js';
 import type { StateFile, StateImportResponse, StateResetResponse } from '../contract/state.js';
-import { toIso } from '../contract/time.js';
 import type { DeliveryDetail, DeliveryStatus } from '../contract/webhooks.js';
-import type { RunningServer } from '../emulator/server.js';
-import { simulateScans, type SimulateScanOptions } from './simulate-scan.js';
+import type { SimulateScanOptions } from './simulate-scan.js';
 import type { ScanSummary } from '../sdk/simulate.js';
-import { durationOf, timeOf } from './values.js';
-import { settleDeliveries } from './settle.js';
 
 export type { SimulateScanOptions } from './simulate-scan.js';
 
@@ -61,55 +56,4 @@ export interface EmulatorHandle extends AsyncDisposable {
   reset(): Promise<StateResetResponse>;
   /** Stops the emulator: the port is free and nothing of it keeps the process alive. */
   close(): Promise<void>;
-}
-
-export interface HandleCredentials {
-  appId: string;
-  secretKey: string;
-  publishableKey: string;
-  webhookSecret: string;
-}
-
-export function createHandle(server: RunningServer, credentials: HandleCredentials): EmulatorHandle {
-  const { emulator, url } = server;
-  const control = new ControlClient(url);
-  const appId = credentials.appId;
-  let cookie: string | null = null;
-
-  const deliveries = async (query: DeliveryQuery = {}) => {
-    const list = await control.deliveries({ app_id: appId, status: query.status, scan_id: query.scanId, event_id: query.eventId, limit: query.limit ?? 1000 });
-    return Promise.all(list.data.map((d) => control.delivery(d.id)));
-  };
-  const close = () => server.close();
-
-  return {
-    baseUrl: url,
-    port: server.port,
-    ...credentials,
-    clock: {
-      now: () => new Date(emulator.clock.now()),
-      advance: async (duration) => control.advanceClock(`${durationOf(duration)}ms`),
-      set: async (time) => control.setClock(toIso(timeOf(time, 'time'))),
-    },
-    app: () => control.app(appId),
-    async updateApp(patch) {
-      cookie ??= await control.portalLogin((await control.app(appId)).account_id);
-      return control.updateApp(appId, patch, cookie);
-    },
-    async simulateScan(options) {
-      return (await simulateScans(control, credentials, 1, options))[0]!;
-    },
-    simulateScans: (count, options) => simulateScans(control, credentials, count, options),
-    scans: async (query = {}) => (await control.scans(appId, { host_user_ref: query.hostUserRef, limit: query.limit ?? 1000 })).data,
-    deliveries,
-    async waitForDeliveries(options = {}) {
-      await settleDeliveries(emulator, options.timeoutMs ?? 10_000);
-      return deliveries();
-    },
-    exportState: (options = {}) => control.exportState(Boolean(options.includeSecrets)),
-    importState: (state) => control.importState(state),
-    reset: () => control.resetState(),
-    close,
-    [Symbol.asyncDispose]: close,
-  };
 }

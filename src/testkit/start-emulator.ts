@@ -1,11 +1,13 @@
 import type { z } from 'zod';
+import { CHOICES } from '../contract/choices.js';
 import type { StateFile } from '../contract/state.js';
 import { parseFixtures, type Fixtures } from '../emulator/fixture-file.js';
 import { startEmulatorServer } from '../emulator/server.js';
 import { sanitize } from '../emulator/domain/request-log.js';
 import { testCredentials } from '../emulator/test-credentials.js';
 import { packageVersion } from '../util/package-root.js';
-import { createHandle, type EmulatorHandle } from './handle.js';
+import { createHandle } from './create-handle.js';
+import type { EmulatorHandle } from './handle.js';
 import { timeOf } from './values.js';
 
 export type { EmulatorHandle } from './handle.js';
@@ -50,7 +52,7 @@ export async function startEmulator(options: StartEmulatorOptions = {}): Promise
     fixturesPath: typeof options.fixtures === 'string' ? options.fixtures : null,
     inlineFixtures: inline,
     reset: false,
-    rateLimitPerSecond: options.rateLimitPerSecond ?? 0,
+    rateLimitPerSecond: options.rateLimitPerSecond ?? CHOICES.testRunRateLimitPerSecond,
     version: packageVersion(),
     stateFile: null,
     seed: options.seed ?? null,

@@ -17,7 +17,7 @@ export function DeliveryList({ lines, columns, selectedId, start, size }: Delive
   return (
     <Box flexDirection="column">
       <Text bold>{'  ' + columns.map((c, i) => fit(c.title, c.width, i === columns.length - 1)).join('')}</Text>
-      {lines.length === 0 ? <Text dimColor>  waiting for deliveries...</Text> : null}
+      {lines.length === 0 ? <Text dimColor wrap="truncate">  waiting for deliveries... (earlier ones: scanctl webhook deliveries)</Text> : null}
       {visible.map((line) => {
         const selected = line.deliveryId === selectedId;
         const state = stateOf(line.latest);

@@ -12,7 +12,8 @@ export interface Column {
 const MARKER = 2;
 const REQUIRED: Column[] = [
   { id: 'event', title: 'EVENT', width: 25 },
-  { id: 'type', title: 'TYPE', width: 10 },
+  // 'completed*' (a resend) and a space.
+  { id: 'type', title: 'TYPE', width: 11 },
   { id: 'attempt', title: 'TRY', width: 6 },
   { id: 'last', title: 'LAST', width: 5 },
   { id: 'state', title: 'STATE', width: 10 },
@@ -20,7 +21,7 @@ const REQUIRED: Column[] = [
 ];
 const LATENCY: Column = { id: 'latency', title: 'LATENCY', width: 8 };
 const SCAN: Column = { id: 'scan', title: 'SCAN', width: 21 };
-const MIN_ANSWER = 6;
+const MIN_ANSWER = 5;
 
 /**
  * The columns for a terminal `columns` wide: the required ones always; latency, then the scan id

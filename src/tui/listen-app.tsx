@@ -41,6 +41,8 @@ export function ListenApp(props: ListenAppProps) {
   const selection = useSelection(lines, size);
   const clock = useEmulatorClock(props.readClock, props.emulatorTime ?? null);
   const [openId, setOpenId] = useState<string | null>(null);
+  // The detail's first row once the user scrolls it (null: the head and the newest attempts).
+  const [scroll, setScroll] = useState<number | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const current = lines[selection.index];
   const openLine = openId ? lines.find((l) => l.deliveryId === openId) : undefined;
@@ -58,15 +60,23 @@ export function ListenApp(props: ListenAppProps) {
   );
 
   // The key handler reads the latest render through a ref: a keypress may arrive before ink re-subscribes it.
-  const latest = useRef({ lines, current, openId, openLine, resend, selection, size });
-  latest.current = { lines, current, openId, openLine, resend, selection, size };
+  const latest = useRef({ lines, current, openId, openLine, resend, selection, size, scroll });
+  latest.current = { lines, current, openId, openLine, resend, selection, size, scroll };
+  const open = (id: string | null) => {
+    setOpenId(id);
+    setScroll(null);
+  };
 
   useInput((input, key) => {
     const view = latest.current;
     if (input === 'q' || (key.ctrl && input === 'c')) return exit();
     if (view.openId) {
-      if (key.escape || key.backspace || key.leftArrow) setOpenId(null);
+      const by = key.upArrow || input === 'k' ? -1 : key.downArrow || input === 'j' ? 1 : key.pageUp ? -view.size : key.pageDown ? view.size : 0;
+      if (key.escape || key.backspace || key.leftArrow) open(null);
       else if (input === 'r' && view.openLine) view.resend(view.openLine.latest.event_id);
+      // Clamped where it is drawn; never below the top here.
+      else if (by !== 0) setScroll((s) => Math.max(0, (s ?? 0) + by));
+      else if (key.home || input === 'g') setScroll(0);
       return;
     }
     // Keys typed faster than a frame can arrive together ("jjj").
@@ -76,7 +86,7 @@ export function ListenApp(props: ListenAppProps) {
     else if (key.pageDown) view.selection.move(view.lines, view.size);
     else if (key.home || input === 'g') view.selection.follow();
     else if (key.end || input === 'G') view.selection.move(view.lines, view.lines.length);
-    else if (key.return && view.current) setOpenId(view.current.deliveryId);
+    else if (key.return && view.current) open(view.current.deliveryId);
     else if (input === 'r' && view.current) view.resend(view.current.latest.event_id);
   });
 
@@ -91,7 +101,7 @@ export function ListenApp(props: ListenAppProps) {
       <Text wrap="truncate">{clockLine(clock.time, clock.aheadMs)}</Text>
       <Text wrap="truncate">{countLine(lines, props.events ?? null, selection.start, size)}</Text>
       {openId ? (
-        <DeliveryDetailView state={detail} width={width} height={size + 1} />
+        <DeliveryDetailView state={detail} width={width} height={size + 1} scroll={scroll} />
       ) : (
         <DeliveryList lines={lines} columns={fitColumns(width)} selectedId={selection.selectedId} start={selection.start} size={size} />
       )}
@@ -100,7 +110,7 @@ export function ListenApp(props: ListenAppProps) {
         {notice ?? ' '}
       </Text>
       <Text dimColor wrap="truncate">
-        {openId ? 'esc back  r resend  q quit' : `up/down select  pgup/pgdn page  ${selection.following ? '' : 'g newest  '}enter details  r resend  q quit`}
+        {openId ? 'up/down scroll  esc back  r resend  q quit' : `up/down select  pgup/pgdn page  ${selection.following ? '' : 'g newest  '}enter details  r resend  q quit`}
       </Text>
     </Box>
   );
@@ -120,6 +130,7 @@ function countLine(lines: DeliveryLine[], events: readonly string[] | null, star
   const count = (state: string) => lines.filter((l) => stateOf(l.latest) === state).length;
   const exhausted = count('EXHAUSTED');
   const only = events ? ` of ${events.join(', ')}` : '';
-  const counts = `${lines.length} deliver${lines.length === 1 ? 'y' : 'ies'}${only}: ${count('delivered')} delivered, ${count('retrying')} retrying${exhausted ? `, ${exhausted} EXHAUSTED` : ''}`;
+  // The view lists what happens while it runs; earlier deliveries: `scanctl webhook deliveries`.
+  const counts = `${lines.length} deliver${lines.length === 1 ? 'y' : 'ies'}${only} since listen started: ${count('delivered')} delivered, ${count('retrying')} retrying${exhausted ? `, ${exhausted} EXHAUSTED` : ''}`;
   return lines.length > size ? `${counts}  (rows ${start + 1}-${Math.min(lines.length, start + size)} of ${lines.length})` : counts;
 }

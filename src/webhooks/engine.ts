@@ -27,8 +27,12 @@ export interface WebhookEngineDeps {
   send?: (request: SendRequest) => Promise<SendOutcome>;
   /** Sends in flight at once (default DISPATCH_CONCURRENCY); 1 records attempts in due order on every run (`--seed`). */
   concurrency?: number;
-  /** Latencies as the clock measures them, not real time: a frozen clock's runs then store the same bytes. */
-  latencyFromClock?: boolean;
+  /**
+   * CHOICE-31: a frozen clock's latencies are the virtual time a send takes, which is none (the
+   * clock does not move on its own; an advance made while a request is on the wire is not the
+   * receiver's latency), so two runs store the same bytes whatever the receiver's real speed.
+   */
+  frozenClock?: boolean;
 }
 
 /** The webhook dispatcher: claims due deliveries on the emulator clock and sends them. */
@@ -83,7 +87,7 @@ export function createWebhookEngine(deps: WebhookEngineDeps): WebhookEngine {
     clock,
     box: deps.box,
     userAgent: deps.userAgent,
-    send: deps.latencyFromClock ? clockTimed(clock, deps.send ?? sendOnce) : (deps.send ?? sendOnce),
+    send: deps.frozenClock ? untimed(deps.send ?? sendOnce) : (deps.send ?? sendOnce),
     emit,
     listening,
     record: attemptRecorder(store, clock, emit, listening),
@@ -176,11 +180,7 @@ function groupByApp(rows: DeliveryWithEvent[]): Map<string, DeliveryWithEvent[]>
   return byApp;
 }
 
-/** A send whose latency is read off the emulator's clock (a frozen clock: 0 unless it was advanced meanwhile). */
-function clockTimed(clock: Clock, send: (request: SendRequest) => Promise<SendOutcome>) {
-  return async (request: SendRequest): Promise<SendOutcome> => {
-    const started = clock.now();
-    const outcome = await send(request);
-    return { ...outcome, latencyMs: clock.now() - started };
-  };
+/** A send under a frozen clock: it takes no virtual time (CHOICE-31). */
+function untimed(send: (request: SendRequest) => Promise<SendOutcome>) {
+  return async (request: SendRequest): Promise<SendOutcome> => ({ ...(await send(request)), latencyMs: 0 });
 }

@@ -112,6 +112,22 @@ describe('serve lifecycle', () => {
     expect(await serve.stop()).toBe(0);
   });
 
+  // A folder that exists but cannot hold a child: mkdir there says ENOENT, and Node's recursive mkdir spins on it for ever.
+  const procDir = `/proc/${process.pid}`;
+
+  it.runIf(process.platform === 'linux')('serve --db :memory: under /proc: ready, the serve.json warning, answers, and stops (never a spin)', async () => {
+    const serve = await start([], { dir: procDir, db: ':memory:' });
+    expect((await fetch(`${serve.baseUrl}/_scanctl/clock`)).status).toBe(200);
+    expect(serve.stderr()).toContain('scanctl: warning: cannot write .scanctl/serve.json (ENOENT)');
+    expect(await serve.stop()).toBe(0);
+  });
+
+  it.runIf(process.platform === 'linux')('serve with the default database where .scanctl cannot be made: a user error, exit 2, not "a bug"', async () => {
+    const res = await runCli(['serve', '--port', '0'], { cwd: procDir });
+    expect(res.code).toBe(2);
+    expect(res.stderr).toBe('scanctl: cannot create the folder of the database .scanctl/scanctl.db (ENOENT)\n  hint: pick another file with --db (or --db :memory:)\n');
+  });
+
   it('two serves in one folder: stopping the second leaves the first findable; kill -9 leaves a record that says not running', async () => {
     const first = await start([], { db: ':memory:' });
     const second = await start([], { dir: first.dir, db: ':memory:' });
@@ -247,6 +263,12 @@ describe('serve lifecycle', () => {
     const busy = await runCli(['serve', '--port', String(port), '--db', ':memory:']);
     expect(busy.code).toBe(2);
     expect(busy.stderr).toContain(`port ${port} on 127.0.0.1 is already in use`);
+    // With the default database: refused before anything is written in the folder.
+    const fresh = tempDir('scanctl-e2e-');
+    const busyDefault = await runCli(['serve', '--port', String(port)], { cwd: fresh });
+    expect(busyDefault.code).toBe(2);
+    expect(busyDefault.stderr).toContain(`port ${port} on 127.0.0.1 is already in use`);
+    expect(existsSync(join(fresh, '.scanctl'))).toBe(false);
     const badPort = await runCli(['serve', '--port', '70000', '--db', ':memory:']);
     expect(badPort.code).toBe(2);
     expect(badPort.stderr).toBe("scanctl: option '--port <port>' argument '70000' is invalid. Expected a whole number from 0 to 65535. (see scanctl serve --help)\n");

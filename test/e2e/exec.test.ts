@@ -30,6 +30,33 @@ describe('scanctl exec -- COMMAND', () => {
     await expect(fetch(`${out.base}/_scanctl`)).rejects.toThrow();
   });
 
+  it('CHOICE-2: no rate limit by default, as startEmulator (150 mints in one frozen second: no 429); --rate-limit 100 turns it on', async () => {
+    const script = `
+      const env = process.env;
+      const mint = () => fetch(env.SCANCTL_BASE_URL + '/v1/sessions', { method: 'POST', headers: { authorization: 'Bearer ' + env.SCANCTL_SECRET_KEY, 'content-type': 'application/json' }, body: '{"host_user_ref":"m"}' });
+      const statuses = [];
+      for (let i = 0; i < 150; i++) statuses.push((await mint()).status);
+      console.log(statuses.filter((s) => s === 429).length);`;
+    const command = ['--', process.execPath, '--input-type=module', '-e', script];
+    const unlimited = await exec(['--frozen-clock', ...command]);
+    expect(unlimited).toMatchObject({ code: 0, stdout: '0\n' });
+    const limited = await exec(['--frozen-clock', '--rate-limit', '100', ...command]);
+    expect(limited).toMatchObject({ code: 0, stdout: '50\n' });
+  });
+
+  it('the example of exec --help repeats byte for byte: it fixes the seed, the clock start and freezes the clock', async () => {
+    const help = await runCli(['exec', '--help']);
+    const example = /scanctl exec (.*) -- npm test/.exec(help.stdout)![1]!.split(' ');
+    expect(example).toEqual(['--seed', '1', '--clock-start', '2026-01-01T00:00:00Z', '--frozen-clock']);
+    const script = `
+      const env = process.env;
+      const minted = await fetch(env.SCANCTL_BASE_URL + '/v1/sessions', { method: 'POST', headers: { authorization: 'Bearer ' + env.SCANCTL_SECRET_KEY, 'content-type': 'application/json' }, body: '{"host_user_ref":"m"}' });
+      console.log(await minted.text());`;
+    const runs = await Promise.all([1, 2].map(() => exec([...example, '--', process.execPath, '--input-type=module', '-e', script])));
+    expect(runs[0]!.stdout).toContain('"session_token"');
+    expect(runs[1]!.stdout).toBe(runs[0]!.stdout);
+  });
+
   it('a command ended by a signal gives 128 + its number; one not found gives 127', async () => {
     expect((await exec(['--', ...node('process.kill(process.pid, "SIGTERM")')])).code).toBe(143);
     const missing = await exec(['--', 'scanctl-no-such-command']);
@@ -63,6 +90,8 @@ describe('scanctl exec -- COMMAND', () => {
     await runCli(['exec', '--', ...node(`require('fs').writeFileSync(${JSON.stringify(notState)}, '{"tables":{}}')`)], { cwd: dir });
     const cases: Array<[string[], RegExp]> = [
       [['--bogus', ...command], /unknown option '--bogus'/],
+      // The command's own option read as exec's (no --): say where the -- goes.
+      [node('1'), /^scanctl: unknown option '-e' \(an option of the command\? put -- before it: scanctl exec \[options\] -- COMMAND \[ARGS\.\.\.\]\)/],
       [['--export-on-exit', exported, '--'], /needs a command after --/],
       [['--import', notState, '--export-on-exit', exported, ...command], /is not a scanctl state export \(format: /],
       [['--seed', 'ten', ...command], /--seed <n>' argument 'ten' is invalid/],

@@ -33,6 +33,29 @@ describe('scanctl webhook listen (built CLI)', () => {
     expect(json.listener).toMatchObject({ object: 'webhook_listener', forward_url: 'http://127.0.0.1:9/second', events: null });
   });
 
+  it('CHOICE-30: state reset keeps a running listen attached (it still forwards, app show names it); an import without the app ends it: one line, exit 8', async () => {
+    const serve = await startServe();
+    cleanups.push(() => serve.stop());
+    const receiver = await startReceiver(DEMO.webhookSecret);
+    cleanups.push(() => receiver.close());
+    const l = listen(['--forward', receiver.url, '--base-url', serve.baseUrl]);
+    await l.line((x) => x.startsWith('Signing secret:'));
+    expect((await runCli(['state', 'reset', '--base-url', serve.baseUrl])).code).toBe(0);
+    const shown = await runCli(['app', 'show', '--base-url', serve.baseUrl]);
+    expect(shown.stdout).toMatch(new RegExp(`webhook listen +forwarding to ${receiver.url.replace(/[.]/g, '\\.')} since`));
+    await playScans(serve.baseUrl, 1);
+    expect(await l.line((x) => x.includes('attempt 1/17'))).toContain('succeeded');
+    expect(await receiver.waitFor(1)).toHaveLength(1);
+    // A state without app_demo: the listener cannot stay.
+    const empty = await runCli(['state', 'export', '-', '--base-url', serve.baseUrl]);
+    const file = JSON.parse(empty.stdout);
+    for (const table of Object.keys(file.tables)) if (table !== 'meta') file.tables[table] = [];
+    const imported = await runCli(['state', 'import', '-', '--base-url', serve.baseUrl], { input: JSON.stringify(file) });
+    expect(imported.code, imported.stderr).toBe(0);
+    expect(await l.exited).toBe(EXIT.listenerEnded);
+    expect(l.stderr()).toMatch(/^scanctl: stopped listening: a `state import` at \S+ changed the state under this listener \(app_demo no longer exists\)\n {2}hint: start `scanctl webhook listen` again\n$/);
+  });
+
   it('when the emulator stops, listen says so in one line and exits 4', async () => {
     const serve = await startServe();
     cleanups.push(() => serve.stop());

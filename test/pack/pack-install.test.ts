@@ -1,5 +1,5 @@
 import { execFile, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
@@ -15,7 +15,7 @@ import { tempDir } from '../helpers/temp.js';
  */
 const run = promisify(execFile);
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { name: string; version: string };
+const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { name: string; version: string; devDependencies: Record<string, string> };
 const skip = process.env.SCANCTL_SKIP_PACK === '1';
 
 describe.skipIf(skip)('npm pack + global install of the tarball', () => {
@@ -25,6 +25,7 @@ describe.skipIf(skip)('npm pack + global install of the tarball', () => {
   let prefix = '';
   let bin = '';
   let files: string[] = [];
+  let tarball = '';
   let installSeconds = 0;
 
   beforeAll(async () => {
@@ -36,7 +37,7 @@ describe.skipIf(skip)('npm pack + global install of the tarball', () => {
     const packed = await run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', work], { cwd: ROOT, maxBuffer: 16 * 1024 * 1024 });
     const [info] = JSON.parse(packed.stdout) as Array<{ filename: string; files: Array<{ path: string }> }>;
     files = info!.files.map((f) => f.path);
-    const tarball = join(work, info!.filename);
+    tarball = join(work, info!.filename);
     const started = performance.now();
     await run('npm', ['install', '-g', '--prefix', prefix, '--prefer-offline', '--no-audit', '--no-fund', tarball], {
       cwd: work,
@@ -99,5 +100,56 @@ describe.skipIf(skip)('npm pack + global install of the tarball', () => {
       child.kill('SIGTERM');
       await exited;
     }
+  });
+
+  /**
+   * A customer's project outside this repository: the tarball installed as a dependency beside
+   * vitest, typescript and @types/node (the versions this repository uses), and the example
+   * backend copied in as the README says to.
+   */
+  describe('a project that depends on the tarball', () => {
+    let project = '';
+
+    beforeAll(async () => {
+      project = join(work, 'project');
+      mkdirSync(project);
+      writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'customer', private: true, type: 'module' }));
+      const dev = ['vitest', 'typescript', '@types/node'].map((name) => `${name}@${pkg.devDependencies[name]}`);
+      await run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', tarball, ...dev], { cwd: project, maxBuffer: 16 * 1024 * 1024, timeout: 280_000 });
+      cpSync(join(ROOT, 'examples'), join(project, 'examples'), { recursive: true });
+    }, 300_000);
+
+    it('the published types stand alone: a consumer type-checks with skipLibCheck false (no better-sqlite3 types needed)', async () => {
+      writeFileSync(
+        join(project, 'consumer.ts'),
+        [
+          "import { startEmulator, type EmulatorHandle, type StartEmulatorOptions } from 'scanctl';",
+          "import { verifySignature, signPayload } from 'scanctl/verify';",
+          'const options: StartEmulatorOptions = { seed: 1, clock: { frozen: true } };',
+          'const emu: EmulatorHandle = await startEmulator(options);',
+          'const deliveries = await emu.deliveries({ status: "succeeded" });',
+          'console.log(deliveries.length, typeof verifySignature, typeof signPayload);',
+          'await emu.close();',
+          '',
+        ].join('\n'),
+      );
+      const compilerOptions = { strict: true, skipLibCheck: false, module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022', noEmit: true, types: ['node'] };
+      writeFileSync(join(project, 'tsconfig.json'), JSON.stringify({ compilerOptions, files: ['consumer.ts'] }));
+      const checked = await run(join(project, 'node_modules', '.bin', 'tsc'), ['-p', project], { cwd: project }).catch((error: { stdout: string; code: number }) => error);
+      expect((checked as { stdout: string }).stdout).toBe('');
+      expect((checked as { code?: number }).code ?? 0).toBe(0);
+    }, 120_000);
+
+    it('the examples run from the copy, against the installed package (no path into this repository)', async () => {
+      const tested = await run(join(project, 'node_modules', '.bin', 'vitest'), ['run', 'examples'], {
+        cwd: project,
+        env: { ...process.env, NO_COLOR: '1', SCANCTL_BASE_URL: '', SCANCTL_SECRET_KEY: '' },
+        maxBuffer: 16 * 1024 * 1024,
+        timeout: 280_000,
+      }).catch((error: { stdout: string; stderr: string }) => error);
+      const out = `${(tested as { stdout: string }).stdout}${(tested as { stderr: string }).stderr}`;
+      expect(out).not.toContain('Cannot find module');
+      expect(out).toMatch(/Test Files\s+2 passed \(2\)/);
+    }, 300_000);
   });
 });

@@ -15,6 +15,13 @@ describe('bad input refused early', () => {
     expect(ok.stdout).toContain('/v1/sessions');
   });
 
+  it('an unknown option is reported before a missing required one (session mint --bogus)', async () => {
+    const res = await runCommand(['session', 'mint', '--bogus']);
+    expect(res).toMatchObject({ code: 2, stdout: '', stderr: "scanctl: unknown option '--bogus' (see scanctl session mint --help)\n" });
+    const missing = await runCommand(['session', 'mint']);
+    expect(missing.stderr).toBe("scanctl: required option '--user <ref>' not specified (see scanctl session mint --help)\n");
+  });
+
   it('faults add --route "POST /v1/sesions" (a typo) is refused, naming the nearest route; declared routes and patterns pass', async () => {
     const emulator = testEmulator();
     const typo = await runCommand(['faults', 'add', '--route', 'POST /v1/sesions', '--status', '503', '--code', 'down'], { emulator });

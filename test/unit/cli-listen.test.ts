@@ -31,6 +31,23 @@ describe('scanctl webhook listen (in-process)', () => {
     expect(attached).toMatchObject([{ forward_url: 'http://127.0.0.1:9/hooks' }]);
   });
 
+  it('the listener that replaces another says which one it replaced (plain and --json)', async () => {
+    const emulator = testEmulator();
+    const { openDeliveryStream } = await import('../../src/client/webhook-stream.js');
+    const fetchIn = ((url: string, init?: RequestInit) => emulator.app.request(url, init)) as typeof fetch;
+    const first = await openDeliveryStream(IN_PROCESS_URL, { appId: DEMO.appId, forward: 'http://127.0.0.1:9/first' }, () => undefined, fetchIn);
+    const result = await runCommand(['webhook', 'listen', '--forward', 'http://127.0.0.1:9/second'], { emulator, onInterruptListener: (interrupt) => void Promise.resolve().then(interrupt) });
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect(result.stdout.split('\n')[2]).toBe(
+      `Note: replaced the \`webhook listen\` ${first.ready.listener!.id} that forwarded app_demo's deliveries to http://127.0.0.1:9/first since 2026-11-22T10:00:00.000Z`,
+    );
+    expect((await first.done).reason).toBe('replaced');
+    const second = await openDeliveryStream(IN_PROCESS_URL, { appId: DEMO.appId, forward: 'http://127.0.0.1:9/third' }, () => undefined, fetchIn);
+    const json = await runCommand(['webhook', 'listen', '--forward', 'http://127.0.0.1:9/fourth', '--json'], { emulator, onInterruptListener: (interrupt) => void Promise.resolve().then(interrupt) });
+    expect(JSON.parse(json.stdout.split('\n')[0]!).replaced).toMatchObject([{ id: second.ready.listener!.id, forward_url: 'http://127.0.0.1:9/third' }]);
+  });
+
   it('on a terminal: draws the live view on the io streams; an interrupt (SIGTERM) closes it and exits 0', async () => {
     const emulator = testEmulator();
     const stdout = new FakeStdout(100, 30);

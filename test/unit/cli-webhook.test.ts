@@ -30,6 +30,18 @@ describe('scanctl webhook verify and chaos flags (in-process)', () => {
     }
   });
 
+  it('WH-4: verify without --secret uses the emulator app\'s secret, as webhook check does', async () => {
+    const body = '{"id":"evt_1","type":"scan.completed"}';
+    const sig = signPayload(body, DEMO.webhookSecret);
+    const emulator = testEmulator();
+    const ok = await runCommand(['webhook', 'verify', '--signature', sig, '-'], { input: body, emulator });
+    expect(ok.stderr).toBe('');
+    expect(ok.code).toBe(0);
+    const other = await runCommand(['webhook', 'verify', '--app', 'app_trial', '--signature', sig, '-'], { input: body, emulator });
+    expect(other.code).toBe(EXIT.usage);
+    expect(other.stderr).toMatch(/^scanctl: app_trial has no webhook signing secret yet/);
+  });
+
   it('chaos refuses bad flags with exit 2', async () => {
     for (const args of [['--drop', '2'], ['--delay', 'soon'], ['--fail-first', '-1'], ['sideways']]) {
       const r = await runCommand(['webhook', 'chaos', ...args, '--app', 'app_demo', '--base-url', 'http://127.0.0.1:9']);

@@ -1,6 +1,7 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { recordScanEvent } from '../../src/webhooks/outbox.js';
 import { DEMO, portalCookie, testEmulator, type TestEmulator } from '../helpers/emulator.js';
+import { startReceiver } from '../helpers/webhook-receiver.js';
 
 const ORIGIN = 'http://localhost';
 
@@ -247,5 +248,52 @@ describe('web console', () => {
     const res = await post(emu, '/scans/delete-results', { host_user_ref: 'member_1' }, cookie);
     expect(res.status).toBe(200);
     expect(res.html).toContain('Deleted 0 stored results of <code>member_1</code>');
+  });
+
+  it('the receiver\'s answer: the list and the delivery page show its status and the start of its body, as the CLI does', async () => {
+    const emu = testEmulator();
+    const receiver = await startReceiver(DEMO.webhookSecret, () => ({ status: 500, body: 'database is locked' }));
+    try {
+      const cookie = await signIn(emu);
+      await setWebhookUrl(emu, receiver.url);
+      scan(emu, 'member_1', 'scan_1');
+      await emu.advance(0);
+      await receiver.waitFor(1);
+      const [delivery] = emu.store.webhooks.deliveries({ app_id: DEMO.appId });
+      expect((await get(emu, '/deliveries', cookie)).html).toContain('<td data-label="Receiver answered" class="wrap">500: &quot;database is locked&quot;</td>');
+      expect((await get(emu, `/deliveries/${delivery!.id}`, cookie)).html).toContain('<td data-label="Answer or error" class="wrap mono">HTTP 500: &quot;database is locked&quot;</td>');
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it('CHOICE-8: revoking a key (final) asks first; only the confirmed post revokes', async () => {
+    const emu = testEmulator();
+    const cookie = await signIn(emu);
+    const key = emu.store.keys.forApp(DEMO.appId).find((k) => k.env === 'test' && k.kind === 'secret')!;
+    const asked = await post(emu, '/keys/revoke', { key_id: key.id }, cookie);
+    expect(asked.status).toBe(200);
+    expect(asked.html).toContain('This is final: the key stops working at once and cannot be reinstated.');
+    expect(asked.html).toContain('<input type="hidden" name="confirm" value="yes"/>');
+    expect((await emu.call('POST', '/v1/sessions', { key: DEMO.testSecret, json: { host_user_ref: 'm' } })).status).toBe(201);
+    const done = await post(emu, '/keys/revoke', { key_id: key.id, confirm: 'yes' }, cookie);
+    expect(done.status).toBe(303);
+    const refused = await emu.call('POST', '/v1/sessions', { key: DEMO.testSecret, json: { host_user_ref: 'm' } });
+    expect(refused.body.error.code).toBe('key_revoked');
+  });
+
+  it('the Clock page says how far the clock is from real time as the CLI does (6d7h2m10s, not seconds)', async () => {
+    const emu = testEmulator();
+    const cookie = await signIn(emu);
+    const ahead = ((6 * 24 + 7) * 60 + 2) * 60_000 + 10_000;
+    // The machine's time, fixed: the emulator's clock is ahead of it by 6d7h2m10s.
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      vi.setSystemTime(emu.clock.now() - ahead);
+      const html = (await get(emu, '/clock', cookie)).html;
+      expect(html).toMatch(/<dt>From real time<\/dt>\s*<dd>real time \+ 6d7h2m10s<\/dd>/);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

@@ -3,7 +3,9 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { clearServeState, findServeState, STATE_FILE, writeServeState } from '../../src/emulator/serve-state.js';
+import { readdirSync } from 'node:fs';
 import { runCommand } from '../helpers/cli-in-process.js';
+import { testEmulator } from '../helpers/emulator.js';
 import { tempDir } from '../helpers/temp.js';
 
 /** The pid of a process that has exited. */
@@ -59,5 +61,44 @@ describe('finding the emulator: .scanctl/serve.json', () => {
     writeFileSync(file, JSON.stringify({ pid: deadPid(), base_url: 'http://127.0.0.1:7004', db: 'b.db' }));
     expect(findServeState(join(file, '..', '..'))).toMatchObject({ running: true, state: { base_url: 'http://127.0.0.1:7003' } });
     clearServeState(file);
+  });
+
+  it('records left by kill -9 (serve-PID.json of a dead pid) are removed by the next serve that starts or stops there', () => {
+    const file = join(tempDir('scanctl-discovery-'), STATE_FILE);
+    mkdirSync(join(file, '..'));
+    const dead = join(file, '..', `serve-${deadPid()}.json`);
+    writeFileSync(dead, JSON.stringify({ pid: 1, base_url: 'http://127.0.0.1:7005', db: 'a.db' }));
+    writeServeState(file, { pid: process.pid, base_url: 'http://127.0.0.1:7006', db: 'b.db' });
+    expect(existsSync(dead)).toBe(false);
+    const later = join(file, '..', `serve-${deadPid()}.json`);
+    writeFileSync(later, '{}');
+    clearServeState(file, process.pid);
+    expect(readdirSync(join(file, '..'))).toEqual([]);
+  });
+});
+
+describe('an emulator not found by discovery (the default 127.0.0.1:7226)', () => {
+  // No .scanctl/serve.json in a fresh temp folder or above it; no SCANCTL_BASE_URL.
+  const undiscovered = { SCANCTL_BASE_URL: undefined };
+
+  it('a command says which emulator it uses', async () => {
+    const res = await runCommand(['clock', 'show'], { cwd: tempDir('scanctl-discovery-'), emulator: testEmulator(), env: undiscovered });
+    expect(res.code).toBe(0);
+    expect(res.stderr).toMatch(/^scanctl: note: no \.scanctl\/serve\.json in .* or above: using the emulator at http:\/\/127\.0\.0\.1:7226 \(the default\)\n$/);
+  });
+
+  it('state reset, state import, key revoke and results delete refuse it (exit 2, before any request); named, it goes', async () => {
+    const cwd = tempDir('scanctl-discovery-');
+    const file = join(cwd, 'state.json');
+    writeFileSync(file, '{}');
+    for (const args of [['state', 'reset'], ['state', 'import', file], ['key', 'revoke'], ['results', 'delete', '--user', 'm']]) {
+      // No emulator: a request would fail with exit 4.
+      const res = await runCommand(args, { cwd, env: undiscovered });
+      expect(res.code, args.join(' ')).toBe(2);
+      expect(res.stderr, args.join(' ')).toContain(`scanctl: ${args[0]} ${args[1]} is not undone, and no emulator was found from this folder: refusing the default http://127.0.0.1:7226, which may be another project's`);
+      expect(res.stderr).toContain('hint: run it in the folder where `scanctl serve` runs, or name the emulator with --base-url http://127.0.0.1:7226');
+    }
+    const emu = testEmulator();
+    expect((await runCommand(['state', 'reset', '--base-url', 'http://127.0.0.1:7226'], { cwd, emulator: emu, env: undiscovered })).code).toBe(0);
   });
 });

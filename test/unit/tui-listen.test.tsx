@@ -194,6 +194,40 @@ describe('webhook listen TUI', () => {
     ui.unmount();
   });
 
+  it('the detail scrolls: the whole body and every line, where unscrolled it is cut to fit 80x24', async () => {
+    const body = `{"id":"evt_1","host_user_ref":"${'m'.repeat(600)}","tail":"THE_END"}`;
+    const { ui, f } = app({ loadDetail: async () => ({ ...detail, request: { ...detail.request, body } }) }, { columns: 80, rows: 24 });
+    f.push(base);
+    await ui.frame(has('evt_1'));
+    ui.stdin.write('\r');
+    let frame = await ui.frame(has('Service-Signature'));
+    expect(frame).not.toContain('THE_END');
+    expect(frame).toContain('up/down scroll');
+    ui.stdin.write('\u001b[6~');
+    frame = await ui.frame(has('THE_END'));
+    expect(frame).toMatch(/lines \d+-\d+ of \d+ {2}\(up\/down, pgup\/pgdn scroll\)/);
+    for (const line of frame.split('\n')) expect(line.length).toBeLessThanOrEqual(80);
+    expect(frame.split('\n').length).toBeLessThan(24);
+    // Back to the top.
+    ui.stdin.write('g');
+    frame = await ui.frame(has('lines 1-'));
+    expect(frame).toContain('Service-Event-Id: evt_1');
+    ui.unmount();
+  });
+
+  it('a resend is marked * in the type column at 80 and 130 columns; the empty view says earlier deliveries are not listed', async () => {
+    for (const columns of [80, 130]) {
+      const { ui, f } = app({}, { columns, rows: 24 });
+      expect(ui.lastFrame()).toContain('waiting for deliveries... (earlier ones: scanctl webhook deliveries)');
+      f.push(nth(1, { origin: 'resend' }));
+      const frame = await ui.frame(has('evt_00000000000000000001'));
+      const row = frame.split('\n').find((l) => l.includes('evt_00000000000000000001'))!;
+      expect(row, `${columns} columns`).toContain('completed* ');
+      for (const line of frame.split('\n')) expect(line.length).toBeLessThanOrEqual(columns);
+      ui.unmount();
+    }
+  });
+
   it('the columns fit the width and follow a resize: the scan id and latency come back when there is room', async () => {
     const { ui, f } = app({}, { columns: 80, rows: 24 });
     f.push(nth(1));
@@ -215,7 +249,7 @@ describe('webhook listen TUI', () => {
     expect(ui.lastFrame()).toMatch(/, \d+ days ahead of real time/);
     f.push({ ...base, attempt: 17, outcome: 'failed', next_attempt_at: null });
     const frame = await ui.frame(has('EXHAUSTED'));
-    expect(frame).toContain('1 delivery of scan.completed, scan.failed: 0 delivered');
+    expect(frame).toContain('1 delivery of scan.completed, scan.failed since listen started: 0 delivered');
     expect(frame.split('\n').find((l) => l.includes('evt_1'))).toContain('EXHAUSTED');
     expect(frame).toContain('1 EXHAUSTED');
     ui.unmount();

@@ -19,7 +19,7 @@ afterEach(() => {
 });
 
 /** The engine on its own: a store, a clock, a secret box, an event sink and a fake sender; no emulator. */
-function engineAlone() {
+function engineAlone(options: { frozenClock?: boolean; send?: (clock: VirtualClock) => Promise<void> } = {}) {
   const store = createStore(openDatabase(':memory:'));
   const clock = new VirtualClock({ base: frozenBase() });
   const box = SecretBox.random();
@@ -36,8 +36,10 @@ function engineAlone() {
     userAgent: 'scanctl-emulator/test',
     send: async (request) => {
       sent.push(request);
+      await options.send?.(clock);
       return { status: 204, latencyMs: 1, error: null, excerpt: null };
     },
+    frozenClock: options.frozenClock,
   });
   const scan = (scanId: string) =>
     recordScanEvent(store, randomIds, clock.now(), {
@@ -70,6 +72,15 @@ describe('the webhook engine on its own', () => {
       ['delivery.attempt_started', 'in_flight'],
       ['delivery.attempt_finished', 'succeeded'],
     ]);
+  });
+
+  it('CHOICE-31: under a frozen clock an attempt takes no time, even when the clock is advanced while it is on the wire', async () => {
+    const { store, engine, scan } = engineAlone({ frozenClock: true, send: async (clock) => clock.advance(120_000) });
+    const eventId = scan('scan_1');
+    await new Promise(setImmediate);
+    await engine.runDue();
+    const [delivery] = store.webhooks.deliveries({ event_id: eventId });
+    expect(store.webhooks.attemptsOf(delivery!.id).map((a) => a.latency_ms)).toEqual([0]);
   });
 
   it('WH-8: an attempt whose record fails goes back to pending, due after the retry gap, and is made again', async () => {

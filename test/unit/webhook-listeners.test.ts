@@ -1,7 +1,9 @@
 import { once } from 'node:events';
 import { afterEach, describe, expect, it } from 'vitest';
-import { openDeliveryStream } from '../../src/client/webhook-stream.js';
-import type { DeliveryStreamEvent, ListenerReplacedEvent } from '../../src/contract/webhooks.js';
+import { openDeliveryStream, type StreamNotice } from '../../src/client/webhook-stream.js';
+import type { DeliveryStreamEvent, ListenerEndedEvent } from '../../src/contract/webhooks.js';
+import { streamEndError } from '../../src/cli/commands/webhook/listen-end.js';
+import { EXIT } from '../../src/cli/exit-codes.js';
 import { recordScanEvent } from '../../src/webhooks/outbox.js';
 import { DEMO, expectErrorBody, portalCookie, testEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { startReceiver, type Behaviour } from '../helpers/webhook-receiver.js';
@@ -23,8 +25,8 @@ const scan = (emu: TestEmulator, scanId: string, type: 'scan.completed' | 'scan.
 /** The stream client over the in-process app (no socket). */
 const fetchOf = (emu: TestEmulator) => (async (url: string, init?: RequestInit) => emu.app.request(url, init)) as typeof fetch;
 
-async function listen(emu: TestEmulator, options: { forward?: string; events?: Array<'scan.completed' | 'scan.failed'> }) {
-  const seen: Array<DeliveryStreamEvent | ListenerReplacedEvent> = [];
+async function listen(emu: TestEmulator, options: { forward?: string; events?: Array<'scan.completed' | 'scan.failed'>; appId?: string }) {
+  const seen: Array<DeliveryStreamEvent | StreamNotice> = [];
   const stream = await openDeliveryStream('http://127.0.0.1', { appId: DEMO.appId, ...options }, (e) => seen.push(e), fetchOf(emu));
   cleanups.push(() => stream.close());
   return { stream, seen };
@@ -37,7 +39,7 @@ describe('webhook listeners', () => {
     const second = await listen(emu, { forward: 'http://127.0.0.1:9/second' });
     const end = await first.stream.done;
     expect(end.reason).toBe('replaced');
-    const told = first.seen.at(-1) as ListenerReplacedEvent;
+    const told = first.seen.at(-1);
     expect(told).toMatchObject({
       object: 'listener.replaced',
       listener_id: first.stream.ready.listener!.id,
@@ -94,5 +96,55 @@ describe('webhook listeners', () => {
     stream.close();
     expect(await detached).toEqual([stream.ready.listener!.id]);
     expect(await stream.done).toEqual({ reason: 'closed' });
+  });
+
+  it('CHOICE-30: a state reset keeps a running listener attached: it still forwards, and app show still names it', async () => {
+    const emu = testEmulator();
+    const r = await receiver();
+    const { stream, seen } = await listen(emu, { forward: r.url });
+    const reset = await emu.call('POST', '/_scanctl/state/reset');
+    expect(reset.status).toBe(200);
+    const listeners = (await emu.call('GET', '/_scanctl/webhooks/listeners')).body.data;
+    expect(listeners.map((l: { id: string }) => l.id)).toEqual([stream.ready.listener!.id]);
+    scan(emu, 'after_reset');
+    await emu.advance(0);
+    expect((await r.waitFor(1)).map((d) => d.body.data.scan_id)).toEqual(['after_reset']);
+    expect(seen.filter((e) => e.object.startsWith('listener.'))).toEqual([]);
+  });
+
+  it('CHOICE-30: an app re-seeded without a signing secret gets back the one its listener printed', async () => {
+    const emu = testEmulator();
+    const { stream } = await listen(emu, { appId: 'app_trial', forward: 'http://127.0.0.1:9/hooks' });
+    const printed = (await emu.call('POST', '/_scanctl/webhooks/signing-secret', { json: { app_id: 'app_trial' } })).body.webhook_secret;
+    await emu.call('POST', '/_scanctl/state/reset');
+    expect((await emu.call('POST', '/_scanctl/webhooks/signing-secret', { json: { app_id: 'app_trial' } })).body.webhook_secret).toBe(printed);
+    expect((await emu.call('GET', '/_scanctl/webhooks/listeners')).body.data).toHaveLength(1);
+    stream.close();
+    expect(await stream.done).toEqual({ reason: 'closed' });
+  });
+
+  it('CHOICE-30: an import without the app ends the listener with why, and listen exits 8 with one line', async () => {
+    const other = testEmulator({ fixtures: { accounts: [{ id: 'acct_x', suspended: false }], apps: [] } as never });
+    const file = await (await other.app.request('/_scanctl/state')).json();
+    const emu = testEmulator();
+    const { stream, seen } = await listen(emu, { forward: 'http://127.0.0.1:9/hooks' });
+    expect((await emu.call('POST', '/_scanctl/state/import', { json: file })).status).toBe(200);
+    const end = await stream.done;
+    expect(end.reason).toBe('ended');
+    expect(seen.at(-1)).toMatchObject({ object: 'listener.ended', listener_id: stream.ready.listener!.id, app_id: DEMO.appId, reason: 'app_removed', cause: 'state_import' } satisfies Partial<ListenerEndedEvent>);
+    const error = streamEndError(end)!;
+    expect(error.exitCode).toBe(EXIT.listenerEnded);
+    expect(error.message).toMatch(/^stopped listening: a `state import` at .* \(app_demo no longer exists\)$/);
+    expect((await emu.call('GET', '/_scanctl/webhooks/listeners')).body.data).toEqual([]);
+  });
+
+  it('CHOICE-30: a state file\'s listener rows are not imported (they belonged to the run that exported them)', async () => {
+    const a = testEmulator();
+    await listen(a, { forward: 'http://127.0.0.1:9/a' });
+    const file = (await (await a.app.request('/_scanctl/state')).json()) as { tables: Record<string, unknown[]> };
+    expect(file.tables.webhook_listeners).toHaveLength(1);
+    const b = testEmulator();
+    expect((await b.call('POST', '/_scanctl/state/import', { json: file })).status).toBe(200);
+    expect((await b.call('GET', '/_scanctl/webhooks/listeners')).body.data).toEqual([]);
   });
 });

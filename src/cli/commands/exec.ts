@@ -1,9 +1,10 @@
-import { Option, type Command } from 'commander';
+import { CommanderError, Option, type Command } from 'commander';
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { constants } from 'node:os';
+import { CHOICES } from '../../contract/choices.js';
 import { ENVIRONMENT, environmentOf } from '../../contract/environment.js';
 import type { TestCredentials } from '../../emulator/test-credentials.js';
 import { packagePath } from '../../util/package-root.js';
@@ -34,12 +35,18 @@ export function register(program: Command): void {
     .usage('[options] -- COMMAND [ARGS...]')
     .argument('[command...]', 'the command and its arguments, after --')
     // Bad input is one line: no usage hint after the error.
-    .showHelpAfterError(false);
-  addEmulatorOptions(exec, { db: ':memory:', env: false })
+    .showHelpAfterError(false)
+    // `scanctl exec node -e ...`: the command's own options were read as exec's.
+    .exitOverride((error) => {
+      if (error.code !== 'commander.unknownOption') throw error;
+      throw new CommanderError(error.exitCode, error.code, `${error.message} (an option of the command? put -- before it: scanctl exec [options] -- COMMAND [ARGS...])`);
+    });
+  // A test run: no rate limit unless asked, as startEmulator (CHOICE-2).
+  addEmulatorOptions(exec, { db: ':memory:', env: false, rateLimit: CHOICES.testRunRateLimitPerSecond })
     .addOption(new Option('--forward <url>', "point the app's webhooks at this URL (the receiver of the backend the command starts)").argParser(httpUrl))
     .addHelpText(
       'after',
-      `\nThe command gets ${Object.keys(ENVIRONMENT).slice(0, -1).join(', ')} and ${Object.keys(ENVIRONMENT).at(-1)}\n(the fixtures' default app and its test keys: docs/environment.md). SIGINT and SIGTERM are passed on to it.\nExample: scanctl exec --seed 1 --frozen-clock -- npm test`,
+      `\nThe command gets ${Object.keys(ENVIRONMENT).slice(0, -1).join(', ')} and ${Object.keys(ENVIRONMENT).at(-1)}\n(the fixtures' default app and its test keys: docs/environment.md). SIGINT and SIGTERM are passed on to it.\nExample (the same bytes every run: a seed, and a frozen clock that starts at a fixed time):\n  scanctl exec --seed 1 --clock-start 2026-01-01T00:00:00Z --frozen-clock -- npm test`,
     )
     .action(async (commandLine: string[], flags: ExecFlags, command: Command) => {
       const ctx = contextOf(command);

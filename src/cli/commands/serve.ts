@@ -1,4 +1,5 @@
 import { Command, Option } from 'commander';
+import { CHOICES } from '../../contract/choices.js';
 import { DEFAULT_DB, DEFAULT_HOST, DEFAULT_PORT, STATE_FILE } from '../../emulator/serve-state.js';
 import type { RunningServer } from '../../emulator/server.js';
 import { addEmulatorOptions, parseEmulatorFlags, type EmulatorFlags, type EmulatorRunOptions } from '../emulator-flags.js';
@@ -8,6 +9,7 @@ import { waitForInterrupt } from '../io.js';
 import { bold, dim } from '../style.js';
 import { table } from '../output.js';
 import { wholeNumber } from '../parse-options.js';
+import { invocation } from '../invocation.js';
 import type * as Seed from '../../emulator/seed.js';
 import type * as Secrets from '../../webhooks/signing-secret.js';
 import { environmentOf } from '../../contract/environment.js';
@@ -29,7 +31,7 @@ export function register(program: Command): void {
     .description('run the local emulator of every route (backend, portal, device) on SQLite with a virtual clock')
     .addOption(new Option('--port <port>', 'port to listen on; 0 picks a free one').env('SCANCTL_PORT').argParser(wholeNumber(0, 65535)).default(DEFAULT_PORT))
     .addOption(new Option('--host <host>', 'address to bind').env('SCANCTL_HOST').default(DEFAULT_HOST));
-  addEmulatorOptions(serve, { db: DEFAULT_DB, env: true })
+  addEmulatorOptions(serve, { db: DEFAULT_DB, env: true, rateLimit: CHOICES.defaultRateLimitPerSecond })
     // Not Option.env(): commander would treat SCANCTL_RESET=0 as set and wipe the database.
     .addOption(new Option('--reset', 'start from an empty database (env SCANCTL_RESET=1)'))
     .addOption(
@@ -143,7 +145,7 @@ function printReady(ctx: CommandContext, server: RunningServer, flags: ServeFlag
       ['test publishable', keys?.publishable ?? 'not in the fixtures'],
     ]),
     '',
-    dim(`Try: scanctl session mint --user member_123${server.port === 7226 ? '' : ` --base-url ${server.url}`}`),
+    dim(`Try: ${invocation(ctx.io.env)} session mint --user member_123${server.port === 7226 ? '' : ` --base-url ${server.url}`}`),
     dim('Press Ctrl+C to stop.'),
   ];
   ctx.io.stdout.write(`${lines.join('\n')}\n`);

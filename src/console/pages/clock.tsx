@@ -1,4 +1,5 @@
 /** @jsxImportSource hono/jsx */
+import { fromRealTime } from '../../clock/duration.js';
 import type { Failure } from '../form.js';
 import { pageHref } from '../render.js';
 import { Layout, type Chrome } from './layout.js';
@@ -6,7 +7,8 @@ import { Field, Notice, Time } from './parts.js';
 
 export interface ClockProps {
   chrome: Chrome;
-  offsetMs: number;
+  /** The machine's time when the page was drawn: the clock is shown as its distance from it, as `scanctl clock show` does. */
+  realNowMs: number;
   nextDueAt: number | null;
   values: { duration: string; time: string };
   failure?: Failure | undefined;
@@ -28,8 +30,8 @@ export function ClockPage(props: ClockProps) {
         <dd>
           <Time ms={chrome.now} now={chrome.now} relative={false} />
         </dd>
-        <dt>Ahead of real time by</dt>
-        <dd>{Math.round(props.offsetMs / 1000)} s</dd>
+        <dt>From real time</dt>
+        <dd>{fromRealTime(chrome.now, props.realNowMs)}</dd>
         <dt>Next webhook attempt due</dt>
         <dd>{props.nextDueAt === null ? 'none' : <Time ms={props.nextDueAt} now={chrome.now} />}</dd>
       </dl>

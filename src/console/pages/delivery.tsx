@@ -2,7 +2,7 @@
 import type { DeliveryDetail } from '../../contract/webhooks.js';
 import type { Failure } from '../form.js';
 import { Layout, type Chrome } from './layout.js';
-import { ActionForm, Notice, TableRegion, Time } from './parts.js';
+import { ActionForm, answerText, Notice, TableRegion, Time } from './parts.js';
 
 export interface DeliveryProps {
   chrome: Chrome;
@@ -130,7 +130,7 @@ export function DeliveryLive(props: { detail: DeliveryDetail; now: number }) {
                   <td data-label="URL" class="wrap">{a.url}</td>
                   <td data-label="Receiver status">{a.status ?? '-'}</td>
                   <td data-label="Latency">{a.latency_ms === null ? '-' : `${a.latency_ms} ms`}</td>
-                  <td data-label="Answer or error" class="wrap mono">{a.error ?? a.response_excerpt ?? ''}</td>
+                  <td data-label="Answer or error" class="wrap mono">{answerText(a.error, null, a.response_excerpt)}</td>
                 </tr>
               ))}
             </tbody>

@@ -17,6 +17,8 @@ export interface KeysProps {
   failure?: Failure | undefined;
   issued?: IssuedKeys | undefined;
   done?: string | undefined;
+  /** A revoke asked for and not yet confirmed: it is final, so the page asks first. */
+  confirmRevoke?: KeyView | undefined;
 }
 
 const DONE: Record<string, string> = { revoke: 'Revoked.', suspend: 'Suspended.', reinstate: 'Reinstated.' };
@@ -29,6 +31,7 @@ export function KeysPage(props: KeysProps) {
   return (
     <Layout page="Keys" chrome={chrome} failure={props.failure}>
       {props.done && DONE[props.done] ? <Notice>{DONE[props.done]}</Notice> : null}
+      {props.confirmRevoke ? <ConfirmRevoke keyView={props.confirmRevoke} action={action} cancel={pageHref('/keys', chrome.app, chrome.apps)} /> : null}
       {props.issued ? (
         <>
           <Notice>
@@ -119,5 +122,20 @@ function KeyAction(props: { verb: string; label: string; keyView: KeyView; actio
       secondary={!props.danger}
       ariaLabel={`${props.label} ${keyView.env} ${keyView.kind} key ${keyView.display}`}
     />
+  );
+}
+
+/** Revoking is final (the key stops working at once and never works again): one more step, which works without JavaScript. */
+function ConfirmRevoke(props: { keyView: KeyView; action: (verb: string) => string; cancel: string }) {
+  const { keyView } = props;
+  return (
+    <section class="confirm" role="alert" aria-labelledby="confirm-revoke">
+      <h2 id="confirm-revoke">
+        Revoke the {keyView.env} {keyView.kind} key <code>{keyView.display}</code>?
+      </h2>
+      <p>This is final: the key stops working at once and cannot be reinstated. Suspend it instead to stop it for a while.</p>
+      <ActionForm action={props.action('revoke')} label="Revoke for good" form={`confirm-${keyView.id}`} hidden={{ key_id: keyView.id, confirm: 'yes' }} danger />{' '}
+      <a href={props.cancel}>Cancel</a>
+    </section>
   );
 }

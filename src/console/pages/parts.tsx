@@ -179,3 +179,14 @@ export function ErrorSummary(props: { failure: Failure }) {
     </div>
   );
 }
+
+/**
+ * What the receiver answered, as the CLI says it: the status or the error, then the start of the
+ * answer body (a 500 that says "database is locked" shows both). `max` cuts a long answer for a list.
+ */
+export function answerText(error: string | null, status: number | null, excerpt: string | null, max = Infinity): string {
+  const head = error ?? (status === null ? '' : String(status));
+  if (!excerpt) return head || '-';
+  const cut = excerpt.length > max ? `${excerpt.slice(0, max)}…` : excerpt;
+  return `${head ? `${head}: ` : ''}"${cut}"`;
+}

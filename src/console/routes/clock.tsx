@@ -20,7 +20,7 @@ export function clockRoutes(ctx: EmulatorContext) {
     const view = (
       <ClockPage
         chrome={chrome}
-        offsetMs={ctx.clock.offsetMs}
+        realNowMs={Date.now()}
         nextDueAt={ctx.webhooks.nextDueAt()}
         values={values}
         failure={failure}

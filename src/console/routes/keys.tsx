@@ -16,10 +16,11 @@ const STATE_ACTIONS: readonly string[] = ['revoke', 'suspend', 'reinstate'] sati
 
 /** Keys: the control plane's key operations (CHOICE-8), with the same schemas and domain functions. */
 export function keyRoutes(ctx: EmulatorContext) {
-  const page = (c: Context<ConsoleEnv>, options: { failure?: Failure; issued?: IssuedKeys } = {}) => {
+  const page = (c: Context<ConsoleEnv>, options: { failure?: Failure; issued?: IssuedKeys; confirmRevoke?: string } = {}) => {
     const chrome = chromeOf(ctx, c);
     const keys = ctx.store.keys.forApp(chrome.app.id).map((k) => keyView(k, chrome.now));
-    const view = <KeysPage chrome={chrome} keys={keys} failure={options.failure} issued={options.issued} done={c.req.query('done')} />;
+    const confirmRevoke = keys.find((k) => k.id === options.confirmRevoke && k.state !== 'revoked');
+    const view = <KeysPage chrome={chrome} keys={keys} failure={options.failure} issued={options.issued} done={c.req.query('done')} confirmRevoke={confirmRevoke} />;
     return renderPage(c, view, options.failure?.status ?? 200);
   };
 
@@ -40,6 +41,12 @@ export function keyRoutes(ctx: EmulatorContext) {
         return page(c, { issued: { env: result.value.env, secret: result.value.secret.key, rotated: verb === 'rotate' } });
       }
       if (!STATE_ACTIONS.includes(verb)) throw new ApiError('route_not_found', `No console action ${verb.slice(0, 50)} on keys.`);
+      // Final: the first post asks, the confirmed one revokes.
+      if (verb === 'revoke' && form.confirm !== 'yes' && typeof form.key_id === 'string') {
+        const now = ctx.clock.now();
+        const asked = ctx.store.keys.forApp(app.id).some((k) => k.id === form.key_id && keyView(k, now).state !== 'revoked');
+        if (asked) return page(c, { confirmRevoke: form.key_id });
+      }
       const result = await attempt(`key-${form.key_id ?? ''}`, () => {
         const body = parseWith(KeyActionRequest, { key_id: textField(form.key_id) });
         const now = ctx.clock.now();

@@ -122,9 +122,9 @@ export const webhookOperations = byOperationId(
     operationId: 'streamWebhookDeliveries',
     summary: "Live stream (Server-Sent Events) of an app's deliveries; with forward, a listener for the life of the connection",
     description:
-      'Events: `ready` (WebhookStreamReady: app_id, listener, effective_url, events, emulator_time), then `delivery` (one WebhookStreamEvent per queued delivery, attempt started, attempt finished, cancellation; only the types in `events` when given). While a stream with `forward` is open, that URL is the app\'s effective webhook URL for the types it takes, and it is the app\'s only listener: a later stream with `forward` for the same app replaces it, and the replaced stream gets `replaced` (WebhookListenerReplaced) and ends. Every data object carries `object`.',
+      'Events: `ready` (WebhookStreamReady: app_id, listener, effective_url, events, emulator_time), then `delivery` (one WebhookStreamEvent per queued delivery, attempt started, attempt finished, cancellation; only the types in `events` when given). While a stream with `forward` is open, that URL is the app\'s effective webhook URL for the types it takes, and it is the app\'s only listener: a later stream with `forward` for the same app replaces it (its `ready` lists the listeners it replaced in `replaced`), and the replaced stream gets `replaced` (WebhookListenerReplaced) and ends. A state reset or import keeps the listener while its app remains with the same signing secret; otherwise the stream gets `ended` (WebhookListenerEnded) and ends. Every data object carries `object`.',
     query: StreamQuery,
-    responses: { 200: { description: 'text/event-stream; each data line is a WebhookStreamData (ready, delivery, replaced).', schema: DeliveryStreamData, contentType: 'text/event-stream' } },
+    responses: { 200: { description: 'text/event-stream; each data line is a WebhookStreamData (ready, delivery, replaced, ended).', schema: DeliveryStreamData, contentType: 'text/event-stream' } },
     errors: ['resource_missing'],
   })
 );

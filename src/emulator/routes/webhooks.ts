@@ -5,6 +5,7 @@ import {
   parseEventList,
   type DeliveryStreamEvent,
   type DeliveryStreamReady,
+  type ListenerEndedEvent,
   type ListenerReplacedEvent,
   type WebhookEventType,
 } from '../../contract/webhooks.js';
@@ -54,25 +55,34 @@ export const webhookRoutes = [
     const app = requireApp(ctx, query.app_id);
     const events = parseEventList(query.events);
     // `scanctl webhook listen --forward URL`: while this stream is open, URL is the app's effective webhook URL.
-    const listener = query.forward ? attachListener(ctx, app.id, query.forward, events) : null;
+    const { listener, replaced } = query.forward ? attachListener(ctx, app.id, query.forward, events) : { listener: null, replaced: [] };
     return sseResponse(c, (channel) => {
-      let replaced = false;
+      let gone = false;
       const onDelivery = (event: DeliveryStreamEvent) => {
         if (event.app_id === app.id && (events === null || events.includes(event.event_type))) channel.send('delivery', event);
       };
       // Told at once when another listener took the app over; this stream then ends.
       const onReplaced = (event: ListenerReplacedEvent) => {
         if (event.listener_id !== listener?.id) return;
-        replaced = true;
+        gone = true;
         channel.send('replaced', event);
+        channel.close();
+      };
+      // A state reset or import that could not keep this listener (CHOICE-30).
+      const onEnded = (event: ListenerEndedEvent) => {
+        if (event.listener_id !== listener?.id) return;
+        gone = true;
+        channel.send('ended', event);
         channel.close();
       };
       ctx.bus.on('delivery', onDelivery);
       ctx.bus.on('listener-replaced', onReplaced);
+      ctx.bus.on('listener-ended', onEnded);
       channel.send('ready', {
         object: 'webhook_stream',
         app_id: app.id,
         listener: listener ? listenerView(listener) : null,
+        replaced: replaced.map(listenerView),
         effective_url: effectiveWebhookUrl(ctx.store, app.id),
         events,
         emulator_time: toIso(ctx.clock.now()),
@@ -80,7 +90,8 @@ export const webhookRoutes = [
       return () => {
         ctx.bus.off('delivery', onDelivery);
         ctx.bus.off('listener-replaced', onReplaced);
-        if (!listener || replaced) return;
+        ctx.bus.off('listener-ended', onEnded);
+        if (!listener || gone) return;
         try {
           ctx.store.webhooks.deleteListener(listener.id);
         } catch {
@@ -93,7 +104,7 @@ export const webhookRoutes = [
 ];
 
 /** One listener per app: a new one replaces (and tells) the ones attached before it. */
-function attachListener(ctx: EmulatorContext, appId: string, forwardUrl: string, events: WebhookEventType[] | null): ListenerRow {
+function attachListener(ctx: EmulatorContext, appId: string, forwardUrl: string, events: WebhookEventType[] | null): { listener: ListenerRow; replaced: ListenerRow[] } {
   const listener: ListenerRow = { id: ctx.ids.id('lsn'), app_id: appId, forward_url: forwardUrl, events: events ? JSON.stringify(events) : null, created_at: ctx.clock.now() };
   ensureSigningSecret(ctx.store, ctx.ids, ctx.box, ctx.clock.now(), appId);
   const previous = ctx.store.db.transaction(() => {
@@ -106,5 +117,5 @@ function attachListener(ctx: EmulatorContext, appId: string, forwardUrl: string,
   for (const row of previous) {
     ctx.bus.emit('listener-replaced', { object: 'listener.replaced', time, listener_id: row.id, app_id: appId, replaced_by: listenerView(listener) });
   }
-  return listener;
+  return { listener, replaced: previous };
 }

@@ -5,6 +5,7 @@ import { rebuildDerivedTables } from '../../store/derived.js';
 import type { EmulatorContext } from '../context.js';
 import { followStoredFixtures } from '../seed.js';
 import { recordClock, restartSeededIds } from '../determinism.js';
+import { announceEnded, holdListeners, reattachListeners } from './listeners.js';
 import { listTables, plainName, quote, type TableInfo } from './tables.js';
 
 /**
@@ -38,6 +39,7 @@ export function importState(ctx: EmulatorContext, file: StateFile): StateImportR
   }
 
   const kept = keptSecrets(ctx, [...tables.values()]);
+  const held = holdListeners(ctx);
   const withoutSecret: string[] = [];
   const counts: Record<string, number> = {};
   const run = db.transaction(() => {
@@ -46,6 +48,8 @@ export function importState(ctx: EmulatorContext, file: StateFile): StateImportR
     for (const [name, rows] of Object.entries(file.tables)) {
       const table = tables.get(name)!;
       counts[name] = rows.length;
+      // Listeners belong to the run that exported them, not to its state (CHOICE-30).
+      if (name === LISTENERS) continue;
       rows.forEach((row, i) => {
         const values: Record<string, unknown> = {};
         for (const [column, value] of Object.entries(row)) {
@@ -80,10 +84,12 @@ export function importState(ctx: EmulatorContext, file: StateFile): StateImportR
       const first = violations[0]!;
       throw new ApiError('parameter_invalid', `The state file's ${first.table} refers to a ${first.parent} row it does not contain.`, `tables.${first.table}`);
     }
+    return reattachListeners(ctx, held, 'state_import');
   });
-  run();
+  const ended = run();
   ctx.clock.restoreOffset(file.clock_offset_ms);
   afterStateChange(ctx);
+  announceEnded(ctx, ended);
   return {
     object: 'state_import',
     schema_version: file.schema_version,
@@ -92,6 +98,8 @@ export function importState(ctx: EmulatorContext, file: StateFile): StateImportR
     apps_without_signing_secret: withoutSecret.sort(),
   };
 }
+
+const LISTENERS = 'webhook_listeners';
 
 function isSealedPlain(table: TableInfo, column: string): boolean {
   return table.sealed.some((sealed) => plainName(sealed) === column);

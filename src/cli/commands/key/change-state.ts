@@ -11,6 +11,7 @@ export function keyStateCommand(action: 'revoke' | 'suspend' | 'reinstate', desc
       .addOption(envOption())
       .action(async (keyId: string | undefined, flags: { env: 'test' | 'live' }, command: Command) => {
         const ctx = contextOf(command);
+        if (action === 'revoke') ctx.requireKnownEmulator('key revoke');
         const key = await ctx.control().keyAction(await ctx.appId(), action, keyId ? { key_id: keyId } : { env: flags.env });
         ctx.print(key, (k) => renderKeys([k]));
       });

@@ -10,6 +10,7 @@ export function register(group: Command): void {
     .option('--key <key>', 'secret key (env SCANCTL_SECRET_KEY; default against the local emulator: its test key)')
     .action(async (flags: { user: string; key?: string }, command: Command) => {
       const ctx = contextOf(command);
+      ctx.requireKnownEmulator('results delete');
       const baseUrl = ctx.baseUrl;
       const key = await ctx.secretKey(flags.key);
       const result = await deleteResults(baseUrl, key, flags.user, ctx.io.fetch);

@@ -9,6 +9,7 @@ export function register(group: Command): void {
     .description('replace the whole emulator state with a file from `state export` (one transaction); - for stdin')
     .action(async (file: string, _flags: object, command: Command) => {
       const ctx = contextOf(command);
+      ctx.requireKnownEmulator('state import');
       const result = await ctx.control().importState(await readStateFile(file, ctx));
       ctx.print(result, (r) => {
         const rows = Object.values(r.tables).reduce((sum, n) => sum + n, 0);

@@ -3,6 +3,7 @@ import { writeFileSync } from 'node:fs';
 import { CHOICES } from '../../../contract/choices.js';
 import { WEBHOOK_SECRET_PATTERN } from '../../../contract/credentials.js';
 import { contextOf } from '../../context.js';
+import { appSigningSecret } from './app-secret.js';
 import { UserError } from '../../errors.js';
 import { EXIT } from '../../exit-codes.js';
 import { columns } from '../../output.js';
@@ -44,16 +45,7 @@ export function register(group: Command): void {
       const timeoutMs = flags.timeout;
       let secret = flags.secret;
       let appId = ctx.options.app ?? STANDALONE_APP_ID;
-      if (secret === undefined) {
-        const control = ctx.control();
-        appId = await ctx.appId();
-        secret = (await control.webhookSecret(appId)).webhook_secret ?? undefined;
-        if (!secret) {
-          throw new UserError(`${appId} has no webhook signing secret yet`, {
-            hint: 'set a webhook_url (scanctl app update --webhook-url URL) to issue one, or pass --secret whsec_...',
-          });
-        }
-      }
+      if (secret === undefined) ({ appId, secret } = await appSigningSecret(ctx));
 
       const { runWebhookCheck } = await import('../../../webhooks/check/run.js');
       const report = await runWebhookCheck({ url, secret, appId, timeoutMs });

@@ -1,11 +1,12 @@
 import type { StreamEnd } from '../../../client/webhook-stream.js';
-import type { ListenerReplacedEvent } from '../../../contract/webhooks.js';
+import type { ListenerEndedEvent, ListenerReplacedEvent } from '../../../contract/webhooks.js';
 import { UserError } from '../../errors.js';
 import { EXIT } from '../../exit-codes.js';
 
 /** The one line `webhook listen` ends with when its stream ended on the emulator's side (the live view and plain mode alike). */
 export function streamEndError(end: StreamEnd): UserError | null {
   if (end.reason === 'replaced') return replacedError(end.event);
+  if (end.reason === 'ended') return endedError(end.event);
   if (end.reason === 'lost') {
     return new UserError('the emulator stopped: the delivery stream closed', { exitCode: EXIT.connection });
   }
@@ -18,4 +19,14 @@ function replacedError(event: ListenerReplacedEvent): UserError {
     `replaced by another \`webhook listen\` (${by.id}): since ${by.created_at} ${event.app_id}'s deliveries${by.events ? ` of ${by.events.join(', ')}` : ''} go to ${by.forward_url}`,
     { exitCode: EXIT.listenerReplaced },
   );
+}
+
+/** CHOICE-30: a reset or import keeps a listener unless what it printed no longer holds. */
+function endedError(event: ListenerEndedEvent): UserError {
+  const what = event.cause === 'state_reset' ? '`state reset`' : '`state import`';
+  const why = event.reason === 'app_removed' ? `${event.app_id} no longer exists` : `${event.app_id} now signs with another secret than the one printed`;
+  return new UserError(`stopped listening: a ${what} at ${event.time} changed the state under this listener (${why})`, {
+    exitCode: EXIT.listenerEnded,
+    hint: 'start `scanctl webhook listen` again',
+  });
 }

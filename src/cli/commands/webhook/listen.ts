@@ -1,6 +1,6 @@
 import { InvalidArgumentError, Option, type Command } from 'commander';
-import type { StreamEnd } from '../../../client/webhook-stream.js';
-import { WEBHOOK_EVENT_TYPES, type DeliveryStreamEvent, type ListenerReplacedEvent, type WebhookEventType } from '../../../contract/webhooks.js';
+import type { StreamEnd, StreamNotice } from '../../../client/webhook-stream.js';
+import { WEBHOOK_EVENT_TYPES, type DeliveryStreamEvent, type WebhookEventType } from '../../../contract/webhooks.js';
 import { contextOf } from '../../context.js';
 import { UserError } from '../../errors.js';
 import { waitForInterrupt } from '../../io.js';
@@ -14,26 +14,29 @@ interface ListenFlags {
   printSecret?: boolean;
 }
 
-type StreamItem = DeliveryStreamEvent | ListenerReplacedEvent;
+type StreamItem = DeliveryStreamEvent | StreamNotice;
 
 const HELP = `
-On a terminal, listen opens a live view: the app's deliveries and their retries as they happen,
-newest first, with the emulator's clock (it can be days ahead of real time) and exhausted
-deliveries marked EXHAUSTED. Keys:
+On a terminal, listen opens a live view: the app's deliveries and their retries as they happen
+from when it started (\`webhook deliveries\` lists earlier ones), newest first, with the emulator's
+clock (it can be days ahead of real time) and exhausted deliveries marked EXHAUSTED. Keys:
   up/down, j/k    pick a delivery: it stays selected as new ones arrive (until then the
                   selection follows the newest)
   pgup/pgdn       a page up or down; G the oldest; g back to following the newest
   enter           its detail: headers, the exact body, each attempt with the receiver's answer
+                  (up/down, pgup/pgdn scroll it; nothing is cut)
   r               resend the selected delivery's event (same event id, same bytes)
   esc             back to the list
   q, ctrl+c       quit
 
 Off a terminal (piped), or with --json, it prints a line per finished attempt instead (with
 --json one JSON object per line; every object has an \`object\` field: listener.ready,
-delivery.attempt_finished, listener.replaced).
+delivery.attempt_finished, listener.replaced, listener.ended).
 
 An app has one listener: a later \`webhook listen --forward\` for the same app replaces this one,
-which says so and exits 7. When the emulator stops, listen says so and exits 4.
+which says so and exits 7. A \`state reset\` or \`state import\` keeps it attached while its app
+remains and signs with the same secret; otherwise listen says why and exits 8. When the emulator
+stops, listen says so and exits 4.
 
 Examples:
   scanctl webhook listen --forward http://localhost:3000/webhooks
@@ -83,10 +86,13 @@ export function registerListen(group: Command): void {
         ctx.io.fetch,
       );
       const target = flags.forward ?? stream.ready.effective_url;
+      // The listener this one took over says so and exits 7; this one says it too.
+      const replaced = stream.ready.replaced.map((l) => `replaced the \`webhook listen\` ${l.id} that forwarded ${appId}'s deliveries to ${l.forward_url} since ${l.created_at}`);
       let end: StreamEnd | null = null;
       const ended = stream.done.then((e) => (end = e));
       try {
         if (tty) {
+          for (const line of replaced) ctx.io.stderr.write(`scanctl: ${line}\n`);
           const { renderListen } = await import('../../../tui/render.js');
           await renderListen(ctx.io, {
             appId,
@@ -94,7 +100,7 @@ export function registerListen(group: Command): void {
             secret,
             events,
             subscribe: (fn) => {
-              const only = (e: StreamItem) => void (e.object !== 'listener.replaced' && fn(e));
+              const only = (e: StreamItem) => void (e.object !== 'listener.replaced' && e.object !== 'listener.ended' && fn(e));
               subscribers.add(only);
               return () => void subscribers.delete(only);
             },
@@ -106,15 +112,16 @@ export function registerListen(group: Command): void {
           });
         } else {
           if (json) {
-            const ready = { object: 'listener.ready', app_id: appId, forward_url: target, events, webhook_secret: secret, emulator_time: stream.ready.emulator_time };
+            const ready = { object: 'listener.ready', app_id: appId, forward_url: target, events, webhook_secret: secret, emulator_time: stream.ready.emulator_time, replaced: stream.ready.replaced };
             ctx.out(JSON.stringify(ready));
           } else {
             ctx.out(`Ready: deliveries of ${appId}${events ? ` (${events.join(', ')})` : ''} go to ${target ?? 'nowhere (no webhook_url; pass --forward URL)'}`);
             ctx.out(`Signing secret: ${secret}`);
+            for (const line of replaced) ctx.out(`Note: ${line}`);
           }
           subscribers.add((e) => {
             if (e.object === 'delivery.attempt_finished') ctx.printLine(e, attemptLine(e));
-            else if (e.object === 'listener.replaced' && json) ctx.out(JSON.stringify(e));
+            else if ((e.object === 'listener.replaced' || e.object === 'listener.ended') && json) ctx.out(JSON.stringify(e));
           });
           await Promise.race([waitForInterrupt(ctx.io), ended]);
         }

@@ -2,14 +2,15 @@ import type { Command } from 'commander';
 import { UserError } from '../../errors.js';
 import { EXIT } from '../../exit-codes.js';
 import { contextOf } from '../../context.js';
+import { appSigningSecret } from './app-secret.js';
 
 export function register(group: Command): void {
   group
     .command('verify [file]')
     .description('check a Service-Signature against the raw body bytes of FILE (or stdin, or -); exit 0 on a match')
-    .requiredOption('--secret <whsec>', 'the whsec_ signing secret of the app')
+    .option('--secret <whsec>', "the whsec_ signing secret (default: the local emulator app's, via --app, as webhook check)")
     .requiredOption('--signature <hex>', 'the Service-Signature header value')
-    .action(async (file: string | undefined, flags: { secret: string; signature: string }, command: Command) => {
+    .action(async (file: string | undefined, flags: { secret?: string; signature: string }, command: Command) => {
       const ctx = contextOf(command);
       const { verifySignature, SignatureVerificationError } = await import('../../../verify.js');
       const fromStdin = file === undefined || file === '-';
@@ -20,8 +21,9 @@ export function register(group: Command): void {
         });
       }
       const raw = await ctx.read(fromStdin ? '-' : file);
+      const secret = flags.secret ?? (await appSigningSecret(ctx)).secret;
       try {
-        verifySignature(raw, flags.signature, flags.secret);
+        verifySignature(raw, flags.signature, secret);
       } catch (error) {
         if (error instanceof SignatureVerificationError) {
           throw new UserError(`signature check failed (${error.reason}): ${error.message}`, { exitCode: EXIT.checkFailed });
