@@ -1,6 +1,8 @@
+import http, { type ClientRequest, type IncomingMessage } from 'node:http';
+import https from 'node:https';
+import type { Socket } from 'node:net';
 import { StringDecoder } from 'node:string_decoder';
-import { AnswerReader, type AnswerEvents } from './wire/answer-reader.js';
-import { Origin, type Borrower, type Connection } from './wire/connections.js';
+import { describeSendError, timedOut, type SendPhase } from './send-errors.js';
 
 /** How much of a receiver's answer is kept with the attempt. */
 export const RESPONSE_EXCERPT_BYTES = 1024;
@@ -23,129 +25,138 @@ export interface SendOutcome {
   excerpt: string | null;
 }
 
-/** Keep-alive connections per receiver (origin), as many as two dispatchers' worth of sends. */
-const CONNECTIONS_PER_ORIGIN = 64;
+/** Idle keep-alive connections are closed after this (real ms), or a second before the receiver's Keep-Alive timeout (CHOICE-9). */
+export const IDLE_MS = 4_000;
+/** Keep-alive connections per receiver origin at most (the dispatcher sends fewer at once to one origin). */
+const SOCKETS_PER_ORIGIN = 64;
+/** An answer's status line and headers together may not be larger (CHOICE-9; Node's own default is 16 KiB). */
+export const MAX_HEAD_BYTES = 64 * 1024;
+
+// node:http's keep-alive Agent: it closes an idle socket after `timeout` (or a second before the
+// receiver's Keep-Alive hint), reuses one only when the answer allows it, and unrefs idle sockets
+// (a command that sent something exits when it is done). Most recently used first (lifo).
+const agentOptions = { keepAlive: true, maxSockets: SOCKETS_PER_ORIGIN, maxFreeSockets: SOCKETS_PER_ORIGIN, timeout: IDLE_MS, scheduling: 'lifo' } as const;
+const agents = { http: new http.Agent(agentOptions), https: new https.Agent(agentOptions) };
+
+/** Closes every keep-alive connection (tests that count sockets; the process exits with none held anyway). */
+export function closeIdleConnections(): void {
+  for (const agent of Object.values(agents)) {
+    for (const sockets of Object.values(agent.freeSockets)) for (const socket of sockets ?? []) socket.destroy();
+  }
+}
 
 /**
- * One POST over a keep-alive connection to the URL's origin (src/webhooks/wire/: an HTTP/1.1
- * client that does only this; in serve it costs ~8 us less per delivery than undici's pool did).
- * Redirects are never followed (WH-7): a 3xx is an answer like any other.
- * The whole attempt, answer included, must finish within timeoutMs. Never throws.
+ * One POST through node:http's keep-alive Agent to the URL's origin. Redirects are never followed
+ * (WH-7): a 3xx is an answer like any other. The whole attempt (connect and TLS handshake, the
+ * answer's head and its body) must finish within timeoutMs; an attempt that fails or times out
+ * destroys its socket. Never throws.
  */
 export function sendOnce(request: SendRequest): Promise<SendOutcome> {
   const target = parseTarget(request.url);
-  if (!target) {
-    return Promise.resolve({ status: null, latencyMs: 0, error: `invalid webhook URL ${request.url.slice(0, 200)}`, excerpt: null });
-  }
-  if (request.signal?.aborted) return Promise.resolve({ status: null, latencyMs: 0, error: SHUTTING_DOWN, excerpt: null });
-  const head = requestHead(target, request);
-  if (head === null) return Promise.resolve({ status: null, latencyMs: 0, error: 'a header value with a line break cannot be sent', excerpt: null });
-  return new Promise((resolve) => {
-    const origin = originFor(target);
-    origin.borrow(new Send(request, head, origin, resolve));
-  });
+  if (!target) return Promise.resolve(early(`invalid webhook URL ${request.url.slice(0, 200)}`));
+  if (request.signal?.aborted) return Promise.resolve(early(SHUTTING_DOWN));
+  const headers = requestHeaders(target, request);
+  if (headers === null) return Promise.resolve(early('a header value with a line break cannot be sent'));
+  return new Promise((resolve) => new Send(target, request, headers, resolve));
 }
 
 const SHUTTING_DOWN = 'aborted: the emulator is shutting down';
+const early = (error: string): SendOutcome => ({ status: null, latencyMs: 0, error, excerpt: null });
 
-/** The request line and headers, ready to write. Null when a value would break the framing. */
-function requestHead(target: Target, request: SendRequest): string | null {
-  let head = `POST ${target.path} HTTP/1.1\r\nhost: ${target.host}\r\ncontent-length: ${request.body.length}\r\n`;
-  if (target.authorization) head += `authorization: ${target.authorization}\r\n`;
+/** The headers to send; null when a name or value would break the framing. */
+function requestHeaders(target: Target, request: SendRequest): Record<string, string> | null {
+  const headers: Record<string, string> = { host: target.host, 'content-length': String(request.body.length) };
+  if (target.authorization) headers.authorization = target.authorization;
   for (const name in request.headers) {
     // The framing headers are the client's; the URL's credentials win over a header of the same name.
     if (name === 'host' || name === 'content-length' || (name === 'authorization' && target.authorization)) continue;
     const value = request.headers[name]!;
     if (LINE_BREAK.test(value) || LINE_BREAK.test(name)) return null;
-    head += `${name}: ${value}\r\n`;
+    headers[name] = value;
   }
-  return `${head}\r\n`;
+  return headers;
 }
 const LINE_BREAK = /[\r\n]/;
 
-/**
- * One send under way: it borrows a connection, writes the request, reads the answer (AnswerReader
- * calls it back), and settles once: with the answer, an error, the timeout or the abort.
- */
-class Send implements Borrower, AnswerEvents {
+/** One request under way; it settles once: with the answer, an error, the timeout or the abort. */
+class Send {
   private readonly started = performance.now();
   private readonly timer: NodeJS.Timeout;
+  private readonly req: ClientRequest;
   private settled = false;
-  private conn: Connection | null = null;
-  private readonly reader = new AnswerReader(this);
+  private phase: SendPhase = 'queued';
   private status: number | null = null;
   private readonly chunks: Buffer[] = [];
   private kept = 0;
   private cut = false;
 
   constructor(
+    target: Target,
     private readonly request: SendRequest,
-    private readonly requestHead: string,
-    private readonly origin: Origin,
+    headers: Record<string, string>,
     private readonly resolve: (outcome: SendOutcome) => void,
   ) {
-    this.timer = setTimeout(() => this.giveUp(`timed out after ${request.timeoutMs} ms`), request.timeoutMs);
+    this.timer = setTimeout(() => this.giveUp(timedOut(request.timeoutMs, this.phase)), request.timeoutMs);
     if (request.signal) sendsUnder(request.signal).add(this);
+    let req: ClientRequest;
+    try {
+      req = (target.tls ? https : http).request({
+        agent: target.tls ? agents.https : agents.http,
+        host: target.hostname,
+        port: target.port,
+        path: target.path,
+        method: 'POST',
+        headers,
+        maxHeaderSize: MAX_HEAD_BYTES,
+        servername: target.servername,
+      });
+    } catch (error) {
+      // A header node:http refuses (an invalid character): nothing was sent.
+      this.req = null as unknown as ClientRequest;
+      this.done(null, `${(error as NodeJS.ErrnoException).code ?? 'error'}: ${(error as Error).message.slice(0, 200)}`, null);
+      return;
+    }
+    this.req = req;
+    req.on('socket', (socket) => this.onSocket(socket, target.tls));
+    req.on('response', (res) => this.onResponse(res));
+    // No upgrade was asked for: a 101 that asks to switch is not an answer this client can read.
+    req.on('upgrade', (_res, socket) => {
+      socket.destroy();
+      this.fail('unreadable answer: 101 Switching Protocols to a request that asked for no upgrade');
+    });
+    req.on('error', (error) => {
+      // An answer cut short after its head still counts as the answer it began as.
+      if (this.status !== null) this.finish();
+      else this.fail(describeSendError(error as NodeJS.ErrnoException));
+    });
+    req.end(request.body);
   }
 
-  /** Ends the send with `error` and drops its connection (or its place in the queue for one). */
-  giveUp(error: string): void {
-    if (this.settled) return;
-    this.fail(error);
-    if (this.conn) this.conn.socket.destroy();
-    else this.origin.forget(this);
+  private onSocket(socket: Socket, tls: boolean): void {
+    if (this.req.reusedSocket || !(socket.connecting || tls)) {
+      this.phase = 'answer';
+      return;
+    }
+    this.phase = 'connect';
+    socket.once(tls ? 'secureConnect' : 'connect', () => {
+      if (this.phase === 'connect') this.phase = 'answer';
+    });
   }
 
-  private fail(error: string): void {
-    this.done(null, error, null);
+  private onResponse(res: IncomingMessage): void {
+    if (res.statusCode === 101) {
+      this.fail('unreadable answer: 101 Switching Protocols to a request that asked for no upgrade');
+      return;
+    }
+    this.status = res.statusCode ?? null;
+    this.phase = 'body';
+    res.on('data', (chunk: Buffer) => this.body(chunk));
+    res.on('end', () => this.finish());
+    // Closed before its end: cut short (the error handler or this one records what came).
+    res.on('close', () => this.finish());
   }
 
-  private done(status: number | null, error: string | null, excerpt: string | null): void {
-    if (this.settled) return;
-    this.settled = true;
-    clearTimeout(this.timer);
-    if (this.request.signal) sendsUnder(this.request.signal).delete(this);
-    this.resolve({ status, latencyMs: Math.round(performance.now() - this.started), error, excerpt });
-  }
-
-  private excerpt(): string | null {
-    return this.status === null ? null : excerptText(this.chunks, this.cut);
-  }
-
-  lent(conn: Connection): void {
-    // Gave up while the connection was being opened: it is fresh, keep it for the next send.
-    if (this.settled) return conn.release(true, null);
-    this.conn = conn;
-    const { socket } = conn;
-    socket.cork();
-    socket.write(this.requestHead, 'latin1');
-    socket.write(this.request.body);
-    socket.uncork();
-  }
-
-  unreachable(error: Error): void {
-    this.fail(describe(error as NodeJS.ErrnoException));
-  }
-
-  data(chunk: Buffer): void {
-    this.reader.push(chunk);
-  }
-
-  gone(error: Error | null): void {
-    if (this.settled) return;
-    this.reader.ended();
-    if (this.settled) return;
-    // An answer cut short still counts as the answer it began as (its status and what came of its body).
-    if (this.reader.answered) this.done(this.status, null, this.excerpt());
-    else this.fail(error ? describe(error as NodeJS.ErrnoException) : 'connection closed before an answer');
-    this.conn?.socket.destroy();
-  }
-
-  head(status: number): void {
-    this.status = status;
-  }
-
-  body(chunk: Buffer): void {
+  private body(chunk: Buffer): void {
     if (this.kept < RESPONSE_EXCERPT_BYTES) {
       const part = chunk.subarray(0, RESPONSE_EXCERPT_BYTES - this.kept);
       this.chunks.push(part);
@@ -154,17 +165,27 @@ class Send implements Borrower, AnswerEvents {
     } else if (chunk.length > 0) this.cut = true;
   }
 
-  end(reusable: boolean, keepAliveMs: number | null): void {
-    const conn = this.conn!;
-    this.conn = null;
-    this.done(this.status, null, this.excerpt());
-    conn.release(reusable, keepAliveMs);
+  /** Ends the send with `error` and destroys its socket (or drops its place in the Agent's queue). */
+  giveUp(error: string): void {
+    this.fail(error);
   }
 
-  bad(reason: string): void {
-    if (this.reader.answered) this.done(this.status, null, this.excerpt());
-    else this.fail(`unreadable answer: ${reason}`);
-    this.conn?.socket.destroy();
+  private fail(error: string): void {
+    if (this.settled) return;
+    this.done(null, error, null);
+    this.req.destroy();
+  }
+
+  private finish(): void {
+    this.done(this.status, null, excerptText(this.chunks, this.cut));
+  }
+
+  private done(status: number | null, error: string | null, excerpt: string | null): void {
+    if (this.settled) return;
+    this.settled = true;
+    clearTimeout(this.timer);
+    if (this.request.signal) sendsUnder(this.request.signal).delete(this);
+    this.resolve({ status, latencyMs: Math.round(performance.now() - this.started), error, excerpt });
   }
 }
 
@@ -186,18 +207,18 @@ function sendsUnder(signal: AbortSignal): Set<Send> {
 }
 
 interface Target {
-  origin: string;
   /** The Host header: host[:port] as the URL has it. */
   host: string;
   hostname: string;
   port: number;
   tls: boolean;
+  /** The TLS server name (SNI): the host name, never an IP address. */
+  servername: string | undefined;
   path: string;
   authorization: string | null;
 }
-/** Parsed webhook URLs and their origins' connections (a handful per process): parsing a URL on every attempt showed in profiles. */
+/** Parsed webhook URLs (a handful per process): parsing a URL on every attempt showed in profiles. */
 const targets = new Map<string, Target | null>();
-const origins = new Map<string, Origin>();
 const MAX_TARGETS = 256;
 
 function parseTarget(raw: string): Target | null {
@@ -209,12 +230,14 @@ function parseTarget(raw: string): Target | null {
     // Credentials in the URL go as Basic authorization, as http.request sends them.
     const auth = url.username || url.password ? `${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}` : null;
     const tls = url.protocol === 'https:';
+    const bracketed = url.hostname.startsWith('[');
+    const hostname = bracketed ? url.hostname.slice(1, -1) : url.hostname;
     target = {
-      origin: url.origin,
       host: url.host,
-      hostname: url.hostname.replace(/^\[(.*)\]$/, '$1'),
+      hostname,
       port: url.port ? Number(url.port) : tls ? 443 : 80,
       tls,
+      servername: bracketed || /^\d+\.\d+\.\d+\.\d+$/.test(hostname) ? undefined : hostname,
       path: `${url.pathname}${url.search}`,
       authorization: auth && `Basic ${Buffer.from(auth).toString('base64')}`,
     };
@@ -226,20 +249,6 @@ function parseTarget(raw: string): Target | null {
   return target;
 }
 
-function originFor(target: Target): Origin {
-  let origin = origins.get(target.origin);
-  if (origin) return origin;
-  if (origins.size >= MAX_TARGETS) {
-    // A long-lived serve that forwarded to many ports: the oldest origin goes (its sends finish first).
-    const [oldest, old] = origins.entries().next().value as [string, Origin];
-    origins.delete(oldest);
-    old.close();
-  }
-  origin = new Origin({ host: target.hostname, port: target.port, tls: target.tls }, CONNECTIONS_PER_ORIGIN);
-  origins.set(target.origin, origin);
-  return origin;
-}
-
 /**
  * The kept start of an answer as text. Where the answer went on past RESPONSE_EXCERPT_BYTES, a
  * character the cut fell inside is left out whole (a StringDecoder holds back a sequence cut short
@@ -249,19 +258,4 @@ function excerptText(chunks: Buffer[], cut: boolean): string {
   if (chunks.length === 0) return '';
   const bytes = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
   return cut ? new StringDecoder('utf8').write(bytes) : bytes.toString('utf8');
-}
-
-function describe(error: NodeJS.ErrnoException): string {
-  switch (error.code) {
-    case 'ECONNREFUSED':
-      return 'connection refused';
-    case 'ECONNRESET':
-      return 'connection reset';
-    case 'ENOTFOUND':
-      return 'host not found';
-    case 'EPIPE':
-      return 'connection closed while sending';
-    default:
-      return (error.code ? `${error.code}: ` : '') + error.message.slice(0, 200);
-  }
 }

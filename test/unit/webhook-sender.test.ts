@@ -213,13 +213,15 @@ describe('sendOnce, against real loopback receivers', () => {
   });
 
   it('a 101 Switching Protocols (no upgrade was asked for) or a line that is not HTTP is no answer, with an error that says so', async () => {
-    expect(await answeredWith('HTTP/1.1 101 Switching Protocols\r\nupgrade: ws\r\n\r\n')).toMatchObject({
-      status: null,
-      error: 'unreadable answer: 101 Switching Protocols to a request that asked for no upgrade',
-    });
+    for (const upgrade of ['upgrade: ws\r\n', 'upgrade: ws\r\nconnection: upgrade\r\n']) {
+      expect(await answeredWith(`HTTP/1.1 101 Switching Protocols\r\n${upgrade}\r\n`)).toMatchObject({
+        status: null,
+        error: 'unreadable answer: 101 Switching Protocols to a request that asked for no upgrade',
+      });
+    }
     expect(await answeredWith('SSH-2.0-OpenSSH_9.6\r\n\r\n')).toMatchObject({
       status: null,
-      error: 'unreadable answer: not an HTTP/1.x status line: "SSH-2.0-OpenSSH_9.6"',
+      error: 'unreadable answer: not an HTTP/1.x answer (it does not begin with "HTTP/1.") (HPE_INVALID_CONSTANT)',
     });
   });
 
@@ -266,13 +268,18 @@ describe('sendOnce, against real loopback receivers', () => {
   it('a head too large, a bad Content-Length or a bad chunk is no answer (or, past the head, an answer cut short), and drops the connection', async () => {
     expect(await answeredWith(`HTTP/1.1 200 OK\r\nx-big: ${'a'.repeat(70_000)}`)).toMatchObject({
       status: null,
-      error: 'unreadable answer: status line and headers larger than 64 KiB',
+      error: 'unreadable answer: status line and headers larger than 64 KiB (HPE_HEADER_OVERFLOW)',
     });
     expect(await answeredWith('HTTP/1.1 200 OK\r\ncontent-length: 2, 3\r\n\r\nok')).toMatchObject({
       status: null,
-      error: 'unreadable answer: an invalid Content-Length "2, 3"',
+      error: 'unreadable answer: an invalid Content-Length (HPE_INVALID_CONTENT_LENGTH)',
     });
-    expect(await answeredWith('HTTP/1.1 500 Oops\r\ntransfer-encoding: chunked\r\n\r\n2\r\nnoZZ\r\n')).toMatchObject({ status: 500, error: null, excerpt: 'no' });
+    expect(await answeredWith('HTTP/1.1 500 Oops\r\ntransfer-encoding: chunked\r\n\r\n2\r\nnoZZ\r\n')).toMatchObject({
+      status: 500,
+      error: null,
+      // node:http may drop the body bytes parsed in the same read as the bad chunk line.
+      excerpt: expect.stringMatching(/^(no)?$/),
+    });
   });
 
   it('a receiver that never answers times out with status null; a later send to the same origin still works', async () => {
@@ -280,7 +287,7 @@ describe('sendOnce, against real loopback receivers', () => {
       if (r.received.length > 1) request.res.end('second');
     });
     const out = await send(`${r.url}/slow`, { timeoutMs: 200 });
-    expect(out).toMatchObject({ status: null, error: 'timed out after 200 ms', excerpt: null });
+    expect(out).toMatchObject({ status: null, error: 'timed out after 200 ms waiting for the answer', excerpt: null });
     // Giving up drops the hung connection.
     await closedSocket(r.received[0]!.req.socket);
     expect(await send(`${r.url}/slow`, { timeoutMs: 5_000 })).toMatchObject({ status: 200, error: null, excerpt: 'second' });
@@ -291,7 +298,7 @@ describe('sendOnce, against real loopback receivers', () => {
       res.writeHead(200, { 'content-length': '100' });
       res.write('partial');
     });
-    expect(await send(`${r.url}/`, { timeoutMs: 200 })).toMatchObject({ status: null, error: 'timed out after 200 ms', excerpt: null });
+    expect(await send(`${r.url}/`, { timeoutMs: 200 })).toMatchObject({ status: null, error: "timed out after 200 ms reading the answer's body", excerpt: null });
   });
 
   it('sends queued behind all the pool connections to a hung origin time out too; none hangs, and the origin still works after', async () => {
@@ -301,7 +308,7 @@ describe('sendOnce, against real loopback receivers', () => {
     });
     const sends = Array.from({ length: 70 }, (_, i) => send(`${r.url}/q${i}`, { timeoutMs: 300 }));
     const outcomes = await allWithin(sends, 10_000);
-    for (const out of outcomes) expect(out).toMatchObject({ status: null, error: 'timed out after 300 ms', excerpt: null });
+    for (const out of outcomes) expect(out).toMatchObject({ status: null, error: expect.stringMatching(/^timed out after 300 ms (waiting for|connecting)/), excerpt: null });
     // The queued ones reached the receiver at most as requests the sender aborted: never more than 70 in all.
     expect(r.received.length).toBeLessThanOrEqual(70);
     hanging = false;

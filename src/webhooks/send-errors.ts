@@ -1,0 +1,70 @@
+/** Where an attempt was when it ran out of time. */
+export type SendPhase = 'queued' | 'connect' | 'answer' | 'body';
+
+const WAITING: Record<SendPhase, string> = {
+  queued: 'waiting for a free connection to the receiver',
+  connect: 'connecting (TCP or TLS handshake)',
+  answer: 'waiting for the answer',
+  body: "reading the answer's body",
+};
+
+/** The error of an attempt that ran out of time, saying what it was waiting for. */
+export function timedOut(ms: number, phase: SendPhase): string {
+  return `timed out after ${ms} ms ${WAITING[phase]}`;
+}
+
+/** llhttp's refusals of an answer, in words (the code follows in brackets). */
+const PARSE_ERRORS: Record<string, string> = {
+  HPE_INVALID_CONSTANT: 'not an HTTP/1.x answer (it does not begin with "HTTP/1.")',
+  HPE_INVALID_VERSION: 'not an HTTP/1.x answer (an unknown HTTP version)',
+  HPE_INVALID_STATUS: 'an invalid status line',
+  HPE_CR_EXPECTED: 'a line ends in a bare LF, not CRLF',
+  HPE_LF_EXPECTED: 'a CR not followed by LF',
+  HPE_HEADER_OVERFLOW: 'status line and headers larger than 64 KiB',
+  HPE_INVALID_CONTENT_LENGTH: 'an invalid Content-Length',
+  HPE_UNEXPECTED_CONTENT_LENGTH: 'both Content-Length and Transfer-Encoding',
+  HPE_INVALID_TRANSFER_ENCODING: 'an invalid Transfer-Encoding',
+  HPE_INVALID_HEADER_TOKEN: 'an invalid header line (a bad character, or an obsolete folded line)',
+  HPE_INVALID_CHUNK_SIZE: 'an invalid chunk size',
+  HPE_STRICT: 'a malformed chunk or line ending',
+};
+
+const TLS_UNTRUSTED = new Set([
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'UNABLE_TO_GET_ISSUER_CERT',
+  'CERT_HAS_EXPIRED',
+  'CERT_NOT_YET_VALID',
+  'ERR_TLS_CERT_ALTNAME_INVALID',
+]);
+
+/**
+ * node:http's errors as a person reads them, in the attempt log: the vocabulary of CHOICE-9
+ * (connection refused, connection reset, unreadable answer: ...), never a stack.
+ */
+export function describeSendError(error: NodeJS.ErrnoException & { reason?: string }): string {
+  const code = error.code ?? '';
+  if (code.startsWith('HPE_')) {
+    return `unreadable answer: ${PARSE_ERRORS[code] ?? (error.reason ?? error.message).slice(0, 200)} (${code})`;
+  }
+  if (TLS_UNTRUSTED.has(code)) return `TLS: the receiver's certificate is not trusted (${code}: ${error.message.slice(0, 200)})`;
+  switch (code) {
+    case 'ECONNREFUSED':
+      return 'connection refused';
+    case 'ECONNRESET':
+      // Node's "socket hang up": the receiver closed the connection without a word.
+      return error.message === 'socket hang up' ? 'connection closed before an answer' : 'connection reset';
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return 'host not found';
+    case 'EPIPE':
+      return 'connection closed while sending';
+    case 'EHOSTUNREACH':
+    case 'ENETUNREACH':
+      return 'host unreachable';
+    default:
+      return (code ? `${code}: ` : '') + error.message.slice(0, 200);
+  }
+}
