@@ -5,7 +5,7 @@ import type { StateFile } from '../contract/state.js';
 import { MAX_SEED } from '../util/seeded-random.js';
 import type { CommandContext } from './context.js';
 import { UserError } from './errors.js';
-import { wholeNumber } from './parse-options.js';
+import { duration, wholeNumber } from './parse-options.js';
 
 /**
  * The options `serve` and `exec` share: what the emulator starts from (database, fixtures, an
@@ -22,6 +22,7 @@ export interface EmulatorFlags {
   frozenClock?: boolean;
   import?: string;
   exportOnExit?: string;
+  attemptTimeout?: number;
 }
 
 export interface EmulatorRunOptions {
@@ -30,6 +31,8 @@ export interface EmulatorRunOptions {
   clock: { startMs: number | null; frozen: boolean };
   initialState: StateFile | null;
   exportOnExit: string | null;
+  /** CHOICE-23: the per-attempt limit of a webhook delivery, real ms (null: CHOICES.webhookAttemptTimeoutMs). */
+  webhookAttemptTimeoutMs: number | null;
 }
 
 export function addEmulatorOptions(command: Command, defaults: { db: string; env: boolean; rateLimit: number }): Command {
@@ -57,6 +60,15 @@ export function addEmulatorOptions(command: Command, defaults: { db: string; env
     )
     .addOption(new Option('--clock-start <time>', 'start the virtual clock at this time (2026-01-01 or 2026-01-01T09:00:00Z: UTC or an offset)').argParser(clockStart))
     .option('--frozen-clock', 'the clock moves only when told (clock advance/set), never with real time')
+    .addOption(
+      env(
+        new Option(
+          '--attempt-timeout <duration>',
+          `how long one webhook attempt may take, real time (default ${CHOICES.webhookAttemptTimeoutMs / 1000}s, as the service); shorter makes retries against a hung receiver play fast in tests`,
+        ).argParser(duration({ min: 10, max: CHOICES.webhookAttemptTimeoutMs })),
+        'SCANCTL_ATTEMPT_TIMEOUT',
+      ),
+    )
     .option('--import <file>', 'start from a state written by `scanctl state export` (or --export-on-exit)')
     .addOption(env(new Option('--export-on-exit <file>', 'when the emulator stops, write its whole state there (signing secrets included, mode 0600)'), 'SCANCTL_EXPORT_ON_EXIT'));
 }
@@ -69,6 +81,7 @@ export async function parseEmulatorFlags(flags: EmulatorFlags, ctx: CommandConte
     clock: { startMs: flags.clockStart ?? null, frozen: Boolean(flags.frozenClock) },
     initialState: flags.import === undefined ? null : await readStateFile(flags.import, ctx),
     exportOnExit: flags.exportOnExit === undefined ? null : ctx.path(flags.exportOnExit),
+    webhookAttemptTimeoutMs: flags.attemptTimeout ?? null,
   };
 }
 

@@ -47,6 +47,7 @@ export async function startForCli(run: EmulatorRunOptions, listen: ListenOptions
       initialState: run.initialState,
       allowedHosts: listen.allowedHosts ?? [],
       boundServer: listen.boundServer,
+      webhookAttemptTimeoutMs: run.webhookAttemptTimeoutMs ?? undefined,
     });
   } catch (error) {
     if (error instanceof DatabaseLockedError) {

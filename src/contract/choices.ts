@@ -35,6 +35,9 @@ export const CHOICES = {
   /** CHOICE-9 and the per-attempt limit of a webhook delivery (real time, not virtual). */
   webhookAttemptTimeoutMs: 10_000,
   webhookMaxAttempts: 17,
+  /** CHOICE-22: webhook sends in flight at once in all, and at most to one receiver origin (a hung receiver holds only its share). */
+  webhookConcurrency: 32,
+  webhookConcurrencyPerOrigin: 16,
   /** Delivery chaos: a delayed attempt without a fixed delay waits a seeded 1 s to this long (virtual). */
   chaosMaxRandomDelayMs: 5 * MINUTE,
   /** Delivery chaos --reorder: each delivery's first attempt waits a seeded 0 to this long (virtual), so arrivals shuffle. */

@@ -6,11 +6,11 @@ import type { Store } from '../store/index.js';
 import type { DeliveryWithEvent } from '../store/tables/webhooks.js';
 import type { SecretBox } from '../util/crypto.js';
 import { chaosOrder } from './chaos.js';
-import { deliveryAttempter, type Destinations } from './dispatch/attempt.js';
+import { deliveryAttempter, destinationFinder, type Destination, type Destinations } from './dispatch/attempt.js';
 import { deliveryEmitter, streamOutboxChanges, type DeliveryEventSink } from './dispatch/events.js';
-import { Limiter } from './dispatch/limiter.js';
 import { dispatchLoop } from './dispatch/loop.js';
 import { attemptRecorder } from './dispatch/record.js';
+import { originOf, SendSlots } from './dispatch/send-slots.js';
 import { sendOnce, type SendOutcome, type SendRequest } from './sender.js';
 
 /** What the engine runs on: nothing of the emulator, only these. */
@@ -49,7 +49,7 @@ export interface WebhookEngine extends TimerSource {
 }
 
 /** Sends in flight at once. */
-export const DISPATCH_CONCURRENCY = 32;
+export const DISPATCH_CONCURRENCY = CHOICES.webhookConcurrency;
 // 128, not 256: a claimed batch waits in memory for its turn to be sent, and 256 rows with their
 // payloads outlived the young generation's collections: promoted, then mark-compacted. At 128 the
 // scavenges took 90-130 ms per 40,000 deliveries instead of ~150 plus mark-compacts, and serve
@@ -66,7 +66,8 @@ function unlimitedController(): AbortController {
 export function createWebhookEngine(deps: WebhookEngineDeps): WebhookEngine {
   const { store, clock } = deps;
   const inFlight = new Set<Promise<void>>();
-  const limiter = new Limiter(deps.concurrency ?? DISPATCH_CONCURRENCY);
+  const total = deps.concurrency ?? DISPATCH_CONCURRENCY;
+  const slots = new SendSlots(total, Math.min(total, CHOICES.webhookConcurrencyPerOrigin), () => loop.kick());
   let started = false;
   // One abort signal for every send of this run of the engine (stop() aborts it; a later start() makes a new one):
   // an AbortController per attempt showed in profiles.
@@ -82,10 +83,10 @@ export function createWebhookEngine(deps: WebhookEngineDeps): WebhookEngine {
   };
   const emit = deliveryEmitter(deps.events, clock);
   const listening = () => deps.events.wanted();
+  const destinationOf = destinationFinder(store, deps.box);
   const attempt = deliveryAttempter({
     store,
     clock,
-    box: deps.box,
     userAgent: deps.userAgent,
     send: deps.frozenClock ? untimed(deps.send ?? sendOnce) : (deps.send ?? sendOnce),
     emit,
@@ -94,33 +95,61 @@ export function createWebhookEngine(deps: WebhookEngineDeps): WebhookEngine {
     run,
   });
 
-  /** Claims everything due now and starts sending it (bounded); resolves once all claimed rows have started. */
-  async function dispatchDue(): Promise<void> {
+  /** Makes the attempt holding a global slot and one of its origin's; both are given back when it is recorded. */
+  function send(row: DeliveryWithEvent, destination: Destination, origin: string | null): void {
+    const sending: Promise<void> = (run.stopping ? Promise.resolve() : attempt(row, destination))
+      .catch((error: unknown) => {
+        if (!run.stopping) process.emitWarning(`webhook delivery ${row.id}: ${(error as Error).message}`);
+      })
+      .finally(() => {
+        slots.releaseOrigin(origin);
+        slots.releaseGlobal();
+        inFlight.delete(sending);
+      });
+    inFlight.add(sending);
+  }
+
+  /** A delivery whose origin is full waits for that origin's turn (holding no global slot), then for a global one. */
+  function sendInTurn(row: DeliveryWithEvent, destination: Destination, origin: string): void {
+    const waiting: Promise<void> = slots
+      .waitForOrigin(origin, row.app_id)
+      .then(() => slots.acquireGlobal())
+      .then(() => send(row, destination, origin))
+      .finally(() => inFlight.delete(waiting));
+    inFlight.add(waiting);
+  }
+
+  /**
+   * Claims everything due now (but the deliveries of apps with one waiting for its origin) and
+   * starts sending it, 32 at once at most; resolves once all claimed rows have started or wait
+   * their origin's turn. Returns how many rows it claimed.
+   */
+  async function dispatchDue(): Promise<number> {
+    let claimedInAll = 0;
     for (;;) {
-      if (run.stopping) return;
-      const claimed = store.webhooks.claimDue(clock.now(), CLAIM_BATCH);
-      if (claimed.length === 0) return;
+      if (run.stopping) return claimedInAll;
+      const claimed = store.webhooks.claimDue(clock.now(), CLAIM_BATCH, slots.waitingApps());
+      claimedInAll += claimed.length;
+      if (claimed.length === 0) return claimedInAll;
       // Each app's URL, signing secret and chaos setting are read once per claimed batch (never kept across batches).
       const destinations: Destinations = new Map();
       for (const [appId, batch] of groupByApp(claimed)) {
         for (const row of chaosOrder(store, appId, batch)) {
-          await limiter.acquire();
+          const destination = destinationOf(row, destinations);
+          const origin = originOf(destination.url);
+          await slots.acquireGlobal();
           if (run.stopping) {
-            limiter.release();
-            return;
+            slots.releaseGlobal();
+            return claimedInAll;
           }
-          const sending: Promise<void> = attempt(row, destinations)
-            .catch((error: unknown) => {
-              if (!run.stopping) process.emitWarning(`webhook delivery ${row.id}: ${(error as Error).message}`);
-            })
-            .finally(() => {
-              limiter.release();
-              inFlight.delete(sending);
-            });
-          inFlight.add(sending);
+          if (slots.tryOrigin(origin)) send(row, destination, origin);
+          else {
+            slots.releaseGlobal();
+            sendInTurn(row, destination, origin!);
+          }
         }
       }
-      if (claimed.length < CLAIM_BATCH) return;
+      if (claimed.length < CLAIM_BATCH) return claimedInAll;
     }
   }
 
@@ -128,19 +157,29 @@ export function createWebhookEngine(deps: WebhookEngineDeps): WebhookEngine {
     while (inFlight.size > 0) await Promise.all([...inFlight]);
   }
 
-  const loop = dispatchLoop(dispatchDue, () => {
-    const due = store.webhooks.nextDueAt();
-    return due === null ? null : due - clock.now();
-  });
+  const loop = dispatchLoop(
+    () => dispatchDue().then(() => undefined),
+    () => {
+      const due = store.webhooks.nextDueAt(slots.waitingApps());
+      return due === null ? null : due - clock.now();
+    },
+  );
   streamOutboxChanges(store, emit, () => loop.kick());
 
   const engine: WebhookEngine = {
     attemptTimeoutMs: CHOICES.webhookAttemptTimeoutMs,
     nextDueAt: () => store.webhooks.nextDueAt(),
-    /** For the Scheduler: everything due now is sent and its outcome recorded before this resolves. */
+    /**
+     * For the Scheduler: everything due now is sent and its outcome recorded before this resolves
+     * (again while a pass left due deliveries unclaimed because their origin was full).
+     */
     async runDue() {
-      await dispatchDue();
-      await drain();
+      for (;;) {
+        const claimed = await dispatchDue();
+        await drain();
+        const next = store.webhooks.nextDueAt();
+        if (claimed === 0 || run.stopping || next === null || next > clock.now()) return;
+      }
     },
     start() {
       if (started) return;

@@ -130,6 +130,8 @@ function claimedDelivery(r: DueColumns): DeliveryWithEvent {
   };
 }
 
+const jsonList = (values: readonly string[]): string => (values.length === 0 ? '[]' : JSON.stringify(values));
+
 /**
  * Events, deliveries and attempts: the outbox. Times are ms on the emulator clock. A delivery the
  * dispatcher has claimed stays pending in the database and shows as in flight (see DeliveryClaims).
@@ -160,12 +162,13 @@ export function webhookStatements(db: Db, claims: DeliveryClaims) {
   const deliveryById = db.prepare<[string], DeliveryWithEvent>(`${JOINED} WHERE d.id = ?`);
   // The pending deliveries in due order, for the earliest one not claimed: claimed ones come first (they were due first).
   const dueTimes = db
-    .prepare<{ limit: number }, [string, number]>(
-      `SELECT id, next_attempt_at FROM deliveries INDEXED BY deliveries_pending WHERE status = 'pending' ORDER BY next_attempt_at, rowid LIMIT @limit`,
+    .prepare<{ limit: number; skip: string }, [string, number]>(
+      `SELECT id, next_attempt_at FROM deliveries INDEXED BY deliveries_pending
+       WHERE status = 'pending' AND app_id NOT IN (SELECT value FROM json_each(@skip)) ORDER BY next_attempt_at, rowid LIMIT @limit`,
     )
     .raw();
   const due = db
-    .prepare<{ now: number; limit: number; claimed: string }, DueColumns>(
+    .prepare<{ now: number; limit: number; claimed: string; skip: string }, DueColumns>(
       // Oldest due first, ties in the order queued (rowid): the partial index deliveries_pending
       // (next_attempt_at, rowid) gives this order as is, so LIMIT stops early instead of sorting every
       // due row (10,000 due at once used to be sorted, joined with events, at every claim).
@@ -173,6 +176,7 @@ export function webhookStatements(db: Db, claims: DeliveryClaims) {
       // The claimed ones are skipped before their event is joined and their payload read.
       `SELECT ${DUE_COLUMNS} FROM deliveries d INDEXED BY deliveries_pending JOIN events e ON e.id = d.event_id
        WHERE d.status = 'pending' AND d.next_attempt_at <= @now AND d.id NOT IN (SELECT value FROM json_each(@claimed))
+         AND d.app_id NOT IN (SELECT value FROM json_each(@skip))
        ORDER BY d.next_attempt_at, d.rowid LIMIT @limit`,
     )
     .raw();
@@ -215,15 +219,15 @@ export function webhookStatements(db: Db, claims: DeliveryClaims) {
   const listeners = db.prepare<[], ListenerRow>('SELECT * FROM webhook_listeners ORDER BY created_at, rowid');
   const listenersOf = db.prepare<[string], ListenerRow>('SELECT * FROM webhook_listeners WHERE app_id = ? ORDER BY created_at, rowid');
   // A claim writes nothing: one read of the due rows not claimed yet.
-  const claim = (now: number, limit: number): DeliveryWithEvent[] => {
-    const rows = due.all({ now, limit, claimed: claims.json() }) as unknown as DueColumns[];
+  const claim = (now: number, limit: number, skipApps: readonly string[]): DeliveryWithEvent[] => {
+    const rows = due.all({ now, limit, claimed: claims.json(), skip: jsonList(skipApps) }) as unknown as DueColumns[];
     return rows.map((row) => {
       claims.add(row[0]);
       return claimedDelivery(row);
     });
   };
-  const nextDueAt = (): number | null => {
-    for (const [id, at] of dueTimes.all({ limit: claims.size + 1 })) if (!claims.has(id)) return at;
+  const nextDueAt = (skipApps: readonly string[] = []): number | null => {
+    for (const [id, at] of dueTimes.all({ limit: claims.size + 1, skip: jsonList(skipApps) })) if (!claims.has(id)) return at;
     return null;
   };
   const listStatements = new Map<string, BetterSqlite3.Statement<Record<string, string | number>, DeliveryWithEvent>>();
@@ -293,10 +297,13 @@ export function webhookStatements(db: Db, claims: DeliveryClaims) {
       const acrossApps = filter.status && filter.status !== 'in_flight' && !filter.app_id && !filter.scan_id && !filter.event_id;
       return acrossApps ? listStatusAcrossApps(filter) : list(filter);
     },
-    /** When the earliest due delivery not yet claimed is due; null when none is queued. */
+    /** When the earliest due delivery not yet claimed (of an app not in `skipApps`) is due; null when none is queued. */
     nextDueAt,
-    /** Claims up to `limit` due deliveries not yet claimed, oldest due first: they are in flight until their outcome is written. */
-    claimDue: (now: number, limit: number): DeliveryWithEvent[] => claim(now, limit),
+    /**
+     * Claims up to `limit` due deliveries not yet claimed, oldest due first, none of the apps in
+     * `skipApps` (theirs wait for a receiver's turn): they are in flight until their outcome is written.
+     */
+    claimDue: (now: number, limit: number, skipApps: readonly string[] = []): DeliveryWithEvent[] => claim(now, limit, skipApps),
     /** DEL-2: false once the delivery was cancelled (or its outcome written) since it was claimed. */
     isClaimed: (id: string): boolean => claims.has(id),
     status(id: string): DeliveryStatusValue | undefined {

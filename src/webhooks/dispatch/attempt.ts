@@ -22,7 +22,6 @@ export type Destinations = Map<string, Destination>;
 export interface AttemptDeps {
   store: Store;
   clock: Clock;
-  box: SecretBox;
   userAgent: string;
   send: (request: SendRequest) => Promise<SendOutcome>;
   emit: EmitDelivery;
@@ -35,27 +34,31 @@ export interface AttemptDeps {
 
 const unsent = (error: string): SendOutcome => ({ status: null, latencyMs: 0, error, excerpt: null });
 
-/** Makes the next attempt of a claimed delivery: chaos, the send, then the record. */
-export function deliveryAttempter(deps: AttemptDeps): (row: DeliveryWithEvent, destinations: Destinations) => Promise<void> {
-  const { store, clock, run } = deps;
+/** Where a claimed delivery goes, read once per app and event type in a claimed batch. */
+export function destinationFinder(store: Store, box: SecretBox): (row: DeliveryWithEvent, batch: Destinations) => Destination {
   // Per app and event type: a `webhook listen --events` listener takes only some types.
-  const destinationOf = (row: DeliveryWithEvent, batch: Destinations): Destination => {
+  return (row, batch) => {
     const key = `${row.app_id} ${row.event_type}`;
     let destination = batch.get(key);
     if (!destination) {
       destination = {
         url: effectiveWebhookUrl(store, row.app_id, row.event_type),
-        secret: signingSecretOf(store, deps.box, row.app_id),
+        secret: signingSecretOf(store, box, row.app_id),
         chaos: store.chaos.get(row.app_id),
       };
       batch.set(key, destination);
     }
     return destination;
   };
+}
 
-  return async (row, destinations) => {
+/** Makes the next attempt of a claimed delivery: chaos, the send, then the record. */
+export function deliveryAttempter(deps: AttemptDeps): (row: DeliveryWithEvent, destination: Destination) => Promise<void> {
+  const { store, clock, run } = deps;
+
+  return async (row, destination) => {
     const number = row.attempts + 1;
-    const { url, secret, chaos } = destinationOf(row, destinations);
+    const { url, secret, chaos } = destination;
     const verdict = verdictForAttempt(store, row, number, chaos);
     if (verdict.delayMs > 0) return holdForChaos(store, clock, row, number, verdict);
     // DEL-2: a delivery cancelled since it was claimed is never sent.
