@@ -29,6 +29,11 @@ export interface SendOutcome {
 export const IDLE_MS = 4_000;
 /** Keep-alive connections per receiver origin at most (the dispatcher sends fewer at once to one origin). */
 const SOCKETS_PER_ORIGIN = 64;
+/**
+ * Of an answer's body at most this much is read: past it the attempt ends with the status and the
+ * excerpt, and the connection is closed rather than read to the end (CHOICE-24).
+ */
+export const MAX_BODY_READ_BYTES = 64 * 1024;
 /** An answer's status line and headers together may not be larger (CHOICE-9; Node's own default is 16 KiB). */
 export const MAX_HEAD_BYTES = 64 * 1024;
 
@@ -38,11 +43,18 @@ export const MAX_HEAD_BYTES = 64 * 1024;
 const agentOptions = { keepAlive: true, maxSockets: SOCKETS_PER_ORIGIN, maxFreeSockets: SOCKETS_PER_ORIGIN, timeout: IDLE_MS, scheduling: 'lifo' } as const;
 const agents = { http: new http.Agent(agentOptions), https: new https.Agent(agentOptions) };
 
-/** Closes every keep-alive connection (tests that count sockets; the process exits with none held anyway). */
-export function closeIdleConnections(): void {
+/** The sender's connections now: in use, idle (kept alive), and requests waiting for one (tests count them for leaks). */
+export function openConnections(): { active: number; idle: number; queued: number } {
+  const count = (table: NodeJS.ReadOnlyDict<unknown[]>) => Object.values(table).reduce((n, list) => n + (list?.length ?? 0), 0);
+  let active = 0;
+  let idle = 0;
+  let queued = 0;
   for (const agent of Object.values(agents)) {
-    for (const sockets of Object.values(agent.freeSockets)) for (const socket of sockets ?? []) socket.destroy();
+    active += count(agent.sockets);
+    idle += count(agent.freeSockets);
+    queued += count(agent.requests);
   }
+  return { active, idle, queued };
 }
 
 /**
@@ -88,6 +100,7 @@ class Send {
   private status: number | null = null;
   private readonly chunks: Buffer[] = [];
   private kept = 0;
+  private read = 0;
   private cut = false;
 
   constructor(
@@ -157,6 +170,13 @@ class Send {
   }
 
   private body(chunk: Buffer): void {
+    this.read += chunk.length;
+    if (this.read > MAX_BODY_READ_BYTES) {
+      this.cut = true;
+      this.finish();
+      this.req.destroy();
+      return;
+    }
     if (this.kept < RESPONSE_EXCERPT_BYTES) {
       const part = chunk.subarray(0, RESPONSE_EXCERPT_BYTES - this.kept);
       this.chunks.push(part);
