@@ -35,6 +35,11 @@ export const CHOICES = {
   /** CHOICE-9 and the per-attempt limit of a webhook delivery (real time, not virtual). */
   webhookAttemptTimeoutMs: 10_000,
   webhookMaxAttempts: 17,
+  /** CHOICE-9: an idle keep-alive connection to a receiver is closed after this (real ms), or a second before its Keep-Alive hint. */
+  webhookIdleConnectionMs: 4_000,
+  /** CHOICE-24: an answer's status line and headers may be this large; of its body this much is read, then the connection is closed. */
+  webhookMaxAnswerHeadBytes: 64 * 1024,
+  webhookMaxAnswerBodyReadBytes: 64 * 1024,
   /** CHOICE-22: webhook sends in flight at once in all, and at most to one receiver origin (a hung receiver holds only its share). */
   webhookConcurrency: 32,
   webhookConcurrencyPerOrigin: 16,

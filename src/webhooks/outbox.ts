@@ -146,8 +146,28 @@ export function cancelQueuedDeliveries(store: Store, appId: string, hostUserRef:
   return cancelled.length;
 }
 
+/** WH-3: why a scan.results_available is not sent once its app switched results delivery off. */
+export const RESULTS_WITHDRAWN = 'withdrawn: results delivery was switched off for the app before it was sent (WH-3)';
+
+/** Whether the app takes deliveries of this type now: scan.results_available only with results delivery on (WH-3). */
+export function appTakes(store: Store, appId: string, type: WebhookEventType): boolean {
+  return type !== 'scan.results_available' || store.apps.get(appId)?.results_delivery_enabled === 1;
+}
+
+/**
+ * WH-3: results delivery was switched off: every scan.results_available of the app not yet sent is
+ * cancelled, with RESULTS_WITHDRAWN as its reason (one on the wire is let finish). Switching it on
+ * again does not bring them back. Returns how many were withdrawn.
+ */
+export function withdrawQueuedResults(store: Store, appId: string, now: number): number {
+  const run = () => store.webhooks.pendingResultsOf(appId).filter((id) => store.webhooks.withdraw(id, RESULTS_WITHDRAWN, now));
+  const withdrawn = store.db.inTransaction ? run() : store.db.transaction(run)();
+  if (withdrawn.length > 0) announce(store, { kind: 'cancelled', deliveryIds: withdrawn });
+  return withdrawn.length;
+}
+
 export class ResendError extends Error {
-  constructor(readonly reason: 'no_event' | 'redacted' | 'no_url', message: string) {
+  constructor(readonly reason: 'no_event' | 'redacted' | 'no_url' | 'results_off', message: string) {
     super(message);
   }
 }
@@ -161,6 +181,9 @@ export function resendEvent(store: Store, ids: Ids, now: number, eventId: string
   if (!event) throw new ResendError('no_event', `No event ${eventId.slice(0, 100)}.`);
   if (event.redacted_at !== null) {
     throw new ResendError('redacted', `Event ${event.id} was deleted with its member's results (DELETE /v1/results); it is never sent again.`);
+  }
+  if (!appTakes(store, event.app_id, event.type)) {
+    throw new ResendError('results_off', `${event.app_id} has results delivery switched off: ${event.id} (scan.results_available) is not sent (WH-3).`);
   }
   if (effectiveWebhookUrl(store, event.app_id, event.type) === null) {
     throw new ResendError('no_url', `${event.app_id} has no webhook_url and no listener attached: nowhere to send ${event.id}.`);

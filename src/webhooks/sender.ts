@@ -2,6 +2,7 @@ import http, { type ClientRequest, type IncomingMessage } from 'node:http';
 import https from 'node:https';
 import type { Socket } from 'node:net';
 import { StringDecoder } from 'node:string_decoder';
+import { CHOICES } from '../contract/choices.js';
 import { describeSendError, timedOut, type SendPhase } from './send-errors.js';
 
 /** How much of a receiver's answer is kept with the attempt. */
@@ -26,16 +27,16 @@ export interface SendOutcome {
 }
 
 /** Idle keep-alive connections are closed after this (real ms), or a second before the receiver's Keep-Alive timeout (CHOICE-9). */
-export const IDLE_MS = 4_000;
+export const IDLE_MS = CHOICES.webhookIdleConnectionMs;
 /** Keep-alive connections per receiver origin at most (the dispatcher sends fewer at once to one origin). */
 const SOCKETS_PER_ORIGIN = 64;
 /**
  * Of an answer's body at most this much is read: past it the attempt ends with the status and the
  * excerpt, and the connection is closed rather than read to the end (CHOICE-24).
  */
-export const MAX_BODY_READ_BYTES = 64 * 1024;
-/** An answer's status line and headers together may not be larger (CHOICE-9; Node's own default is 16 KiB). */
-export const MAX_HEAD_BYTES = 64 * 1024;
+export const MAX_BODY_READ_BYTES = CHOICES.webhookMaxAnswerBodyReadBytes;
+/** An answer's status line and headers together may not be larger (CHOICE-24; Node's own default is 16 KiB). */
+export const MAX_HEAD_BYTES = CHOICES.webhookMaxAnswerHeadBytes;
 
 // node:http's keep-alive Agent: it closes an idle socket after `timeout` (or a second before the
 // receiver's Keep-Alive hint), reuses one only when the answer allows it, and unrefs idle sockets

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { CHOICES, HOUR, MINUTE, WEBHOOK_RETRY_GAPS_MS } from '../../src/contract/choices.js';
 import { sha256Hex } from '../../src/util/crypto.js';
-import { recordScanEvent } from '../../src/webhooks/outbox.js';
+import { recordScanEvent, RESULTS_WITHDRAWN } from '../../src/webhooks/outbox.js';
 import { DEMO, expectErrorBody, portalCookie, testEmulator } from '../helpers/emulator.js';
 import { startReceiver, type Receiver } from '../helpers/webhook-receiver.js';
 import { challenge, enroll, event, mint, uid } from './device-helpers.js';
@@ -14,23 +14,57 @@ afterEach(async () => {
 });
 
 describe('documented choices at the edges', () => {
-  it('CHOICE-17: scan.results_available already queued keeps being delivered after results delivery is switched off', async () => {
+  it('WH-3: a scan.results_available not yet sent when results delivery is switched off is never sent: cancelled with the reason, not brought back; scan.completed unaffected', async () => {
     const emu = testEmulator();
-    const r = await startReceiver(DEMO.webhookSecret, (n) => (n === 1 ? 500 : 200));
+    const r = await startReceiver(DEMO.webhookSecret, (n) => (n <= 2 ? 500 : 200));
+    receivers.push(r);
+    const cookie = await portalCookie(emu);
+    const patch = (json: unknown) => emu.call('PATCH', `/v1/apps/${DEMO.appId}`, { headers: { cookie }, json });
+    await patch({ webhook_url: r.url, results_delivery_enabled: true });
+    const record = (type: 'scan.completed' | 'scan.results_available', scanId: string) =>
+      recordScanEvent(emu.store, emu.ids, emu.clock.now(), {
+        type, appId: DEMO.appId, scanId, hostUserRef: 'member_1', occurredAt: emu.clock.now(), modelVersion: 'm',
+        ...(type === 'scan.results_available' ? { result: { a: 1 }, resultJson: '{"a":1}' } : {}),
+      });
+    const resultsEvent = record('scan.results_available', 'scn_1');
+    const completedEvent = record('scan.completed', 'scn_1');
+    await emu.advance(0);
+    await r.waitFor(2); // both answered 500: pending, retried in 30 s
+
+    expect((await patch({ results_delivery_enabled: false })).body.results_delivery_enabled).toBe(false);
+    const listed = await emu.call('GET', `/_scanctl/webhooks/deliveries?app_id=${DEMO.appId}`);
+    const byEvent = new Map<string, any>(listed.body.data.map((d: any) => [d.event_id, d]));
+    expect(byEvent.get(resultsEvent)).toMatchObject({ status: 'cancelled', next_attempt_at: null, last_error: RESULTS_WITHDRAWN });
+    expect(byEvent.get(completedEvent)).toMatchObject({ status: 'pending' });
+    // The console lists it with the reason.
+    const page = await emu.app.request(`/deliveries?app_id=${DEMO.appId}`, { headers: { cookie } });
+    expect(await page.text()).toContain('results delivery was switched off');
+
+    // On again: what was withdrawn stays withdrawn, and a resend of it is refused while it was off.
+    await emu.advance(WEBHOOK_RETRY_GAPS_MS[0]!);
+    const resend = await emu.call('POST', `/_scanctl/webhooks/events/${resultsEvent}/resend`);
+    expect(resend.status).toBe(403);
+    expect(expectErrorBody(resend.body).code).toBe('results_delivery_disabled');
+    await patch({ results_delivery_enabled: true });
+    await emu.advance(WEBHOOK_RETRY_GAPS_MS[1]!);
+    expect(r.received.map((d) => d.body.type)).toEqual(['scan.results_available', 'scan.completed', 'scan.completed']);
+    expect(emu.store.webhooks.deliveries({ event_id: resultsEvent })).toMatchObject([{ status: 'cancelled', attempts: 1 }]);
+  });
+
+  it('WH-3: at the moment of sending, a scan.results_available of an app whose results delivery is off is not sent (whatever switched it off)', async () => {
+    const emu = testEmulator();
+    const r = await startReceiver(DEMO.webhookSecret, () => 200);
     receivers.push(r);
     const cookie = await portalCookie(emu);
     await emu.call('PATCH', `/v1/apps/${DEMO.appId}`, { headers: { cookie }, json: { webhook_url: r.url, results_delivery_enabled: true } });
-    recordScanEvent(emu.store, emu.ids, emu.clock.now(), {
-      type: 'scan.results_available', appId: DEMO.appId, scanId: 'scn_1', hostUserRef: 'member_1', occurredAt: emu.clock.now(), modelVersion: 'm', result: { a: 1 }, resultJson: '{"a":1}',
+    const eventId = recordScanEvent(emu.store, emu.ids, emu.clock.now(), {
+      type: 'scan.results_available', appId: DEMO.appId, scanId: 'scn_2', hostUserRef: 'member_1', occurredAt: emu.clock.now(), modelVersion: 'm', result: { a: 1 }, resultJson: '{"a":1}',
     });
+    // Switched off behind the settings route's back (a state import, a fixture reload): the dispatcher still checks.
+    emu.store.apps.updateSettings({ ...emu.store.apps.get(DEMO.appId)!, results_delivery_enabled: 0, now: emu.clock.now() });
     await emu.advance(0);
-    await r.waitFor(1);
-    const off = await emu.call('PATCH', `/v1/apps/${DEMO.appId}`, { headers: { cookie }, json: { results_delivery_enabled: false } });
-    expect(off.body.results_delivery_enabled).toBe(false);
-    await emu.advance(WEBHOOK_RETRY_GAPS_MS[0]!);
-    const [first, retry] = await r.waitFor(2);
-    expect(retry!.body.type).toBe('scan.results_available');
-    expect(retry!.raw.equals(first!.raw)).toBe(true);
+    expect(r.received).toHaveLength(0);
+    expect(emu.store.webhooks.deliveries({ event_id: eventId })).toMatchObject([{ status: 'cancelled', attempts: 0, last_error: RESULTS_WITHDRAWN }]);
   });
 
   it('CHOICE-18: a refused attestation uses up its challenge (the same challenge cannot be retried)', async () => {

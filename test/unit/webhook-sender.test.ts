@@ -2,7 +2,7 @@ import http from 'node:http';
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { RESPONSE_EXCERPT_BYTES, sendOnce, type SendOutcome, type SendRequest } from '../../src/webhooks/sender.js';
+import { IDLE_MS, RESPONSE_EXCERPT_BYTES, sendOnce, type SendOutcome, type SendRequest } from '../../src/webhooks/sender.js';
 import { Condition } from '../helpers/wait.js';
 
 /**
@@ -252,6 +252,8 @@ describe('sendOnce, against real loopback receivers', () => {
     const cases: Array<[string, number]> = [
       ['HTTP/1.1 200 OK\r\ncontent-length: 2\r\n\r\nok', 1],
       ['HTTP/1.1 200 OK\r\ncontent-length: 2\r\nconnection: close\r\n\r\nok', 3],
+      // RFC 9112 section 9.6: close wins, whatever other Connection field follows.
+      ['HTTP/1.1 200 OK\r\ncontent-length: 2\r\nconnection: close\r\nconnection: keep-alive\r\n\r\nok', 3],
       ['HTTP/1.1 200 OK\r\ncontent-length: 2\r\n\r\nokHTTP/1.1 200 OK\r\n\r\n', 3],
       ['HTTP/1.1 200 OK\r\ncontent-length: 2\r\nkeep-alive: timeout=1\r\n\r\nok', 3],
       ['HTTP/1.0 200 OK\r\ncontent-length: 2\r\nconnection: keep-alive\r\n\r\nok', 1],
@@ -269,6 +271,15 @@ describe('sendOnce, against real loopback receivers', () => {
     expect(await answeredWith(`HTTP/1.1 200 OK\r\nx-big: ${'a'.repeat(70_000)}`)).toMatchObject({
       status: null,
       error: 'unreadable answer: status line and headers larger than 64 KiB (HPE_HEADER_OVERFLOW)',
+    });
+    // Obsolete line folding (RFC 9112 section 5.2) is refused, never read as a value of the line above.
+    expect(await answeredWith('HTTP/1.1 200 OK\r\ncontent-length: 2\r\nconnection: keep-alive,\r\n close\r\n\r\nok')).toMatchObject({
+      status: null,
+      error: expect.stringMatching(/^unreadable answer: an invalid header line .*\(HPE_INVALID_HEADER_TOKEN\)$/),
+    });
+    expect(await answeredWith('HTTP/1.1 200 OK\ncontent-length: 2\n\nok')).toMatchObject({
+      status: null,
+      error: 'unreadable answer: a line ends in a bare LF, not CRLF (HPE_CR_EXPECTED)',
     });
     expect(await answeredWith('HTTP/1.1 200 OK\r\ncontent-length: 2, 3\r\n\r\nok')).toMatchObject({
       status: null,
@@ -431,5 +442,22 @@ describe('sendOnce, against real loopback receivers', () => {
     }
     expect(r.received).toHaveLength(20);
     expect(r.connections()).toBeLessThanOrEqual(2);
+  });
+
+  it(`CHOICE-9: idle keep-alive connections are closed after ${IDLE_MS} ms, though the receiver never closes them`, async () => {
+    const server = http.createServer((req, res) => req.resume().on('end', () => res.end('ok')));
+    server.keepAliveTimeout = 0; // never closes an idle connection itself, as Go's net/http
+    const r = await listen(server);
+    const sockets: net.Socket[] = [];
+    server.on('connection', (socket: net.Socket) => sockets.push(socket));
+    const outcomes = await Promise.all(Array.from({ length: 4 }, () => send(`${r.url}/idle`)));
+    for (const out of outcomes) expect(out.status).toBe(200);
+    expect(sockets.length).toBeGreaterThan(0);
+    const closed = new Condition();
+    let open = sockets.length;
+    const idleFrom = performance.now();
+    for (const socket of sockets) socket.once('close', () => (open--, closed.notify()));
+    await closed.until('the sender to close its idle connections', () => open === 0, IDLE_MS + 4_000);
+    expect(performance.now() - idleFrom).toBeGreaterThan(IDLE_MS - 500);
   });
 });

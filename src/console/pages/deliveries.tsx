@@ -86,6 +86,8 @@ export function DeliveryRow(props: { row: DeliveryPageRow; chrome: Chrome }) {
       <td data-label="Member" class="wrap">{row.host_user_ref}</td>
       <td data-label="Status">
         <span class={`status status-${row.status}`}>{row.status}</span>
+        {/* Why it was cancelled (DEL-2, WH-3): the receiver's last answer is beside the point. */}
+        {row.status === 'cancelled' && row.last_error ? <span class="muted wrap"> {row.last_error}</span> : null}
       </td>
       <td data-label="Attempt">
         {row.attempts}/{CHOICES.webhookMaxAttempts}

@@ -97,7 +97,7 @@ export const webhookOperations = byOperationId(
     rules: ['WH-5', 'WH-10', 'DEL-2'],
     pathParams: { event_id: 'The event, e.g. evt_s7iizFsEHglwMlw8W9ZZ.' },
     responses: { 201: { description: 'The new delivery.', schema: DeliveryView } },
-    errors: ['resource_missing', 'event_deleted', 'webhook_url_missing'],
+    errors: ['resource_missing', 'event_deleted', 'webhook_url_missing', 'results_delivery_disabled'],
   }),
   control({
     method: 'get',

@@ -4,6 +4,7 @@ import type { AppRow } from '../../store/tables/apps.js';
 import type { SecretBox } from '../../util/crypto.js';
 import type { Ids } from '../../util/ids.js';
 import { issueSigningSecret } from '../../webhooks/signing-secret.js';
+import { withdrawQueuedResults } from '../../webhooks/outbox.js';
 
 export function appView(app: AppRow, issuedSecret?: string): AppResponse {
   const view: AppResponse = {
@@ -34,14 +35,16 @@ export function updateAppSettings(store: Store, ids: Ids, box: SecretBox, now: n
   let hint = app.webhook_secret_hint;
   let issued: string | undefined;
   if (webhookUrl && !sealed) ({ secret: issued, sealed, hint } = issueSigningSecret(ids, box));
+  const resultsOn = patch.results_delivery_enabled === undefined ? app.results_delivery_enabled : patch.results_delivery_enabled ? 1 : 0;
   store.apps.updateSettings({
     id: app.id,
     webhook_url: webhookUrl,
     webhook_secret_sealed: sealed,
     webhook_secret_hint: hint,
-    results_delivery_enabled:
-      patch.results_delivery_enabled === undefined ? app.results_delivery_enabled : patch.results_delivery_enabled ? 1 : 0,
+    results_delivery_enabled: resultsOn,
     now,
   });
+  // WH-3: switched off, nothing of a member's measurements leaves afterwards.
+  if (app.results_delivery_enabled === 1 && resultsOn === 0) withdrawQueuedResults(store, app.id, now);
   return appView(store.apps.get(app.id)!, issued);
 }

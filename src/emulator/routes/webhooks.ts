@@ -25,7 +25,8 @@ export function resendOrRefuse(ctx: EmulatorContext, eventId: string): string {
     return resendEvent(ctx.store, ctx.ids, ctx.clock.now(), eventId);
   } catch (error) {
     if (!(error instanceof ResendError)) throw error;
-    const code = error.reason === 'no_event' ? 'resource_missing' : error.reason === 'redacted' ? 'event_deleted' : 'webhook_url_missing';
+    const codes = { no_event: 'resource_missing', redacted: 'event_deleted', no_url: 'webhook_url_missing', results_off: 'results_delivery_disabled' } as const;
+    const code = codes[error.reason];
     throw new ApiError(code, error.message, error.reason === 'no_event' ? 'event_id' : undefined);
   }
 }

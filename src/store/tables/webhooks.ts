@@ -198,6 +198,16 @@ export function webhookStatements(db: Db, claims: DeliveryClaims) {
   const cancelForMember = db.prepare<{ app_id: string; host_user_ref: string; now: number }>(`
     UPDATE deliveries SET status = 'cancelled', next_attempt_at = NULL, last_error = 'cancelled by DELETE /v1/results', updated_at = @now
     WHERE app_id = @app_id AND host_user_ref = @host_user_ref AND status = 'pending'`);
+  // WH-3: a scan.results_available not yet sent when its app switched results delivery off is never sent.
+  const withdraw = db.prepare<{ id: string; reason: string; now: number }>(`
+    UPDATE deliveries SET status = 'cancelled', next_attempt_at = NULL, last_error = @reason, chaos_hold = NULL, updated_at = @now
+    WHERE id = @id AND status = 'pending'`);
+  const pendingResults = db
+    .prepare<[string], string>(
+      `SELECT d.id FROM deliveries d JOIN events e ON e.id = d.event_id
+       WHERE d.app_id = ? AND d.status = 'pending' AND e.type = 'scan.results_available'`,
+    )
+    .pluck();
   const cancelledIds = db.prepare<{ app_id: string; host_user_ref: string }, { id: string }>(
     "SELECT id FROM deliveries WHERE app_id = @app_id AND host_user_ref = @host_user_ref AND status = 'pending'",
   );
@@ -331,6 +341,13 @@ export function webhookStatements(db: Db, claims: DeliveryClaims) {
       for (const id of ids) claims.delete(id);
       return ids;
     },
+    /** WH-3: cancels a delivery not yet sent, with `reason` as its last error (a claimed one is never sent after this). */
+    withdraw(id: string, reason: string, now: number): boolean {
+      claims.delete(id);
+      return withdraw.run({ id, reason, now }).changes > 0;
+    },
+    /** The app's scan.results_available deliveries that are pending or in flight. */
+    pendingResultsOf: (appId: string): string[] => pendingResults.all(appId),
     /**
      * When the dispatcher (re)starts: what an earlier run of it had claimed in this process is due
      * now. (After a crash nothing is claimed: those deliveries are pending and already due.)

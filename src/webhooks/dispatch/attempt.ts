@@ -4,7 +4,7 @@ import type { ChaosRow } from '../../store/tables/chaos.js';
 import type { DeliveryWithEvent } from '../../store/tables/webhooks.js';
 import type { SecretBox } from '../../util/crypto.js';
 import { signedDeliveryHeaders } from '../headers.js';
-import { effectiveWebhookUrl } from '../outbox.js';
+import { appTakes, effectiveWebhookUrl, RESULTS_WITHDRAWN } from '../outbox.js';
 import type { SendOutcome, SendRequest } from '../sender.js';
 import { signingSecretOf } from '../signing-secret.js';
 import { holdForChaos, verdictForAttempt } from './chaos-hold.js';
@@ -16,6 +16,8 @@ export interface Destination {
   url: string | null;
   secret: string | null;
   chaos: ChaosRow | undefined;
+  /** WH-3: false for a scan.results_available of an app with results delivery switched off. */
+  taken: boolean;
 }
 export type Destinations = Map<string, Destination>;
 
@@ -45,6 +47,7 @@ export function destinationFinder(store: Store, box: SecretBox): (row: DeliveryW
         url: effectiveWebhookUrl(store, row.app_id, row.event_type),
         secret: signingSecretOf(store, box, row.app_id),
         chaos: store.chaos.get(row.app_id),
+        taken: appTakes(store, row.app_id, row.event_type),
       };
       batch.set(key, destination);
     }
@@ -59,6 +62,13 @@ export function deliveryAttempter(deps: AttemptDeps): (row: DeliveryWithEvent, d
   return async (row, destination) => {
     const number = row.attempts + 1;
     const { url, secret, chaos } = destination;
+    // WH-3 at the moment of sending: results delivery is off now, so this one never leaves.
+    if (!destination.taken) {
+      if (store.webhooks.withdraw(row.id, RESULTS_WITHDRAWN, clock.now()) && deps.listening()) {
+        deps.emit(row, { object: 'delivery.cancelled', outcome: 'cancelled', error: RESULTS_WITHDRAWN, next_attempt_at: null });
+      }
+      return;
+    }
     const verdict = verdictForAttempt(store, row, number, chaos);
     if (verdict.delayMs > 0) return holdForChaos(store, clock, row, number, verdict);
     // DEL-2: a delivery cancelled since it was claimed is never sent.
