@@ -1,5 +1,4 @@
 import type { Db } from './db.js';
-import { backgroundWalSync } from './wal-sync.js';
 
 /**
  * Group commit: the work items queued in the same turn of the event loop run in ONE transaction,
@@ -23,7 +22,6 @@ type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
 
 export function createGroupCommit(db: Db): GroupCommit {
   let queue: Queued[] = [];
-  const committed = backgroundWalSync(db);
   // Transaction functions are built once: better-sqlite3's db.transaction() is not free per call.
   const together = db.transaction((items: Queued[]): Outcome[] => items.map((item) => ({ ok: true, value: item.work() })));
   // Nested in the group's transaction, better-sqlite3 runs this as a savepoint.
@@ -54,7 +52,6 @@ export function createGroupCommit(db: Db): GroupCommit {
         return;
       }
     }
-    committed();
     outcomes.forEach((outcome, i) => (outcome.ok ? items[i]!.resolve(outcome.value) : items[i]!.reject(outcome.error)));
   };
 

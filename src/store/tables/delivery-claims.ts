@@ -6,7 +6,8 @@ import type { DeliveryStatusValue } from './webhooks.js';
  * 'in_flight' cost a transaction per claimed batch and five index entries per delivery, for a
  * state that a crash turns back into "due" anyway. The database holds a claimed delivery as it
  * was, pending and due, which is exactly what it is after a kill -9. Every read of a delivery's
- * status goes through shown() or statusClause(), so none sees the difference; only a state export,
+ * status goes through shown() (a row) or statusClause() (a filter), so none sees the difference;
+ * test/unit/delivery-status-reads.test.ts fails on a read that does not. Only a state export,
  * which copies rows as stored, lists a claimed delivery as pending (what a restart makes of it).
  */
 export class DeliveryClaims {
