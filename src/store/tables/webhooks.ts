@@ -86,8 +86,6 @@ const JOINED = `SELECT d.*, ${EVENT_COLUMNS} FROM deliveries d JOIN events e ON 
 // With the delivery's rowid as `seq`: it orders the deliveries created in the same millisecond.
 const JOINED_WITH_SEQ = `SELECT d.*, d.rowid AS seq, ${EVENT_COLUMNS} FROM deliveries d JOIN events e ON e.id = d.event_id`;
 
-const jsonList = (values: readonly string[]): string => (values.length === 0 ? '[]' : JSON.stringify(values));
-
 /**
  * Events, deliveries and attempts: the outbox. Times are ms on the emulator clock. A delivery the
  * dispatcher has claimed stays pending in the database and shows as in flight (see DeliveryClaims).
@@ -118,13 +116,12 @@ export function webhookStatements(db: Db, claims: DeliveryClaims) {
   const deliveryById = db.prepare<[string], DeliveryWithEvent>(`${JOINED} WHERE d.id = ?`);
   // The pending deliveries in due order, for the earliest one not claimed: claimed ones come first (they were due first).
   const dueTimes = db
-    .prepare<{ limit: number; skip: string }, [string, number]>(
-      `SELECT id, next_attempt_at FROM deliveries INDEXED BY deliveries_pending
-       WHERE status = 'pending' AND app_id NOT IN (SELECT value FROM json_each(@skip)) ORDER BY next_attempt_at, rowid LIMIT @limit`,
+    .prepare<{ limit: number }, [string, number]>(
+      `SELECT id, next_attempt_at FROM deliveries INDEXED BY deliveries_pending WHERE status = 'pending' ORDER BY next_attempt_at, rowid LIMIT @limit`,
     )
     .raw();
   const due = db
-    .prepare<{ now: number; limit: number; claimed: string; skip: string }, DeliveryWithEvent>(
+    .prepare<{ now: number; limit: number; claimed: string }, DeliveryWithEvent>(
       // Oldest due first, ties in the order queued (rowid): the partial index deliveries_pending
       // (next_attempt_at, rowid) gives this order as is, so LIMIT stops early instead of sorting every
       // due row (10,000 due at once used to be sorted, joined with events, at every claim).
@@ -132,9 +129,22 @@ export function webhookStatements(db: Db, claims: DeliveryClaims) {
       // The claimed ones are skipped before their event is joined and their payload read.
       `SELECT d.*, ${EVENT_COLUMNS} FROM deliveries d INDEXED BY deliveries_pending JOIN events e ON e.id = d.event_id
        WHERE d.status = 'pending' AND d.next_attempt_at <= @now AND d.id NOT IN (SELECT value FROM json_each(@claimed))
-         AND d.app_id NOT IN (SELECT value FROM json_each(@skip))
        ORDER BY d.next_attempt_at, d.rowid LIMIT @limit`,
   );
+  // While some apps wait for their receiver's turn, the others' due deliveries are read app by app
+  // from their pending range of deliveries_app_status: skipping a waiting app's rows in due order
+  // would walk all of them (20,000 due to one receiver cost two such walks per claimed batch).
+  const dueOfApp = db.prepare<{ app_id: string; now: number; limit: number; claimed: string }, DeliveryWithEvent & { seq: number }>(
+    `SELECT d.*, d.rowid AS seq, ${EVENT_COLUMNS} FROM deliveries d INDEXED BY deliveries_app_status JOIN events e ON e.id = d.event_id
+     WHERE d.app_id = @app_id AND d.status = 'pending' AND d.next_attempt_at <= @now AND d.id NOT IN (SELECT value FROM json_each(@claimed))
+     ORDER BY d.next_attempt_at, d.rowid LIMIT @limit`,
+  );
+  const dueTimesOfApp = db
+    .prepare<{ app_id: string; limit: number }, [string, number]>(
+      `SELECT id, next_attempt_at FROM deliveries INDEXED BY deliveries_app_status
+       WHERE app_id = @app_id AND status = 'pending' ORDER BY next_attempt_at, rowid LIMIT @limit`,
+    )
+    .raw();
   const status = db.prepare<[string], DeliveryStatusValue>('SELECT status FROM deliveries WHERE id = ?').pluck();
   // An attempt's outcome applies to a delivery still pending in the database: one cancelled meanwhile is never resurrected.
   // The dispatcher's per-attempt statements bind by position: naming parameters costs a property lookup each.
@@ -184,14 +194,32 @@ export function webhookStatements(db: Db, claims: DeliveryClaims) {
   const listeners = db.prepare<[], ListenerRow>('SELECT * FROM webhook_listeners ORDER BY created_at, rowid');
   const listenersOf = db.prepare<[string], ListenerRow>('SELECT * FROM webhook_listeners WHERE app_id = ? ORDER BY created_at, rowid');
   // A claim writes nothing: one read of the due rows not claimed yet.
+  /** The apps with deliveries but those in `skip`. */
+  const appsBut = (skip: readonly string[]) => appsWithDeliveries.all().filter((appId) => !skip.includes(appId));
   const claim = (now: number, limit: number, skipApps: readonly string[]): DeliveryWithEvent[] => {
-    const rows = due.all({ now, limit, claimed: claims.json(), skip: jsonList(skipApps) });
+    const claimed = claims.json();
+    let rows: DeliveryWithEvent[];
+    if (skipApps.length === 0) rows = due.all({ now, limit, claimed });
+    else {
+      const merged = appsBut(skipApps).flatMap((appId) => dueOfApp.all({ app_id: appId, now, limit, claimed }));
+      merged.sort((a, b) => a.next_attempt_at! - b.next_attempt_at! || a.seq - b.seq);
+      rows = merged.slice(0, limit).map(({ seq: _seq, ...row }) => row);
+    }
     for (const row of rows) claims.add(row.id);
     return rows.map((row) => claims.shown(row));
   };
-  const nextDueAt = (skipApps: readonly string[] = []): number | null => {
-    for (const [id, at] of dueTimes.all({ limit: claims.size + 1, skip: jsonList(skipApps) })) if (!claims.has(id)) return at;
+  const firstUnclaimed = (times: Array<[string, number]>): number | null => {
+    for (const [id, at] of times) if (!claims.has(id)) return at;
     return null;
+  };
+  const nextDueAt = (skipApps: readonly string[] = []): number | null => {
+    if (skipApps.length === 0) return firstUnclaimed(dueTimes.all({ limit: claims.size + 1 }));
+    let earliest: number | null = null;
+    for (const appId of appsBut(skipApps)) {
+      const at = firstUnclaimed(dueTimesOfApp.all({ app_id: appId, limit: claims.size + 1 }));
+      if (at !== null && (earliest === null || at < earliest)) earliest = at;
+    }
+    return earliest;
   };
   const listStatements = new Map<string, BetterSqlite3.Statement<Record<string, string | number>, DeliveryWithEvent>>();
   // The apps that have deliveries, one index seek each (a loose scan of deliveries_app_created): a handful.
