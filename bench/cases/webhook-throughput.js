@@ -1,7 +1,8 @@
 // Webhook deliveries per second from `scanctl serve` to a local receiver (another process), each
 // attempt recorded in SQLite before it counts, against the same receiver fed by raw
-// http.request over a keep-alive Agent with the sender's own settings (src/webhooks/sender.ts) and
-// 32 requests in flight (the engine's global limit; to one receiver serve sends at most 16 at once).
+// http.request over a keep-alive Agent with the keep-alive settings of the sender's pool
+// (src/webhooks/sender.ts: up to 64 connections per origin, idle ones closed after 4 s) and 32
+// requests in flight (the engine's global limit; to one receiver serve sends at most 16 at once).
 // Both are timed warm: the baseline after 3,000 requests, serve after its first 3,000 deliveries
 // (its start-up is serve-ready's figure); serve's throughput from its ready line is in the note.
 import http from 'node:http';
@@ -16,7 +17,7 @@ const WARMUP = 3_000;
 
 /** The baseline: `count` POSTs of a delivery-sized body with delivery-like headers, 32 in flight. */
 async function rawDeliveries(url, payload, count) {
-  // The sender's Agent settings (src/webhooks/sender.ts).
+  // The keep-alive settings of the sender's pool (src/webhooks/sender.ts).
   const agent = new http.Agent({ keepAlive: true, maxSockets: 64, maxFreeSockets: 64, timeout: 4_000, scheduling: 'lifo' });
   const body = Buffer.from(payload);
   const headers = {
@@ -55,7 +56,7 @@ async function rawDeliveries(url, payload, count) {
 export default {
   id: 'webhook-throughput',
   title: 'Webhook deliveries per second to a local receiver, every attempt recorded',
-  baseline: 'raw `http.request`, the sender\'s keep-alive Agent settings, 32 in flight',
+  baseline: 'raw `http.request`, keep-alive Agent with the sender\'s settings, 32 in flight',
   target: { ratio: 'min', value: 0.75 },
   async run({ quick }) {
     const count = quick ? 5_000 : 20_000;
