@@ -1,8 +1,8 @@
 /** Where an attempt was when it ran out of time. */
-export type SendPhase = 'queued' | 'connect' | 'answer' | 'body';
+export type SendPhase = 'connect' | 'answer' | 'body';
 
 const WAITING: Record<SendPhase, string> = {
-  queued: 'waiting for a free connection to the receiver',
+  // Also a send still waiting for one of the origin's connections.
   connect: 'connecting (TCP or TLS handshake)',
   answer: 'waiting for the answer',
   body: "reading the answer's body",
