@@ -39,13 +39,9 @@ export const MAX_HEAD_BYTES = CHOICES.webhookMaxAnswerHeadBytes;
 
 type PoolClass = typeof Pool;
 let PoolOf: PoolClass | undefined;
-/**
- * undici's connection pool, loaded at the first send (never on a command that sends nothing). Only
- * the pool, not undici's index (fetch, websockets...: twice as long to load): the version is
- * pinned exactly in package.json for this path.
- */
+/** undici's connection pool, loaded at the first send (never on a command that sends nothing). */
 function poolClass(): PoolClass {
-  PoolOf ??= createRequire(import.meta.url)('undici/lib/dispatcher/pool.js') as PoolClass;
+  PoolOf ??= (createRequire(import.meta.url)('undici') as typeof import('undici')).Pool;
   return PoolOf;
 }
 
