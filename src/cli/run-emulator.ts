@@ -2,6 +2,7 @@ import type { Server } from 'node:http';
 import { resolve } from 'node:path';
 import { readServeState } from '../emulator/serve-state.js';
 import type { RunningServer } from '../emulator/server.js';
+import type { SettleReport } from '../emulator/http/in-flight.js';
 import { packageVersion } from '../util/package-root.js';
 import { UserError } from './errors.js';
 import type { CliIo } from './io.js';
@@ -79,12 +80,24 @@ export function nowServing(server: RunningServer): void {
  * Stops the emulator a command started: first `--export-on-exit FILE` (the whole state, signing
  * secrets included, so that `--import FILE` resumes it anywhere), then the server, even when the export fails.
  */
-export async function stopForCli(server: RunningServer, exportFile: string | null | undefined): Promise<void> {
+export async function stopForCli(server: RunningServer, exportFile: string | null | undefined, graceMs?: number): Promise<SettleReport> {
+  let exportError: unknown = null;
   try {
     if (exportFile) await exportOnExit(server, exportFile);
-  } finally {
-    await server.close();
+  } catch (error) {
+    exportError = error;
   }
+  const report = await server.close(graceMs === undefined ? {} : { graceMs });
+  if (exportError) throw exportError;
+  return report;
+}
+
+/** What a stop did with the requests in flight, for the stop line ('' when every one was answered). */
+export function stopSummary(report: SettleReport): string {
+  const parts = [`${report.answered} answered`];
+  if (report.refused > 0) parts.push(`${report.refused} refused (503 service_stopping)`);
+  if (report.cut > 0) parts.push(`${report.cut} streams cut`);
+  return report.refused + report.cut === 0 ? '' : ` (requests in flight: ${parts.join(', ')})`;
 }
 
 async function exportOnExit(server: RunningServer, file: string): Promise<void> {

@@ -40,7 +40,7 @@ export function deliveryStream(ctx: EmulatorContext, c: Context<ConsoleEnv>): Re
   }
   const status = c.req.query('status') || undefined;
   const insertNew = c.req.query('first') === '1' && !only;
-  return sseResponse(c, (channel) => {
+  return sseResponse(c, ctx.streams, (channel) => {
     const changed = new Set<string>();
     let scheduled = false;
     const flush = () => {

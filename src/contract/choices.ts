@@ -54,6 +54,10 @@ export const CHOICES = {
   privateFileMode: 0o600,
   /** `scanctl logs tail`: the emulator keeps this many recent request log lines for --since and -n. */
   requestLogBufferSize: 1000,
+  /** CHOICE-37: a stream subscriber whose unsent events pass this many bytes is dropped (about 250 delivery events). */
+  streamBufferBytes: 256 * 1024,
+  /** CHOICE-35: on SIGTERM/SIGINT, requests in flight get this long (real ms) to be answered before they are refused. */
+  stopGraceMs: 5_000,
 } as const;
 
 /** CHOICE-11: the host names the emulator answers without --allowed-host (with its own port). */

@@ -95,6 +95,15 @@ export const ERROR_CODES = {
   origin_not_allowed: 403,
   // Anything unexpected: still the spec's body, never a bare 500 page.
   internal_error: 500,
+  // CHOICE-36: storage conditions, each said as itself (src/store/storage-condition.ts); nothing of the request was stored.
+  storage_full: 507,
+  storage_unavailable: 503,
+  storage_busy: 503,
+  storage_damaged: 500,
+  // CHOICE-35: serve is stopping; the request was not run (sent with Connection: close).
+  service_stopping: 503,
+  // The client went away before its request was read (only the request log sees this answer).
+  client_closed_request: 499,
   // Injected on purpose by `scanctl faults` with the status the developer chose.
   fault_injected: 503,
 } as const satisfies Record<string, number>;

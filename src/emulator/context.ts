@@ -8,6 +8,7 @@ import type { Fixtures } from './fixture-file.js';
 import type { RateLimiter } from './domain/rate-limit.js';
 import type { RequestLogBuffer } from './domain/request-log.js';
 import type { Scheduler } from './scheduler.js';
+import type { OpenStreams } from './http/sse.js';
 import type { WebhookEngine } from '../webhooks/engine.js';
 
 export interface EmulatorConfig {
@@ -46,6 +47,8 @@ export interface EmulatorContext {
   requestLog: RequestLogBuffer;
   /** What the health check reports beside the database and the dispatcher; set once seeding is done (server.ts). */
   readiness: { fixturesLoaded: boolean };
+  /** The server-sent event streams open now (a stop ends each with a last event). */
+  streams: OpenStreams;
 }
 
 /** Hono's per-request variables. */

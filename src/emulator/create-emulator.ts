@@ -20,6 +20,7 @@ import { mountRoutes } from './http/implement.js';
 import { hostGuard } from './http/host-guard.js';
 import { injectFaults } from './http/inject-faults.js';
 import { requestLog } from './http/request-log.js';
+import { OpenStreams } from './http/sse.js';
 import { ROUTES } from './routes/index.js';
 import { Scheduler } from './scheduler.js';
 
@@ -72,6 +73,7 @@ export function createEmulator(deps: EmulatorDeps): Emulator {
     rateLimiter: new RateLimiter(config.rateLimitPerSecond),
     requestLog: new RequestLogBuffer(bus),
     readiness: { fixturesLoaded: false },
+    streams: new OpenStreams(),
   } as EmulatorContext;
   ctx.webhooks = createWebhookEngine({
     store,

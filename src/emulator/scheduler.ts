@@ -1,5 +1,6 @@
 import type { VirtualClock } from '../clock/clock.js';
 import type { TimerSource } from '../clock/timer-source.js';
+import { ApiError } from '../contract/errors.js';
 
 /**
  * Moves the emulator's clock. Advancing plays every due event in order, each at its own virtual
@@ -8,6 +9,7 @@ import type { TimerSource } from '../clock/timer-source.js';
 export class Scheduler {
   private readonly sources: TimerSource[] = [];
   private queue: Promise<unknown> = Promise.resolve();
+  private stopping = false;
 
   constructor(
     private readonly clock: VirtualClock,
@@ -39,6 +41,16 @@ export class Scheduler {
     });
   }
 
+  /**
+   * CHOICE-35: serve is stopping. A clock move under way stops after the step it is playing (the
+   * clock stays where that step left it, saved) and answers 503 service_stopping, as do later ones.
+   * Resolves once no move is running.
+   */
+  async stop(): Promise<void> {
+    this.stopping = true;
+    await this.queue;
+  }
+
   private serialize(step: () => Promise<{ played: number }>): Promise<{ played: number }> {
     const run = this.queue.then(step);
     this.queue = run.catch(() => undefined);
@@ -57,6 +69,12 @@ export class Scheduler {
     let stalls = 0;
     let due = this.earliestDue();
     for (;;) {
+      if (this.stopping) {
+        this.persistOffset(this.clock.offsetMs);
+        throw new ApiError('service_stopping', `The emulator is stopping: the clock moved through ${played} due moments, then stopped short of its target.`, undefined, {
+          headers: { Connection: 'close' },
+        });
+      }
       if (due === null || due > target()) break;
       this.clock.moveTo(due);
       if (played % Scheduler.PERSIST_EVERY === 0) this.persistOffset(this.clock.offsetMs);

@@ -4,6 +4,8 @@ import { resolve } from 'node:path';
 import { openDatabase, loadSecretBox, type Db } from '../store/db.js';
 import { MIGRATIONS } from '../store/migrations/index.js';
 import { answerClientErrors, createEmulatorHttpServer, emulatorRequestListener, type EmulatorRequestListener } from './http/below-router.js';
+import { InFlightRequests, type SettleReport } from './http/in-flight.js';
+import { CHOICES } from '../contract/choices.js';
 import { clearServeState, writeServeState } from './serve-state.js';
 import { createEmulator, type Emulator } from './create-emulator.js';
 import { startSweeper } from './sweeper.js';
@@ -52,7 +54,12 @@ export interface RunningServer {
   stateFileError: string | null;
   /** The emulator as a node:http request listener (attached already, unless started on a bound server). */
   requestListener: EmulatorRequestListener;
-  close(): Promise<void>;
+  /**
+   * CHOICE-35: stops taking requests, ends every stream with a last event, lets what is in flight
+   * finish for up to `graceMs` (then answers it 503 service_stopping), stops the dispatcher, commits
+   * what is queued, and closes the database. Resolves with what happened to the requests in flight.
+   */
+  close(options?: { graceMs?: number }): Promise<SettleReport>;
 }
 
 export class PortInUseError extends Error {
@@ -111,7 +118,8 @@ export async function startEmulatorServer(options: ServeOptions): Promise<Runnin
     emulator.rateLimiter.limitPerSecond = options.rateLimitPerSecond;
     emulator.config.rateLimitPerSecond = options.rateLimitPerSecond;
 
-    const requestListener = emulatorRequestListener(emulator.app.fetch);
+    const inFlight = new InFlightRequests();
+    const requestListener = inFlight.wrap(emulatorRequestListener(emulator.app.fetch));
     const server = listening;
     if (options.boundServer) answerClientErrors(server);
     server.keepAliveTimeout = 5_000;
@@ -133,7 +141,21 @@ export async function startEmulatorServer(options: ServeOptions): Promise<Runnin
     emulator.webhooks.start();
     const stopSweeper = startSweeper(emulator);
 
-    let closed = false;
+    let closing: Promise<SettleReport> | null = null;
+    const stop = async (graceMs: number): Promise<SettleReport> => {
+      stopSweeper();
+      // No new connections; the server's callback comes once every connection has closed.
+      const allClosed = new Promise<void>((done) => server.close(() => done()));
+      emulator.streams.endAll('server_stopping');
+      const [report] = await Promise.all([inFlight.settle(server, graceMs), emulator.scheduler.stop(), emulator.webhooks.stop()]);
+      // Attempt records and mints queued in this turn are committed before the database closes.
+      emulator.store.groupCommit.flush();
+      server.closeAllConnections();
+      await allClosed;
+      if (options.stateFile) clearServeState(options.stateFile);
+      db.close();
+      return report;
+    };
     return {
       url,
       port,
@@ -141,17 +163,8 @@ export async function startEmulatorServer(options: ServeOptions): Promise<Runnin
       fixturesLoaded,
       stateFileError,
       requestListener,
-      async close() {
-        if (closed) return;
-        closed = true;
-        stopSweeper();
-        await emulator.webhooks.stop();
-        await new Promise<void>((done) => {
-          server.close(() => done());
-          server.closeAllConnections();
-        });
-        if (options.stateFile) clearServeState(options.stateFile);
-        db.close();
+      close(closeOptions = {}) {
+        return (closing ??= stop(closeOptions.graceMs ?? CHOICES.stopGraceMs));
       },
     };
   } catch (error) {

@@ -10,6 +10,8 @@ import type { Db } from './db.js';
 export interface GroupCommit {
   /** Runs `work` (synchronous statements only) in this turn's group; resolves with its value after the commit. */
   run<R>(work: () => R): Promise<R>;
+  /** Commits what is queued now, synchronously (before the database closes). */
+  flush(): void;
 }
 
 interface Queued {
@@ -56,6 +58,7 @@ export function createGroupCommit(db: Db): GroupCommit {
   };
 
   return {
+    flush,
     run<R>(work: () => R): Promise<R> {
       return new Promise<R>((resolve, reject) => {
         if (queue.length === 0) setImmediate(flush);

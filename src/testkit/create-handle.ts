@@ -26,7 +26,7 @@ export function createHandle(server: RunningServer, credentials: HandleCredentia
     const list = await control.deliveries({ app_id: appId, status: query.status, scan_id: query.scanId, event_id: query.eventId, limit: query.limit ?? 1000 });
     return Promise.all(list.data.map((d) => control.delivery(d.id)));
   };
-  const close = () => server.close();
+  const close = async (): Promise<void> => void (await server.close());
 
   return {
     baseUrl: url,

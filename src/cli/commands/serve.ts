@@ -43,8 +43,9 @@ export function register(program: Command): void {
       const ctx = contextOf(command);
       const allowedHosts = allowedHostsOf(flags.allowedHost, ctx.io.env.SCANCTL_ALLOWED_HOSTS);
       checkBindAddress(flags.host, allowedHosts);
+      const graceMs = stopGraceMs(ctx.io.env.SCANCTL_STOP_GRACE_MS);
       const run = await parseEmulatorFlags(flags, ctx);
-      const { startForCli, stopForCli, nowServing } = await import('../run-emulator.js');
+      const { startForCli, stopForCli, nowServing, stopSummary } = await import('../run-emulator.js');
       const server = await startForCli(run, {
         port: flags.port,
         host: flags.host,
@@ -65,9 +66,17 @@ export function register(program: Command): void {
         ctx.io.stderr.write(`scanctl: warning: cannot write ${STATE_FILE} (${server.stateFileError}): other commands will not find this emulator; pass them --base-url ${server.url}\n`);
       }
       await stopped;
-      await stopForCli(server, run.exportOnExit);
-      if (!ctx.json) ctx.io.stderr.write(`scanctl: emulator stopped${run.exportOnExit ? `; state written to ${run.exportOnExit}` : ''}\n`);
+      const report = await stopForCli(server, run.exportOnExit, graceMs);
+      if (!ctx.json) ctx.io.stderr.write(`scanctl: emulator stopped${stopSummary(report)}${run.exportOnExit ? `; state written to ${run.exportOnExit}` : ''}\n`);
     });
+}
+
+/** CHOICE-35: SCANCTL_STOP_GRACE_MS shortens (or lengthens) the time requests in flight get at a stop. */
+function stopGraceMs(value: string | undefined): number | undefined {
+  if (value === undefined || value === '') return undefined;
+  const ms = Number(value);
+  if (!Number.isInteger(ms) || ms < 0 || ms > 600_000) throw new UserError(`SCANCTL_STOP_GRACE_MS must be a whole number of ms from 0 to 600000, not "${value}"`);
+  return ms;
 }
 
 /** --allowed-host values plus SCANCTL_ALLOWED_HOSTS (comma or space separated); each must be a bare host name. */

@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { ApiError, type ErrorCode } from '../../contract/errors.js';
+import { storageApiError } from './storage-errors.js';
 
 /**
  * ERR-1 below the router (CHOICE-16): requests Node's HTTP parser or the hono adapter refuse
@@ -56,6 +57,8 @@ export function emulatorRequestListener(fetch: (request: Request) => Response | 
 
 /** An error of the emulator's own, logged; the client gets the spec's internal_error body. */
 function internalError(error: unknown): ApiError {
+  const storage = storageApiError(error);
+  if (storage) return storage;
   console.error('scanctl: internal error', error);
   return new ApiError('internal_error', 'The emulator hit an unexpected error; see the serve log.');
 }

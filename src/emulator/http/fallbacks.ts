@@ -1,6 +1,7 @@
 import type { Context, Hono } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import { ApiError } from '../../contract/errors.js';
+import { storageApiError } from './storage-errors.js';
 
 /** One onError for the whole emulator: everything that is not a success is the spec's error body. */
 export function errorResponse(c: Context, error: unknown): Response {
@@ -17,6 +18,8 @@ export function toApiError(error: unknown): ApiError {
     if (error.status === 413) return new ApiError('body_too_large', 'The request body is too large.');
     return new ApiError('parameter_invalid', error.message || 'Invalid request.', undefined, { status: error.status });
   }
+  const expected = storageApiError(error) ?? clientGone(error);
+  if (expected) return expected;
   // A bug in the emulator: still the spec's body, and the details stay in the server log.
   console.error('scanctl: internal error', error);
   return new ApiError('internal_error', 'The emulator hit an unexpected error; see the serve log.');
@@ -79,4 +82,11 @@ export function routeRegex(pattern: string): RegExp {
     return optional ? `(?:${body})?` : body;
   });
   return new RegExp(`^${segments.join('')}$`);
+}
+
+/** The client reset or closed its connection while its body was being read: nothing to log, nobody to answer. */
+function clientGone(error: unknown): ApiError | null {
+  const code = (error as { code?: unknown } | null)?.code;
+  const gone = code === 'ECONNRESET' || code === 'ERR_STREAM_PREMATURE_CLOSE' || (error as Error | null)?.name === 'AbortError';
+  return gone ? new ApiError('client_closed_request', 'The client closed the connection before the request was read.') : null;
 }

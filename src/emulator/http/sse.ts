@@ -1,8 +1,12 @@
 import type { Context } from 'hono';
 import { streamSSE } from 'hono/streaming';
+import { CHOICES } from '../../contract/choices.js';
+import type { StreamEndEvent } from '../../contract/stream-end.js';
 
 /** A comment line this often keeps proxies and idle timers from closing a quiet stream. */
 export const SSE_KEEP_ALIVE_MS = 15_000;
+/** After the last event was queued on a dropped stream, the connection is cut if it has not gone out by then (real ms). */
+export const SSE_LAST_EVENT_GRACE_MS = 1_000;
 
 export interface SseChannel {
   /** Queues one event; writes happen in order, one at a time. */
@@ -13,36 +17,125 @@ export interface SseChannel {
   close(): void;
 }
 
+/** The streams open on one emulator, so that a stop can end each with a last event. */
+export class OpenStreams {
+  private readonly enders = new Set<(reason: StreamEndEvent['reason']) => void>();
+  get size(): number {
+    return this.enders.size;
+  }
+  add(end: (reason: StreamEndEvent['reason']) => void): () => void {
+    this.enders.add(end);
+    return () => this.enders.delete(end);
+  }
+  /** Every open stream gets its `end` event after what it has queued, then closes. */
+  endAll(reason: StreamEndEvent['reason']): void {
+    for (const end of [...this.enders]) end(reason);
+  }
+}
+
+const MESSAGES: Record<StreamEndEvent['reason'], string> = {
+  server_stopping: 'The emulator is stopping.',
+  subscriber_too_slow: `This subscriber fell more than ${CHOICES.streamBufferBytes} bytes behind and was dropped; reconnect to follow again.`,
+};
+
+// One serialization per data object, however many subscribers get it (a delivery goes to every stream of its app).
+const serialized = new WeakMap<object, string>();
+function dataText(data: unknown): string {
+  if (data === null || typeof data !== 'object') return JSON.stringify(data);
+  let text = serialized.get(data);
+  if (text === undefined) serialized.set(data, (text = JSON.stringify(data)));
+  return text;
+}
+
 /**
  * A server-sent event stream: `open` subscribes to what it streams and returns its cleanup, which
  * runs once the client goes away. Every stream of the emulator is built with this, so they share
- * one keep-alive and one way of ending.
+ * one keep-alive, one way of ending and one back-pressure bound: CHOICE-37, a subscriber whose
+ * unsent events pass CHOICES.streamBufferBytes is dropped (its queue is let go at once; an `end`
+ * event says why if the connection takes it within SSE_LAST_EVENT_GRACE_MS, else it is cut).
  */
-export function sseResponse(c: Context, open: (channel: SseChannel) => Promise<(() => void) | void> | (() => void) | void): Response {
+export function sseResponse(
+  c: Context,
+  streams: OpenStreams,
+  open: (channel: SseChannel) => Promise<(() => void) | void> | (() => void) | void,
+): Response {
   return streamSSE(c, async (stream) => {
-    let writing: Promise<void> = Promise.resolve();
-    const write = (step: () => Promise<void>) => {
-      writing = writing.then(step).catch(() => undefined);
-    };
+    const queue: string[] = [];
+    let queuedBytes = 0;
+    let pumping: Promise<void> | null = null;
+    let ending = false;
     let end = () => {};
     const closed = new Promise<void>((done) => {
       end = done;
       stream.onAbort(done);
       c.req.raw.signal?.addEventListener('abort', () => done(), { once: true });
     });
-    const channel: SseChannel = {
-      send: (event, data, id) => write(() => stream.writeSSE({ event, data: JSON.stringify(data), ...(id === undefined ? {} : { id }) })),
-      flushed: () => writing,
-      close: () => write(async () => end()),
+    const pump = () => {
+      if (pumping) return;
+      pumping = (async () => {
+        while (queue.length > 0) {
+          const text = queue.shift()!;
+          queuedBytes -= text.length;
+          await stream.write(text);
+        }
+      })();
+      void pumping.then(() => {
+        pumping = null;
+        if (queue.length > 0) pump();
+        else if (ending) end();
+      });
     };
-    const keepAlive = setInterval(() => write(() => stream.write(': keep-alive\n\n').then(() => undefined)), SSE_KEEP_ALIVE_MS);
+    const enqueue = (text: string) => {
+      queue.push(text);
+      queuedBytes += text.length;
+      pump();
+    };
+    let graceTimer: NodeJS.Timeout | undefined;
+    const finish = (reason: StreamEndEvent['reason']) => {
+      if (ending) return;
+      if (reason === 'subscriber_too_slow') {
+        queue.length = 0;
+        queuedBytes = 0;
+        // The socket itself is full: cut it if the last event cannot go out soon.
+        graceTimer = setTimeout(() => (c.env as { incoming?: { socket?: { destroy(): void } } } | undefined)?.incoming?.socket?.destroy(), SSE_LAST_EVENT_GRACE_MS);
+      }
+      enqueue(sseText('end', dataText({ object: 'stream.ended', reason, message: MESSAGES[reason] } satisfies StreamEndEvent)));
+      ending = true;
+    };
+    const channel: SseChannel = {
+      send: (event, data, id) => {
+        if (ending) return;
+        enqueue(sseText(event, dataText(data), id));
+        if (queuedBytes > CHOICES.streamBufferBytes) finish('subscriber_too_slow');
+      },
+      flushed: async () => {
+        while (pumping) await pumping;
+      },
+      close: () => {
+        if (ending) return;
+        ending = true;
+        pump();
+      },
+    };
+    const keepAlive = setInterval(() => {
+      if (!ending && queue.length === 0) enqueue(': keep-alive\n\n');
+    }, SSE_KEEP_ALIVE_MS);
+    const unregister = streams.add(finish);
     let cleanup: (() => void) | void = undefined;
     try {
       cleanup = await open(channel);
       await closed;
     } finally {
       clearInterval(keepAlive);
+      clearTimeout(graceTimer);
+      unregister();
+      queue.length = 0;
       cleanup?.();
     }
   });
+}
+
+/** One event as text/event-stream (data is JSON: one line). */
+function sseText(event: string, data: string, id?: string): string {
+  return `event: ${event}\ndata: ${data}\n${id === undefined ? '' : `id: ${id}\n`}\n`;
 }

@@ -12,7 +12,7 @@ export const requestLogRoutes = [
   }),
   implement(OPS.streamRequestLog)(({ ctx, c, query }) => {
     const { filter, sinceMs } = logFilter(query, ctx.clock.now());
-    return sseResponse(c, async (channel) => {
+    return sseResponse(c, ctx.streams, async (channel) => {
       const backlog = ctx.requestLog.recent(filter, sinceMs, query.n ?? (sinceMs === null ? 0 : undefined));
       const send = (line: RequestLogLine) => channel.send('request', line, String(line.seq));
       // Subscribe before replaying the backlog: nothing falls between the two.

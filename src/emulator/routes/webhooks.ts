@@ -57,7 +57,7 @@ export const webhookRoutes = [
     const events = parseEventList(query.events);
     // `scanctl webhook listen --forward URL`: while this stream is open, URL is the app's effective webhook URL.
     const { listener, replaced } = query.forward ? attachListener(ctx, app.id, query.forward, events) : { listener: null, replaced: [] };
-    return sseResponse(c, (channel) => {
+    return sseResponse(c, ctx.streams, (channel) => {
       let gone = false;
       const onDelivery = (event: DeliveryStreamEvent) => {
         if (event.app_id === app.id && (events === null || events.includes(event.event_type))) channel.send('delivery', event);
