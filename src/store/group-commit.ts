@@ -1,4 +1,5 @@
 import type { Db } from './db.js';
+import { storageCondition } from './storage-condition.js';
 
 /**
  * Group commit: the work items queued in the same turn of the event loop run in ONE transaction,
@@ -33,6 +34,8 @@ export function createGroupCommit(db: Db): GroupCommit {
       try {
         return { ok: true, value: alone(item) };
       } catch (error) {
+        // A full disk or an I/O error is not this item's fault: SQLite rolled the group back; it fails whole.
+        if (storageCondition(error)) throw error;
         return { ok: false, error };
       }
     }),
@@ -45,7 +48,11 @@ export function createGroupCommit(db: Db): GroupCommit {
     let outcomes: Outcome[];
     try {
       outcomes = together(items);
-    } catch {
+    } catch (error) {
+      if (storageCondition(error)) {
+        for (const item of items) item.reject(error);
+        return;
+      }
       try {
         outcomes = oneByOne(items);
       } catch (error) {
