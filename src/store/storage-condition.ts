@@ -8,7 +8,8 @@ export function storageCondition(error: unknown): StorageCondition | null {
   const code = (error as { code?: unknown } | null)?.code;
   if (typeof code === 'string') {
     if (code === 'SQLITE_FULL' || code === 'ENOSPC') return 'full';
-    if (code.startsWith('SQLITE_IOERR') || code === 'EIO') return 'io';
+    // SQLITE_READONLY: the file or its folder lost write permission while serve ran.
+    if (code.startsWith('SQLITE_IOERR') || code.startsWith('SQLITE_READONLY') || code === 'EIO') return 'io';
     if (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED')) return 'busy';
     if (code.startsWith('SQLITE_CORRUPT') || code === 'SQLITE_NOTADB') return 'damaged';
   }

@@ -3,6 +3,7 @@ import type { Clock } from '../clock/clock.js';
 import type { TimerSource } from '../clock/timer-source.js';
 import { CHOICES } from '../contract/choices.js';
 import type { Store } from '../store/index.js';
+import { storageCondition, storageLog } from '../store/storage-condition.js';
 import type { DeliveryWithEvent } from '../store/tables/webhooks.js';
 import type { SecretBox } from '../util/crypto.js';
 import { chaosOrder } from './chaos.js';
@@ -99,7 +100,11 @@ export function createWebhookEngine(deps: WebhookEngineDeps): WebhookEngine {
   function send(row: DeliveryWithEvent, destination: Destination, origin: string | null): void {
     const sending: Promise<void> = (run.stopping ? Promise.resolve() : attempt(row, destination))
       .catch((error: unknown) => {
-        if (!run.stopping) process.emitWarning(`webhook delivery ${row.id}: ${(error as Error).message}`);
+        if (run.stopping) return;
+        // A full disk is said once, not once per attempt.
+        const condition = storageCondition(error);
+        if (condition) storageLog.note(condition, error);
+        else process.emitWarning(`webhook delivery ${row.id}: ${(error as Error).message}`);
       })
       .finally(() => {
         slots.releaseOrigin(origin);

@@ -107,3 +107,39 @@ describe('the webhook engine on its own', () => {
     expect(store.webhooks.deliveryById(held!.id)).toMatchObject({ status: 'succeeded', attempts: 1 });
   });
 });
+
+describe('the webhook engine on a full disk (CHOICE-9, issue 28 item 1)', () => {
+  it('CHOICE-9: when neither the attempt nor its retry time can be stored, the delivery still waits its retry gap (kept in memory): never sent more often than the schedule allows', async () => {
+    const { store, clock, engine, sent, scan } = engineAlone();
+    const logged = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    const warnings = vi.spyOn(process, 'emitWarning').mockImplementation(() => undefined);
+    const eventId = scan('scan_1');
+    await new Promise(setImmediate);
+    // Every write now fails (as on a full disk, where not even the WAL can grow): the store refuses them all.
+    const db = store.db;
+    db.pragma('query_only = ON');
+    await engine.runDue();
+    expect(sent).toHaveLength(1);
+    const dueAgain = clock.now() + WEBHOOK_RETRY_GAPS_MS[0]!;
+    // However often the dispatcher looks before the gap has passed, nothing is sent again.
+    for (let i = 0; i < 20; i += 1) {
+      clock.advance(WEBHOOK_RETRY_GAPS_MS[0]! / 30);
+      expect(engine.nextDueAt()).toBe(dueAgain);
+      await engine.runDue();
+    }
+    expect(sent).toHaveLength(1);
+    clock.moveTo(dueAgain);
+    await engine.runDue();
+    expect(sent).toHaveLength(2);
+    expect(sent[1]!.headers['Service-Event-Id']).toBe(eventId);
+    expect(warnings).not.toHaveBeenCalled();
+    expect(logged.mock.calls.filter(([line]) => String(line).includes('scanctl: storage:'))).toHaveLength(1);
+
+    // Space again: the next attempt is recorded and the delivery succeeds.
+    db.pragma('query_only = OFF');
+    clock.advance(WEBHOOK_RETRY_GAPS_MS[0]!);
+    await engine.runDue();
+    expect(sent).toHaveLength(3);
+    expect(store.webhooks.deliveries({ event_id: eventId })[0]).toMatchObject({ status: 'succeeded', attempts: 1 });
+  });
+});

@@ -12,6 +12,13 @@ import type { DeliveryStatusValue } from './webhooks.js';
  */
 export class DeliveryClaims {
   private readonly ids = new Set<string>();
+  /**
+   * Deliveries due again no earlier than a time the database could not be told (the store refused
+   * the write, e.g. a full disk): a claim skips them until then, so that an attempt whose outcome
+   * could not be recorded is never made again sooner than its retry gap (CHOICE-9). Lost at a
+   * restart, like the claims; the database then has them due, as after a crash.
+   */
+  private readonly deferred = new Map<string, number>();
 
   get size(): number {
     return this.ids.size;
@@ -24,6 +31,23 @@ export class DeliveryClaims {
   }
   delete(id: string): void {
     this.ids.delete(id);
+  }
+  /** Not claimed again before `at`, whatever the database says. */
+  defer(id: string, at: number): void {
+    this.deferred.set(id, at);
+  }
+  /** When a deferred delivery is due, or undefined. */
+  deferredUntil(id: string): number | undefined {
+    return this.deferred.get(id);
+  }
+  get deferredCount(): number {
+    return this.deferred.size;
+  }
+  /** What a claim at `now` skips, as a JSON array for SQL's json_each: the claimed ids and those deferred past `now`. */
+  skipped(now: number): string {
+    if (this.deferred.size === 0) return this.json();
+    for (const [id, at] of this.deferred) if (at <= now) this.deferred.delete(id);
+    return JSON.stringify([...this.ids, ...this.deferred.keys()]);
   }
   /** The claimed ids as a JSON array, for SQL's json_each. */
   json(): string {

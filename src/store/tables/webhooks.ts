@@ -197,7 +197,7 @@ export function webhookStatements(db: Db, claims: DeliveryClaims) {
   /** The apps with deliveries but those in `skip`. */
   const appsBut = (skip: readonly string[]) => appsWithDeliveries.all().filter((appId) => !skip.includes(appId));
   const claim = (now: number, limit: number, skipApps: readonly string[]): DeliveryWithEvent[] => {
-    const claimed = claims.json();
+    const claimed = claims.skipped(now);
     let rows: DeliveryWithEvent[];
     if (skipApps.length === 0) rows = due.all({ now, limit, claimed });
     else {
@@ -208,15 +208,23 @@ export function webhookStatements(db: Db, claims: DeliveryClaims) {
     for (const row of rows) claims.add(row.id);
     return rows.map((row) => claims.shown(row));
   };
+  // In due order: the first row neither claimed nor deferred (see DeliveryClaims.defer) bounds every later one.
   const firstUnclaimed = (times: Array<[string, number]>): number | null => {
-    for (const [id, at] of times) if (!claims.has(id)) return at;
-    return null;
+    let earliest: number | null = null;
+    for (const [id, at] of times) {
+      if (claims.has(id)) continue;
+      const later = claims.deferredUntil(id);
+      const when = later === undefined ? at : Math.max(at, later);
+      if (earliest === null || when < earliest) earliest = when;
+      if (later === undefined) break;
+    }
+    return earliest;
   };
   const nextDueAt = (skipApps: readonly string[] = []): number | null => {
-    if (skipApps.length === 0) return firstUnclaimed(dueTimes.all({ limit: claims.size + 1 }));
+    if (skipApps.length === 0) return firstUnclaimed(dueTimes.all({ limit: claims.size + claims.deferredCount + 1 }));
     let earliest: number | null = null;
     for (const appId of appsBut(skipApps)) {
-      const at = firstUnclaimed(dueTimesOfApp.all({ app_id: appId, limit: claims.size + 1 }));
+      const at = firstUnclaimed(dueTimesOfApp.all({ app_id: appId, limit: claims.size + claims.deferredCount + 1 }));
       if (at !== null && (earliest === null || at < earliest)) earliest = at;
     }
     return earliest;
@@ -313,7 +321,13 @@ export function webhookStatements(db: Db, claims: DeliveryClaims) {
     /** A claimed delivery whose attempt could not be recorded is due again at `nextAttemptAt`. */
     retryLater(id: string, nextAttemptAt: number, now: number): boolean {
       claims.delete(id);
-      return retryLater.run({ id, next_attempt_at: nextAttemptAt, now }).changes > 0;
+      try {
+        return retryLater.run({ id, next_attempt_at: nextAttemptAt, now }).changes > 0;
+      } catch (error) {
+        // The store refuses writes (a full disk): the gap is kept in memory instead.
+        claims.defer(id, nextAttemptAt);
+        throw error;
+      }
     },
     /** DEL-2: cancels the member's pending and in-flight deliveries (a claimed one is never sent after this); returns their ids. */
     cancelForMember(appId: string, hostUserRef: string, now: number): string[] {
