@@ -2,7 +2,7 @@ import { accessSync, constants } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { UserError } from './errors.js';
 
-const OPEN_FAILURE = /^(SQLITE_(CANTOPEN|NOTADB|CORRUPT|READONLY|IOERR|PERM|AUTH)|EACCES|EPERM|ENOTDIR|EISDIR|EEXIST|EROFS|ENOSPC|ENOENT|ELOOP|ENAMETOOLONG)/;
+const OPEN_FAILURE = /^(SQLITE_(CANTOPEN|NOTADB|CORRUPT|READONLY|IOERR|PERM|AUTH|FULL)|EACCES|EPERM|ENOTDIR|EISDIR|EEXIST|EROFS|ENOSPC|ENOENT|ELOOP|ENAMETOOLONG)/;
 
 export const canWrite = (path: string): boolean => {
   try {
@@ -23,6 +23,9 @@ export function databaseOpenError(error: unknown, dbPath: string, writable: (pat
   if (typeof code !== 'string' || !OPEN_FAILURE.test(code)) return null;
   const hint = 'pick another file with --db (or --db :memory:)';
   const folder = dirname(resolve(dbPath));
+  if (code === 'SQLITE_FULL' || code === 'ENOSPC') {
+    return new UserError(`the disk holding the database ${dbPath} is full: scanctl cannot start on it`, { hint: 'free some space, or pick another file with --db (or --db :memory:)' });
+  }
   // The folder (.scanctl/) could not be made: a read-only folder or mount, or a place like /proc.
   if ((error as { syscall?: unknown }).syscall === 'mkdir') {
     return new UserError(`cannot create the folder of the database ${dbPath} (${code}${code === 'EROFS' ? ': read-only file system' : ''})`, { hint });

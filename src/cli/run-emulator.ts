@@ -31,6 +31,7 @@ export interface ListenOptions {
 export async function startForCli(run: EmulatorRunOptions, listen: ListenOptions): Promise<RunningServer> {
   const { startEmulatorServer, PortInUseError } = await import('../emulator/server.js');
   const { DatabaseLockedError, DatabaseTooNewError } = await import('../store/db.js');
+  const { DatabaseRefusedError } = await import('../store/open-checks.js');
   const { FixtureError } = await import('../emulator/fixture-file.js');
   const { ApiError } = await import('../contract/errors.js');
   try {
@@ -60,6 +61,7 @@ export async function startForCli(run: EmulatorRunOptions, listen: ListenOptions
     if (error instanceof PortInUseError) throw new UserError(error.message, { hint: 'pass --port 0 to pick a free port' });
     if (error instanceof FixtureError) throw new UserError(`invalid fixtures: ${error.message}`);
     if (error instanceof DatabaseTooNewError) throw new UserError(error.message);
+    if (error instanceof DatabaseRefusedError) throw new UserError(error.message, { hint: error.hint });
     if (error instanceof ApiError) throw new UserError(`cannot import the state: ${error.message}`);
     const { databaseOpenError } = await import('./database-errors.js');
     const databaseError = databaseOpenError(error, listen.db);

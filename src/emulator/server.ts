@@ -96,7 +96,7 @@ export async function startEmulatorServer(options: ServeOptions): Promise<Runnin
   const dbPath = options.dbPath === ':memory:' ? ':memory:' : resolve(options.dbPath);
   let db: Db;
   try {
-    db = openDatabase(dbPath, { exclusive: true });
+    db = openDatabase(dbPath, { exclusive: true, reset: options.reset });
   } catch (error) {
     if (held) listening.close();
     throw error;

@@ -1,11 +1,12 @@
 import Database from 'better-sqlite3';
-import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { MIGRATIONS } from './migrations/index.js';
 import { SecretBox } from '../util/crypto.js';
 import { CHOICES } from '../contract/choices.js';
 import { makeDir } from '../util/make-dir.js';
+import { damaged, refuseDamaged, refuseEmptyFile, refuseWrongVersion } from './open-checks.js';
 
 export type Db = Database.Database;
 
@@ -27,6 +28,8 @@ export class DatabaseTooNewError extends Error {
 export interface OpenOptions {
   /** Hold an exclusive lock for the life of the connection, so that a second server fails at once. */
   exclusive?: boolean;
+  /** The caller is about to empty the database (--reset): a zero-length file is taken. */
+  reset?: boolean;
 }
 
 /**
@@ -37,6 +40,8 @@ export interface OpenOptions {
 export function openDatabase(path: string, options: OpenOptions = {}): Db {
   // The folder holds the database and its sealing key: owner-only (docs/security.md).
   if (path !== ':memory:') makeDir(dirname(path), CHOICES.privateDirMode);
+  refuseEmptyFile(path, Boolean(options.reset));
+  const created = path !== ':memory:' && !existsSync(path);
   const db = new Database(path, { timeout: 0 });
   try {
     if (options.exclusive && path !== ':memory:') {
@@ -50,12 +55,27 @@ export function openDatabase(path: string, options: OpenOptions = {}): Db {
       // Take the lock now rather than at the first write.
       db.exec('BEGIN EXCLUSIVE; COMMIT');
     }
-    migrate(db, path);
+    refuseDamaged(db, path);
+    // --reset drops every table and migrates afresh: what the file's version says does not matter.
+    if (!options.reset) migrate(db, path);
     return db;
   } catch (error) {
     db.close();
+    // A file this start created and could not fill (a full disk) would be refused as empty next time.
+    if (created) removeEmpty(path);
     if (isBusy(error)) throw new DatabaseLockedError(path);
+    const code = (error as { code?: unknown }).code;
+    if (typeof code === 'string' && /^SQLITE_(CORRUPT|NOTADB)/.test(code)) throw damaged(path, (error as Error).message);
     throw error;
+  }
+}
+
+function removeEmpty(path: string): void {
+  try {
+    if (statSync(path).size > 0) return;
+    for (const file of [path, `${path}-wal`, `${path}-shm`]) rmSync(file, { force: true });
+  } catch {
+    // Nothing to tidy.
   }
 }
 
@@ -74,6 +94,7 @@ function migrate(db: Db, path: string): void {
   if (current > latest) throw new DatabaseTooNewError(path, current, latest);
   const pending = MIGRATIONS.filter((m) => m.version > current);
   if (pending.length === 0) return;
+  refuseWrongVersion(db, path, current);
   db.transaction(() => {
     for (const migration of pending) migration.up(db);
     db.pragma(`user_version = ${latest}`);
