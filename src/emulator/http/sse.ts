@@ -38,12 +38,15 @@ const MESSAGES: Record<StreamEndEvent['reason'], string> = {
   subscriber_too_slow: `This subscriber fell more than ${CHOICES.streamBufferBytes} bytes behind and was dropped; reconnect to follow again.`,
 };
 
-// One serialization per data object, however many subscribers get it (a delivery goes to every stream of its app).
-const serialized = new WeakMap<object, string>();
-function dataText(data: unknown): string {
-  if (data === null || typeof data !== 'object') return JSON.stringify(data);
-  let text = serialized.get(data);
-  if (text === undefined) serialized.set(data, (text = JSON.stringify(data)));
+// One text per event, however many subscribers get it (a delivery goes to every stream of its app): the
+// queues of many slow subscribers then share their strings instead of holding a copy each.
+const serialized = new WeakMap<object, { event: string; id: string | undefined; text: string }>();
+function eventText(event: string, data: unknown, id?: string): string {
+  if (data === null || typeof data !== 'object') return sseText(event, JSON.stringify(data), id);
+  const known = serialized.get(data);
+  if (known && known.event === event && known.id === id) return known.text;
+  const text = sseText(event, JSON.stringify(data), id);
+  serialized.set(data, { event, id, text });
   return text;
 }
 
@@ -64,6 +67,8 @@ export function sseResponse(
     let queuedBytes = 0;
     let pumping: Promise<void> | null = null;
     let ending = false;
+    // What the subscriber asked for at connect (a request log backlog) is not held against it; what streams after is.
+    let bounded = false;
     let end = () => {};
     const closed = new Promise<void>((done) => {
       end = done;
@@ -91,22 +96,30 @@ export function sseResponse(
       pump();
     };
     let graceTimer: NodeJS.Timeout | undefined;
+    let cleanup: (() => void) | void = undefined;
+    // Unsubscribes once: at the end the stream chose, or when the client went away.
+    const release = () => {
+      const done = cleanup;
+      cleanup = undefined;
+      done?.();
+    };
     const finish = (reason: StreamEndEvent['reason']) => {
       if (ending) return;
+      release();
       if (reason === 'subscriber_too_slow') {
         queue.length = 0;
         queuedBytes = 0;
         // The socket itself is full: cut it if the last event cannot go out soon.
         graceTimer = setTimeout(() => (c.env as { incoming?: { socket?: { destroy(): void } } } | undefined)?.incoming?.socket?.destroy(), SSE_LAST_EVENT_GRACE_MS);
       }
-      enqueue(sseText('end', dataText({ object: 'stream.ended', reason, message: MESSAGES[reason] } satisfies StreamEndEvent)));
+      enqueue(eventText('end', { object: 'stream.ended', reason, message: MESSAGES[reason] } satisfies StreamEndEvent));
       ending = true;
     };
     const channel: SseChannel = {
       send: (event, data, id) => {
         if (ending) return;
-        enqueue(sseText(event, dataText(data), id));
-        if (queuedBytes > CHOICES.streamBufferBytes) finish('subscriber_too_slow');
+        enqueue(eventText(event, data, id));
+        if (bounded && queuedBytes > CHOICES.streamBufferBytes) finish('subscriber_too_slow');
       },
       flushed: async () => {
         while (pumping) await pumping;
@@ -121,16 +134,18 @@ export function sseResponse(
       if (!ending && queue.length === 0) enqueue(': keep-alive\n\n');
     }, SSE_KEEP_ALIVE_MS);
     const unregister = streams.add(finish);
-    let cleanup: (() => void) | void = undefined;
     try {
       cleanup = await open(channel);
+      // Ended while opening (serve stopping): unsubscribe now.
+      if (ending) release();
+      bounded = true;
       await closed;
     } finally {
       clearInterval(keepAlive);
       clearTimeout(graceTimer);
       unregister();
       queue.length = 0;
-      cleanup?.();
+      release();
     }
   });
 }
