@@ -21,6 +21,8 @@ export interface ListenOptions {
   allowedHosts?: readonly string[];
   /** A server already listening (exec): the caller attaches the emulator's request listener. */
   boundServer?: Server;
+  /** CHOICE-39: SCANCTL_MAX_CONNECTIONS, else from the file limit. */
+  maxConnections?: number;
 }
 
 /**
@@ -50,6 +52,7 @@ export async function startForCli(run: EmulatorRunOptions, listen: ListenOptions
       allowedHosts: listen.allowedHosts ?? [],
       boundServer: listen.boundServer,
       webhookAttemptTimeoutMs: run.webhookAttemptTimeoutMs ?? undefined,
+      ...(listen.maxConnections === undefined ? {} : { maxConnections: listen.maxConnections }),
     });
   } catch (error) {
     if (error instanceof DatabaseLockedError) {

@@ -5,6 +5,7 @@ import { openDatabase, loadSecretBox, type Db } from '../store/db.js';
 import { MIGRATIONS } from '../store/migrations/index.js';
 import { answerClientErrors, createEmulatorHttpServer, emulatorRequestListener, type EmulatorRequestListener } from './http/below-router.js';
 import { InFlightRequests, type SettleReport } from './http/in-flight.js';
+import { limitConnections, maxConnectionsFor, openFileLimit } from './http/connection-limits.js';
 import { CHOICES } from '../contract/choices.js';
 import { clearServeState, writeServeState } from './serve-state.js';
 import { createEmulator, type Emulator } from './create-emulator.js';
@@ -36,6 +37,8 @@ export interface ServeOptions {
   clock?: ClockSetup;
   /** `--import`: start from this exported state (it replaces what the database and fixtures held). */
   initialState?: StateFile | null;
+  /** CHOICE-39: open connections at most (default: from the file limit, maxConnectionsFor). */
+  maxConnections?: number;
   /** The webhook dispatcher's per-attempt limit, real ms. */
   webhookAttemptTimeoutMs?: number;
   /**
@@ -91,8 +94,9 @@ export async function startEmulatorServer(options: ServeOptions): Promise<Runnin
   if (!listening) {
     held = holdRequests();
     listening = createEmulatorHttpServer(held.listener);
+    limitConnections(listening, options.maxConnections ?? maxConnectionsFor(openFileLimit()));
     await listen(listening, options.port, options.host);
-  }
+  } else limitConnections(listening, options.maxConnections ?? maxConnectionsFor(openFileLimit()));
   const dbPath = options.dbPath === ':memory:' ? ':memory:' : resolve(options.dbPath);
   let db: Db;
   try {
@@ -122,7 +126,6 @@ export async function startEmulatorServer(options: ServeOptions): Promise<Runnin
     const requestListener = inFlight.wrap(emulatorRequestListener(emulator.app.fetch));
     const server = listening;
     if (options.boundServer) answerClientErrors(server);
-    server.keepAliveTimeout = 5_000;
     const port = (server.address() as AddressInfo).port;
     emulator.config.port = port;
     emulator.config.allowedHosts = options.allowedHosts ?? [];

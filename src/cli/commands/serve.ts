@@ -44,6 +44,7 @@ export function register(program: Command): void {
       const allowedHosts = allowedHostsOf(flags.allowedHost, ctx.io.env.SCANCTL_ALLOWED_HOSTS);
       checkBindAddress(flags.host, allowedHosts);
       const graceMs = stopGraceMs(ctx.io.env.SCANCTL_STOP_GRACE_MS);
+      const maxConnections = envWholeNumber('SCANCTL_MAX_CONNECTIONS', ctx.io.env.SCANCTL_MAX_CONNECTIONS, 1, 1_000_000);
       const run = await parseEmulatorFlags(flags, ctx);
       const { startForCli, stopForCli, nowServing, stopSummary } = await import('../run-emulator.js');
       const server = await startForCli(run, {
@@ -55,6 +56,7 @@ export function register(program: Command): void {
         stateFile: STATE_FILE,
         cwd: ctx.io.cwd,
         allowedHosts,
+        maxConnections,
       });
       ({ fixtureKeys } = await import('../../emulator/seed.js'));
       ({ signingSecretOf } = await import('../../webhooks/signing-secret.js'));
@@ -73,10 +75,15 @@ export function register(program: Command): void {
 
 /** CHOICE-35: SCANCTL_STOP_GRACE_MS shortens (or lengthens) the time requests in flight get at a stop. */
 function stopGraceMs(value: string | undefined): number | undefined {
+  return envWholeNumber('SCANCTL_STOP_GRACE_MS', value, 0, 600_000);
+}
+
+/** A whole number from the environment (tests and operators tune serve's bounds), or undefined when unset. */
+function envWholeNumber(name: string, value: string | undefined, min: number, max: number): number | undefined {
   if (value === undefined || value === '') return undefined;
-  const ms = Number(value);
-  if (!Number.isInteger(ms) || ms < 0 || ms > 600_000) throw new UserError(`SCANCTL_STOP_GRACE_MS must be a whole number of ms from 0 to 600000, not "${value}"`);
-  return ms;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < min || n > max) throw new UserError(`${name} must be a whole number from ${min} to ${max}, not "${value}"`);
+  return n;
 }
 
 /** --allowed-host values plus SCANCTL_ALLOWED_HOSTS (comma or space separated); each must be a bare host name. */

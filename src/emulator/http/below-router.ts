@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type RequestListener, type Server, 
 import type { Duplex } from 'node:stream';
 import { ApiError, type ErrorCode } from '../../contract/errors.js';
 import { storageApiError } from './storage-errors.js';
+import { CONNECTION_LIMITS } from './connection-limits.js';
 
 /**
  * ERR-1 below the router (CHOICE-16): requests Node's HTTP parser or the hono adapter refuse
@@ -10,7 +11,8 @@ import { storageApiError } from './storage-errors.js';
  * empty 431.
  */
 export function createEmulatorHttpServer(listener: RequestListener): Server {
-  const server = createServer(listener);
+  // Timeouts are checked every second, not every 30 s (CHOICE-39).
+  const server = createServer({ connectionsCheckingInterval: CONNECTION_LIMITS.checkEveryMs }, listener);
   answerClientErrors(server);
   return server;
 }
