@@ -192,8 +192,9 @@ async function resolveSecretKey(
   return key;
 }
 
-/** A 404 for the app is "no such app", not "no key": anything else leaves the key unknown. */
+/** A 404 for the app is "no such app", not "no key"; an emulator gone meanwhile is unreachable (exit 4); anything else leaves the key unknown. */
 function rethrowMissingApp(error: unknown, appId: string): null {
+  if (error instanceof ConnectionError) throw error;
   if (error instanceof ApiCallError && error.status === 404) {
     throw new UserError(`the emulator has no app ${appId}`, { exitCode: EXIT.api, code: 'resource_missing', hint: 'leave out --app for the default app, or pass an app id from the fixtures' });
   }

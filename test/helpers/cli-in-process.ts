@@ -21,6 +21,8 @@ export interface RunOptions {
   input?: string;
   stdinIsTTY?: boolean;
   stdoutIsTTY?: boolean;
+  /** Instead of the emulator's app.request (e.g. one that goes away after some calls). */
+  fetch?: CliIo['fetch'];
   /** Called once the command listens for Ctrl+C, with the function that sends it. */
   onInterruptListener?: (interrupt: () => void) => void;
 }
@@ -54,7 +56,7 @@ export async function runCommand(args: string[], options: RunOptions = {}): Prom
     stdin,
     env: { NO_COLOR: '1', ...(emulator ? { SCANCTL_BASE_URL: IN_PROCESS_URL } : {}), ...options.env },
     cwd: options.cwd ?? process.cwd(),
-    fetch: emulator ? (input, init) => Promise.resolve(emulator.app.request(input instanceof Request ? input : String(input), init)) : refusedFetch,
+    fetch: options.fetch ?? (emulator ? (input, init) => Promise.resolve(emulator.app.request(input instanceof Request ? input : String(input), init)) : refusedFetch),
     onInterrupt(listener) {
       listeners.add(listener);
       options.onInterruptListener?.(() => {
