@@ -1,11 +1,14 @@
 // A local webhook receiver for the benchmarks, in its own process: answers every POST with the
-// status given as argv[2] (default 200) and a tiny JSON body, keep-alive. GET /stats returns how
-// many POSTs it answered. Prints its URL, then serves.
+// status given as argv[2] (default 200) and a tiny JSON body, keep-alive; `fail-third` answers 503
+// to every third POST and 200 to the others; argv[3], if given, delays every answer by that many ms
+// (a receiver that does some work). GET /stats returns how many POSTs it answered.
+// Prints its URL, then serves.
 import { createServer } from 'node:http';
 
-const status = Number(process.argv[2] ?? 200);
+const failThird = process.argv[2] === 'fail-third';
+const fixed = failThird ? 200 : Number(process.argv[2] ?? 200);
+const delayMs = Number(process.argv[3] ?? 0);
 let posts = 0;
-const answer = JSON.stringify({ ok: status < 300 });
 const server = createServer((req, res) => {
   if (req.method === 'GET' && req.url === '/stats') {
     res.writeHead(200, { 'content-type': 'application/json' });
@@ -13,11 +16,14 @@ const server = createServer((req, res) => {
     return;
   }
   req.on('data', () => {});
-  req.on('end', () => {
+  req.on('end', () => (delayMs > 0 ? setTimeout(answer, delayMs) : answer()));
+  const answer = () => {
     posts += 1;
-    res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(answer) });
-    res.end(answer);
-  });
+    const status = failThird && posts % 3 === 0 ? 503 : fixed;
+    const body = JSON.stringify({ ok: status < 300 });
+    res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+    res.end(body);
+  };
 });
 server.keepAliveTimeout = 30_000;
 server.listen(0, '127.0.0.1', () => {

@@ -17,8 +17,9 @@ import startEmulatorCase from './cases/start-emulator.js';
 import execOverhead from './cases/exec-overhead.js';
 import consoleDeliveries from './cases/console-deliveries.js';
 import installTarball from './cases/install-tarball.js';
+import clockAdvanceLoad from './cases/clock-advance-load.js';
 
-const CASES = [coldStart, serveReady, sessionsThroughput, webhookThroughput, failingDeliveries, scanLatency, rssScans, consoleDeliveries, startEmulatorCase, execOverhead, installTarball, flatCosts];
+const CASES = [coldStart, serveReady, sessionsThroughput, webhookThroughput, failingDeliveries, scanLatency, rssScans, consoleDeliveries, startEmulatorCase, execOverhead, installTarball, flatCosts, clockAdvanceLoad];
 
 const args = process.argv.slice(2);
 const quick = args.includes('--quick');

@@ -4,4 +4,6 @@ export interface TimerSource {
   nextDueAt(): number | null;
   /** Performs everything due at the clock's current time. */
   runDue(): Promise<void>;
+  /** The clock is advancing to `target` (null: the advance ended): work that arrives meanwhile may wait for its end. */
+  advancing?(target: number | null): void;
 }

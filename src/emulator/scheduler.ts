@@ -65,6 +65,16 @@ export class Scheduler {
   static readonly PERSIST_EVERY = 256;
 
   private async play(target: () => number, finish: () => void): Promise<{ played: number }> {
+    // What arrives during the advance is first due at its end: the advance plays the window's work, once.
+    for (const source of this.sources) source.advancing?.(target());
+    try {
+      return await this.playWindow(target, finish);
+    } finally {
+      for (const source of this.sources) source.advancing?.(null);
+    }
+  }
+
+  private async playWindow(target: () => number, finish: () => void): Promise<{ played: number }> {
     let played = 0;
     let stalls = 0;
     let due = this.earliestDue();

@@ -210,6 +210,7 @@ export function createWebhookEngine(deps: WebhookEngineDeps): WebhookEngine {
     get dispatching() {
       return started;
     },
+    advancing: (target) => store.webhooks.holdNewUntil(target),
   };
   return engine;
 }

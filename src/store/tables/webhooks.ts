@@ -101,16 +101,18 @@ export function webhookStatements(db: Db, claims: DeliveryClaims) {
     UPDATE events SET payload = '', redacted_at = @now
     WHERE app_id = @app_id AND host_user_ref = @host_user_ref AND type = 'scan.results_available' AND redacted_at IS NULL`);
 
-  const insertDelivery = db.prepare<{ id: string; event_id: string; app_id: string; host_user_ref: string; origin: string; now: number }>(`
+  const insertDelivery = db.prepare<{ id: string; event_id: string; app_id: string; host_user_ref: string; origin: string; now: number; due: number }>(`
     INSERT INTO deliveries (id, event_id, app_id, host_user_ref, status, attempts, next_attempt_at, created_at, updated_at, origin)
-    VALUES (@id, @event_id, @app_id, @host_user_ref, 'pending', 0, @now, @now, @now, @origin)`);
+    VALUES (@id, @event_id, @app_id, @host_user_ref, 'pending', 0, @due, @now, @now, @origin)`);
+  // While the clock advances, a delivery queued meanwhile is first due at the advance's end (see holdNewUntil).
+  let newDueFrom: number | null = null;
   // Its position among the app's deliveries (0-based), kept beside it (see ../derived.ts).
   const insertOrdinal = db.prepare<{ id: string; app_id: string }>(`
     INSERT INTO delivery_ordinals (delivery_id, app_id, ordinal)
     VALUES (@id, @app_id, coalesce((SELECT max(ordinal) + 1 FROM delivery_ordinals WHERE app_id = @app_id), 0))`);
   // Both rows or neither (a resend is queued outside any other transaction).
   const insertDeliveryTx = db.transaction((row: { id: string; event_id: string; app_id: string; host_user_ref: string; origin: string }, now: number) => {
-    insertDelivery.run({ ...row, now });
+    insertDelivery.run({ ...row, now, due: newDueFrom === null ? now : Math.max(now, newDueFrom) });
     insertOrdinal.run({ id: row.id, app_id: row.app_id });
   });
   const deliveryById = db.prepare<[string], DeliveryWithEvent>(`${JOINED} WHERE d.id = ?`);
@@ -287,6 +289,14 @@ export function webhookStatements(db: Db, claims: DeliveryClaims) {
 
     insertDelivery: (row: { id: string; event_id: string; app_id: string; host_user_ref: string; origin: 'event' | 'resend' }, now: number) =>
       void insertDeliveryTx(row, now),
+    /**
+     * A clock advance to `at` is under way (null: none): deliveries queued until it ends are first
+     * due at `at`, so the advance plays the work that was due in its window, not the retries of
+     * what keeps arriving meanwhile (it would chase them for ever under a steady load).
+     */
+    holdNewUntil(at: number | null): void {
+      newDueFrom = at;
+    },
     deliveryById(id: string): DeliveryWithEvent | undefined {
       const row = deliveryById.get(id);
       return row && claims.shown(row);
