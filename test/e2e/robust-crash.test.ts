@@ -1,10 +1,14 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import Database from 'better-sqlite3';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { freshSeed, seededInt, seededUnit } from '../../src/util/seeded-random.js';
 import { runCli, startServe, type ServeProcess } from '../helpers/cli.js';
 import { DEMO } from '../helpers/emulator.js';
 import { acknowledgedScans, cliJson, control, simLines, spawnCli, type SimLine, type StreamingCli } from '../helpers/robust.js';
 import { Condition, followDeliveries, within } from '../helpers/wait.js';
 import { startReceiver } from '../helpers/webhook-receiver.js';
+import { mountSmallDisk } from '../helpers/small-disk.js';
 
 /**
  * kill -9 of `scanctl serve` at seeded random moments under load from several `scan simulate`
@@ -15,6 +19,12 @@ import { startReceiver } from '../helpers/webhook-receiver.js';
  *
  * The default suite runs one round with a fixed seed; `npm run test:soak` (ROBUST_SOAK=1) runs
  * three rounds (ROBUST_ROUNDS) with a fresh seed each time.
+ *
+ * Besides the kill, each round's nemesis (issue 28) advances the clock while the clients run,
+ * stops serve (SIGSTOP) for a seeded moment, stops a `webhook listen` for the rest of the round,
+ * and, in the soak on a tmpfs it could mount, fills the disk for a seeded moment. The checker then
+ * reads the recorded history (history.json: what each client saw acknowledged, every request the
+ * receiver got, the nemeses) against the database.
  */
 
 const SOAK = process.env.ROBUST_SOAK === '1';
@@ -23,6 +33,13 @@ const SEED = process.env.ROBUST_SEED ? Number(process.env.ROBUST_SEED) : SOAK ? 
 const ROUNDS = process.env.ROBUST_ROUNDS ? Number(process.env.ROBUST_ROUNDS) : SOAK ? 3 : 1;
 const PLAYERS_PER_ROUND = 2;
 const SCANS_PER_PLAYER = 40;
+
+// The soak's database lives on a small tmpfs when one can be mounted, so the disk can fill.
+const disk = SOAK ? mountSmallDisk(64 * 1024) : 'the full-disk nemesis runs in the soak only';
+afterAll(() => {
+  if (typeof disk !== 'string') disk.unmount();
+});
+const hold = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 const cleanups: Array<() => Promise<unknown>> = [];
 afterEach(async () => {
@@ -50,9 +67,11 @@ describe('robustness: kill -9 under load', () => {
     });
     cleanups.push(() => receiver.close());
 
-    let serve: ServeProcess = await startServe();
+    let serve: ServeProcess = await startServe([], typeof disk === 'string' ? {} : { db: join(disk.dir, 'soak.db') });
     const dir = serve.dir;
     const db = serve.db;
+    const nemeses: string[] = [];
+    const advances: Array<Promise<number>> = [];
     cleanups.push(() => serve.stop());
     const serveErrors: string[] = [];
     const set = await runCli(['app', 'update', '--webhook-url', receiver.url, '--results-delivery', 'on', '--base-url', serve.baseUrl]);
@@ -62,7 +81,13 @@ describe('robustness: kill -9 under load', () => {
     const acked = () => acknowledgedScans(players.flatMap((p) => simLines(p.cli.lines))).length;
     const restarts: string[] = [];
 
+    const finished = () => players.every((p) => p.cli.child.exitCode !== null);
     for (let round = 0; round < ROUNDS; round += 1) {
+      // A listener that stops reading for the rest of the round (serve must not grow or stall for it).
+      const listener = spawnCli(['webhook', 'listen', '--json', '--base-url', serve.baseUrl]);
+      cleanups.push(() => listener.kill());
+      await listener.waitLines(1);
+      listener.child.kill('SIGSTOP');
       for (let i = 0; i < PLAYERS_PER_ROUND; i += 1) {
         const user = `crash_r${round}_p${i}`;
         const env = seededUnit(SEED, 'env', round, i) < 0.5 ? 'live' : 'test';
@@ -78,13 +103,36 @@ describe('robustness: kill -9 under load', () => {
       // number of further webhook requests, so that the kill lands between the steps of a scan.
       const before = acked();
       const target = seededInt(2, 30, SEED, 'target', round);
+      await progress.until(`round ${round}: a scan acknowledged before the nemeses`, () => acked() - before >= 1 || finished(), 30_000);
+      // A clock move while the clients run (shorter than a session token's 15 minutes).
+      advances.push(
+        fetch(`${serve.baseUrl}/_scanctl/clock/advance`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"duration":"2m"}' }).then(
+          (r) => r.status,
+          () => 0,
+        ),
+      );
+      const paused = seededInt(100, 800, SEED, 'sigstop', round);
+      serve.child.kill('SIGSTOP');
+      await hold(paused);
+      serve.child.kill('SIGCONT');
+      nemeses.push(`round ${round}: clock advance 2m, serve stopped ${paused} ms, a listener stopped`);
+      if (typeof disk !== 'string') {
+        const full = seededInt(200, 1500, SEED, 'disk', round);
+        disk.fill();
+        await hold(full);
+        disk.free();
+        nemeses.push(`round ${round}: disk full ${full} ms`);
+      }
       const extra = seededInt(0, 3, SEED, 'jitter', round);
-      const finished = () => players.every((p) => p.cli.child.exitCode !== null);
       await progress.until(`round ${round}: ${target} scans acknowledged (seed ${SEED})`, () => acked() - before >= target || finished(), 30_000);
       const requests = receiver.received.length;
       await progress.until(`round ${round}: ${extra} more webhook requests`, () => receiver.received.length >= requests + extra || finished(), 30_000);
+      listener.child.kill('SIGCONT');
       await serve.kill();
       serveErrors.push(serve.stderr());
+      // The stopped listener loses its stream with serve: it ends without a stack trace.
+      await listener.exited;
+      expect(listener.stderr()).not.toMatch(/\n\s+at |bug in scanctl/);
       restarts.push(`round ${round}: killed after ${acked() - before} acknowledged scans (target ${target}) and ${receiver.received.length - requests} more webhook requests`);
       if (round === ROUNDS - 1) settling = true;
       // Restart on the same database, on the same port when it is free again, so clients that
@@ -100,8 +148,8 @@ describe('robustness: kill -9 under load', () => {
     for (const p of players) {
       const code = await p.cli.kill();
       exits[String(code)] = (exits[String(code)] ?? 0) + 1;
-      // 0: finished; 4: the emulator went away under it. Anything else would be a refusal or a bug.
-      expect([0, 4], `${p.user} exited ${code} (seed ${SEED}): ${p.cli.stderr()}`).toContain(code);
+      // 0: finished; 4: the emulator went away under it; 3 only when the disk filled (507 storage_full). Anything else would be a bug.
+      expect(typeof disk === 'string' ? [0, 4] : [0, 3, 4], `${p.user} exited ${code} (seed ${SEED}): ${p.cli.stderr()}`).toContain(code);
     }
     const summaries: SimLine[] = players.flatMap((p) => simLines(p.cli.lines));
     const acknowledged = acknowledgedScans(summaries);
@@ -156,24 +204,48 @@ describe('robustness: kill -9 under load', () => {
       if (byId.get(s.scan_id!)?.result_stored) expect(eventOf.has(`${s.scan_id} scan.results_available`), `${s.scan_id}`).toBe(true);
     }
 
-    // 3. The receiver got each of them, signed, and only ever one Service-Event-Id per scan and type.
-    expect(receiver.received.every((d) => d.signatureValid)).toBe(true);
+    // The recorded history: what the receiver got (and what the clients saw, above), written and read back.
+    const historyFile = join(dir, 'history.json');
+    writeFileSync(
+      historyFile,
+      JSON.stringify({
+        seed: SEED,
+        nemeses: [...restarts, ...nemeses],
+        received: receiver.received.map((d) => ({ header_id: d.headers['service-event-id'], id: d.body.id, type: d.body.type, scan_id: d.body.data.scan_id, signed: d.signatureValid })),
+      }),
+    );
+    const history = JSON.parse(readFileSync(historyFile, 'utf8')) as { received: Array<{ header_id: string; id: string; type: string; scan_id: string; signed: boolean }> };
+
+    // 3. The receiver got each of them, signed, and only ever one Service-Event-Id per scan and type;
+    // none invented: every event it got is one the database holds, of a scan the database holds.
+    expect(history.received.every((d) => d.signed)).toBe(true);
     const receivedIds = new Map<string, Set<string>>();
-    for (const d of receiver.received) {
-      expect(d.body.id).toBe(d.headers['service-event-id']);
-      const key = `${d.body.data.scan_id} ${d.body.type}`;
-      receivedIds.set(key, (receivedIds.get(key) ?? new Set()).add(d.body.id));
+    const stored = new Set(eventOf.values());
+    for (const d of history.received) {
+      expect(d.id).toBe(d.header_id);
+      expect(stored.has(d.id), `seed ${SEED}: the receiver got ${d.id}, which no delivery holds`).toBe(true);
+      expect(byId.has(d.scan_id), `seed ${SEED}: an event of ${d.scan_id}, which is not in the database`).toBe(true);
+      const key = `${d.scan_id} ${d.type}`;
+      receivedIds.set(key, (receivedIds.get(key) ?? new Set()).add(d.id));
     }
     for (const [key, eventId] of eventOf) {
       expect([...(receivedIds.get(key) ?? [])], `seed ${SEED}: ${key}`).toEqual([eventId]);
     }
+    // Each concurrent clock move was answered (503 service_stopping or no answer only when a kill caught it).
+    for (const status of await Promise.all(advances)) expect([200, 503, 0]).toContain(status);
+
+    // 4. A clean stop, then the file itself is intact.
+    expect(await serve.stop()).toBe(0);
     serveErrors.push(serve.stderr());
-    expect(serveErrors.join('\n')).not.toMatch(/internal error/);
+    expect(serveErrors.join('\n')).not.toMatch(/internal error|\n\s+at /);
+    const file = new Database(db, { readonly: true });
+    expect(file.pragma('integrity_check', { simple: true })).toBe('ok');
+    file.close();
 
     const redelivered = receiver.received.length - seen.size;
     const replayed = summaries.flatMap((x) => x.steps).filter((step) => step.replayed === true).length;
     console.log(
-      `robust-crash seed ${SEED}: ${restarts.join('; ')}. ${acknowledged.length} acknowledged scans, ${scans.length} in the database, ` +
+      `robust-crash seed ${SEED}: ${[...restarts, ...nemeses].join('; ')}. ${acknowledged.length} acknowledged scans, ${scans.length} in the database, ` +
         `${eventOf.size} events, ${receiver.received.length} deliveries received (${redelivered} repeats), simulator exits ${JSON.stringify(exits)}, ${replayed} scan-events replays`,
     );
   }, 90_000);
