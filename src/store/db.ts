@@ -65,7 +65,8 @@ export function openDatabase(path: string, options: OpenOptions = {}): Db {
     if (created) removeEmpty(path);
     if (isBusy(error)) throw new DatabaseLockedError(path);
     const code = (error as { code?: unknown }).code;
-    if (typeof code === 'string' && /^SQLITE_(CORRUPT|NOTADB)/.test(code)) throw damaged(path, (error as Error).message);
+    // (A file that is not SQLite at all, SQLITE_NOTADB, keeps its own message: cannot open ...: file is not a database.)
+    if (typeof code === 'string' && code.startsWith('SQLITE_CORRUPT')) throw damaged(path, (error as Error).message);
     throw error;
   }
 }
