@@ -81,3 +81,34 @@ describe('a clock advance under a steady load (issue 28)', () => {
     expect(firsts.filter((t) => t > start + 10 && t < target)).toEqual([]);
   });
 });
+
+describe('a clock move at a stop (CHOICE-35)', () => {
+  it('CHOICE-35: a move under way stops after the due moment it is playing, saves the clock there and answers service_stopping; later moves too', async () => {
+    const clock = new VirtualClock({ base: frozenBase() });
+    const start = clock.now();
+    const due = [start + 1_000, start + 2_000, start + 3_000];
+    let release!: () => void;
+    const playing = new Promise<void>((resolve) => (release = resolve));
+    let entered!: () => void;
+    const started = new Promise<void>((resolve) => (entered = resolve));
+    const saved: number[] = [];
+    const scheduler = new Scheduler(clock, (offset) => saved.push(offset));
+    scheduler.register({
+      nextDueAt: () => due.find((t) => t > clock.now() - 1 && t >= clock.now()) ?? null,
+      runDue: async () => {
+        due.splice(due.indexOf(clock.now()), 1);
+        entered();
+        await playing;
+      },
+    });
+    const move = scheduler.advanceTo(start + 10_000);
+    await started;
+    const stopped = scheduler.stop();
+    release();
+    await expect(move).rejects.toMatchObject({ code: 'service_stopping', status: 503 });
+    await stopped;
+    expect(clock.now()).toBe(start + 1_000);
+    expect(saved.at(-1)).toBe(1_000);
+    await expect(scheduler.advanceTo(start + 20_000)).rejects.toMatchObject({ code: 'service_stopping' });
+  });
+});

@@ -98,3 +98,50 @@ describe('group commit at a stop (CHOICE-35)', () => {
     await expect(queued).resolves.toBe(1);
   });
 });
+
+describe('storage conditions over a file (CHOICE-36)', () => {
+  it('CHOICE-36: a database locked past the busy timeout answers 503 storage_busy with Retry-After; a store that refuses writes answers 503 storage_unavailable; both resume', async () => {
+    const { createEmulator } = await import('../../src/emulator/create-emulator.js');
+    const { openDatabase } = await import('../../src/store/db.js');
+    const { applyFixtures } = await import('../../src/emulator/domain/apply-fixtures.js');
+    const { readFixtures } = await import('../../src/emulator/fixture-file.js');
+    const { tempDir } = await import('../helpers/temp.js');
+    const { FIXTURES_FILE } = await import('../helpers/emulator.js');
+    const { join } = await import('node:path');
+    const path = join(tempDir('scanctl-busy-'), 'emulator.db');
+    const db = openDatabase(path);
+    const emulator = createEmulator({ db, config: { defaultAppId: DEMO.appId } });
+    applyFixtures(emulator.store, emulator.ids, emulator.box, emulator.clock.now(), readFixtures(FIXTURES_FILE));
+    const mint = async (ref: string) => {
+      const response = await emulator.app.request('/v1/sessions', {
+        method: 'POST',
+        headers: { authorization: `Bearer ${DEMO.testSecret}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ host_user_ref: ref }),
+      });
+      return { status: response.status, headers: response.headers, body: await response.json() };
+    };
+    const logged = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    const consoleError = vi.spyOn(console, 'error');
+
+    // Another connection holds the write lock (serve's busy timeout is 0).
+    const other = new Database(path);
+    other.exec('BEGIN IMMEDIATE');
+    const busy = await mint('member_busy');
+    expect(busy.status).toBe(503);
+    expect(busy.headers.get('retry-after')).toBe('1');
+    expect(expectErrorBody(busy.body)).toMatchObject({ type: 'api_error', code: 'storage_busy' });
+    other.exec('ROLLBACK');
+    other.close();
+    expect((await mint('member_free')).status).toBe(201);
+
+    db.pragma('query_only = ON');
+    const refused = await mint('member_readonly');
+    expect(refused.status).toBe(503);
+    expect(expectErrorBody(refused.body)).toMatchObject({ type: 'api_error', code: 'storage_unavailable' });
+    db.pragma('query_only = OFF');
+    expect((await mint('member_again')).status).toBe(201);
+    expect(consoleError).not.toHaveBeenCalled();
+    logged.mockRestore();
+    db.close();
+  });
+});
