@@ -48,6 +48,27 @@ describe('scanctl webhook listen (in-process)', () => {
     expect(JSON.parse(json.stdout.split('\n')[0]!).replaced).toMatchObject([{ id: second.ready.listener!.id, forward_url: 'http://127.0.0.1:9/third' }]);
   });
 
+  it('CHOICE-35: when serve stops, the stream\'s last event ends the listener with one line and exit 4', async () => {
+    const emulator = testEmulator();
+    const result = await runCommand(['webhook', 'listen', '--forward', 'http://127.0.0.1:9/hooks'], {
+      emulator,
+      // Once it listens: serve stops, ending every stream with its end event.
+      onInterruptListener: () => emulator.streams.endAll('server_stopping'),
+    });
+    expect(result.code).toBe(4);
+    expect(result.stderr).toBe('scanctl: the emulator stopped: the delivery stream closed\n');
+  });
+
+  it('CHOICE-37: a listener the emulator dropped for falling behind says so, exit 4', async () => {
+    const emulator = testEmulator();
+    const result = await runCommand(['webhook', 'listen', '--forward', 'http://127.0.0.1:9/hooks'], {
+      emulator,
+      onInterruptListener: () => emulator.streams.endAll('subscriber_too_slow'),
+    });
+    expect(result.code).toBe(4);
+    expect(result.stderr).toMatch(/^scanctl: the emulator dropped this listener: it fell too far behind its delivery stream \(CHOICE-37\)\n  hint: run it again/);
+  });
+
   it('on a terminal: draws the live view on the io streams; an interrupt (SIGTERM) closes it and exits 0', async () => {
     const emulator = testEmulator();
     const stdout = new FakeStdout(100, 30);

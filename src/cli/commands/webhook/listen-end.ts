@@ -7,8 +7,14 @@ import { EXIT } from '../../exit-codes.js';
 export function streamEndError(end: StreamEnd): UserError | null {
   if (end.reason === 'replaced') return replacedError(end.event);
   if (end.reason === 'ended') return endedError(end.event);
-  if (end.reason === 'lost') {
+  if (end.reason === 'lost' || (end.reason === 'dropped' && end.event.reason === 'server_stopping')) {
     return new UserError('the emulator stopped: the delivery stream closed', { exitCode: EXIT.connection });
+  }
+  if (end.reason === 'dropped') {
+    return new UserError('the emulator dropped this listener: it fell too far behind its delivery stream (CHOICE-37)', {
+      exitCode: EXIT.connection,
+      hint: 'run it again; a terminal that is not read (a paused pipe) makes a listener fall behind',
+    });
   }
   return null;
 }
