@@ -43,7 +43,12 @@ export function refuseDamaged(db: Db, path: string): void {
 }
 
 export function damaged(path: string, detail: string): DatabaseRefusedError {
-  return new DatabaseRefusedError(path, `the database ${path} is damaged (${detail.slice(0, 200)})`, `${MOVE_ASIDE}; sqlite3's .recover can save what is readable`);
+  // Not --reset: a damaged file is never written to, so nothing it still holds is lost.
+  return new DatabaseRefusedError(
+    path,
+    `the database ${path} is damaged (${detail.slice(0, 200)})`,
+    "move the file aside and start again (sqlite3's .recover can save what is readable from it)",
+  );
 }
 
 /**

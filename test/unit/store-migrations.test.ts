@@ -189,7 +189,7 @@ describe('loadSecretBox', () => {
     writeFileSync(path, bytes);
     const error = refusal(path);
     expect(error.message).toMatch(new RegExp(`^the database ${path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} is damaged \\(`));
-    expect(error.hint).toMatch(/move the file aside/);
+    expect(error.hint).toMatch(/^move the file aside and start again/);
     expect(readFileSync(path).equals(bytes)).toBe(true);
   });
 });
