@@ -41,8 +41,10 @@ function derivedErrors(op: Operation): ErrorCode[] {
   if (op.query) codes.push('parameter_missing');
   if (op.security === 'secretKey') codes.push('invalid_api_key', 'rate_limited');
   if (op.security === 'portalCookie') codes.push('portal_login_required');
-  // CHOICE-35, CHOICE-36: any route may meet a storage condition or a stop in progress.
-  codes.push('storage_full', 'storage_unavailable', 'storage_busy', 'storage_damaged', 'service_stopping');
+  // CHOICE-35, CHOICE-36: any route may meet a storage condition or a stop in progress (but a status
+  // the route answers with its own body, as the health check's 503, keeps that body).
+  const anywhere: ErrorCode[] = ['storage_full', 'storage_unavailable', 'storage_busy', 'storage_damaged', 'service_stopping'];
+  codes.push(...anywhere.filter((code) => !op.responses[ERROR_CODES[code]]));
   return codes;
 }
 

@@ -133,7 +133,9 @@ export function createWebhookEngine(deps: WebhookEngineDeps): WebhookEngine {
     let claimedInAll = 0;
     for (;;) {
       if (run.stopping) return claimedInAll;
-      const claimed = store.webhooks.claimDue(clock.now(), CLAIM_BATCH, slots.waitingApps());
+      const waiting = slots.waitingApps();
+      if (waiting.length > 0) leftWaiting = true;
+      const claimed = store.webhooks.claimDue(clock.now(), CLAIM_BATCH, waiting);
       claimedInAll += claimed.length;
       if (claimed.length === 0) return claimedInAll;
       // Each app's URL, signing secret and chaos setting are read once per claimed batch (never kept across batches).
@@ -158,6 +160,9 @@ export function createWebhookEngine(deps: WebhookEngineDeps): WebhookEngine {
     }
   }
 
+  /** Whether a pass skipped the apps of deliveries waiting for their origin (runDue then passes again). */
+  let leftWaiting = false;
+
   async function drain(): Promise<void> {
     while (inFlight.size > 0) await Promise.all([...inFlight]);
   }
@@ -180,10 +185,12 @@ export function createWebhookEngine(deps: WebhookEngineDeps): WebhookEngine {
      */
     async runDue() {
       for (;;) {
+        leftWaiting = false;
         const claimed = await dispatchDue();
         await drain();
+        // Again only for what a full origin left unclaimed: what arrived meanwhile is not chased (issue 28).
         const next = store.webhooks.nextDueAt();
-        if (claimed === 0 || run.stopping || next === null || next > clock.now()) return;
+        if (claimed === 0 || !leftWaiting || run.stopping || next === null || next > clock.now()) return;
       }
     },
     start() {

@@ -37,7 +37,7 @@ const MAY_QUERY_DELIVERIES: Record<string, string> = {
 const SHOWS_STATUS = ['deliveryById', 'deliveries', 'status', 'claimDue', 'page', 'row', 'count'];
 const NO_STATUS = [
   'insertEvent', 'eventById', 'redactResults', 'insertDelivery', 'nextDueAt', 'isClaimed', 'finish', 'hold', 'retryLater',
-  'withdraw', 'pendingResultsOf', 'cancelForMember', 'resetInFlight', 'forgetClaims', 'insertAttempt', 'attemptsOf',
+  'withdraw', 'pendingResultsOf', 'cancelForMember', 'resetInFlight', 'forgetClaims', 'insertAttempt', 'attemptsOf', 'holdNewUntil',
   'insertListener', 'deleteListener', 'clearListeners', 'listenerFor', 'listeners', 'listenersOf',
 ];
 
