@@ -63,8 +63,8 @@ describe('CHOICE-37: back-pressure on streams (built CLI)', () => {
     }
     const clock = await fetch(`${serve.baseUrl}/_scanctl/clock`);
     expect(clock.status).toBe(200);
-    // Measured (20 subscribers, small young generation): +18 MiB, against +25 MiB with the bound lifted, where
-    // subscribers share each event's text; a copy per subscriber (as before issue 28) would hold ~190 MB.
+    // Measured (20 subscribers, small young generation): +18 MiB, against +25 MiB with the bound lifted (subscribers
+    // share each event's text, so an unbounded queue grows by a reference per event, but grows for ever).
     // The bound's own proof is above: every stalled subscriber was closed. The kernel's socket buffers are outside RSS.
     expect(during - before).toBeLessThan(40);
   });
