@@ -1,6 +1,6 @@
 import { OPS } from '../contract/operations/index.js';
 import type { DeliveryStreamEvent, DeliveryStreamReady, ListenerEndedEvent, ListenerReplacedEvent, WebhookEventType } from '../contract/webhooks.js';
-import type { StreamEndEvent } from '../contract/stream-end.js';
+import type { StreamClosedEvent } from '../contract/stream-closed.js';
 import { ApiClient, type FetchLike } from './api.js';
 import { ConnectionError } from './http.js';
 
@@ -11,7 +11,7 @@ export type StreamEnd =
   | { reason: 'ended'; event: ListenerEndedEvent }
   | { reason: 'lost' }
   /** The emulator closed it and said why: serve stopping (CHOICE-35) or this subscriber fell behind (CHOICE-37). */
-  | { reason: 'dropped'; event: StreamEndEvent };
+  | { reason: 'dropped'; event: StreamClosedEvent };
 
 /** What a stream tells besides deliveries, each followed by its end. */
 export type StreamNotice = ListenerReplacedEvent | ListenerEndedEvent;
@@ -43,7 +43,7 @@ export function openDeliveryStream(
 ): Promise<DeliveryStream> {
   const abort = new AbortController();
   let notice: StreamNotice | null = null;
-  let closedBy: StreamEndEvent | null = null;
+  let closedBy: StreamClosedEvent | null = null;
   const query = { app_id: options.appId, forward: options.forward, events: options.events?.join(',') };
   return new Promise((resolve, reject) => {
     let ready = false;
@@ -53,7 +53,7 @@ export function openDeliveryStream(
           ready = true;
           resolve({ ready: event.data as DeliveryStreamReady, close: () => abort.abort(), done: finished });
         } else if (event.event === 'delivery') onEvent(event.data as DeliveryStreamEvent);
-        else if (event.event === 'end') closedBy = event.data as StreamEndEvent;
+        else if (event.event === 'close') closedBy = event.data as StreamClosedEvent;
         else if (event.event === 'replaced' || event.event === 'ended') {
           notice = event.data as StreamNotice;
           onEvent(notice);

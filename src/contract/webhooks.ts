@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { listOf } from './list.js';
 import { CHOICES } from './choices.js';
 import { DateTime, queryInteger } from './time.js';
-import { StreamEndEvent } from './stream-end.js';
+import { StreamClosedEvent } from './stream-closed.js';
 
 /** The three event types; signing, headers, event id and retry schedule are the same for all (WH-11). */
 export const WEBHOOK_EVENT_TYPES = ['scan.completed', 'scan.failed', 'scan.results_available'] as const;
@@ -234,5 +234,5 @@ export const MAX_ATTEMPTS = CHOICES.webhookMaxAttempts;
 
 /** The data of every event on the live stream, told apart by `object`. */
 export const DeliveryStreamData = z
-  .union([DeliveryStreamReady, DeliveryStreamEvent, ListenerReplacedEvent, ListenerEndedEvent, StreamEndEvent])
+  .union([DeliveryStreamReady, DeliveryStreamEvent, ListenerReplacedEvent, ListenerEndedEvent, StreamClosedEvent])
   .meta({ id: 'WebhookStreamData', description: 'One data line of the live stream: `object` says which kind it is.' });

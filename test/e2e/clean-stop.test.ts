@@ -52,7 +52,7 @@ describe('CHOICE-35: a clean stop (built CLI, SIGTERM with requests in flight)',
     serve.child.kill('SIGTERM');
     // The stream's last event says why it ends: serve has started stopping.
     const streamText = await stream.answer;
-    expect(streamText).toMatch(/event: end\ndata: \{"object":"stream.ended","reason":"server_stopping"/);
+    expect(streamText).toMatch(/event: close\ndata: \{"object":"stream.closed","reason":"server_stopping"/);
     // The mints were in flight before the stop: they finish and are answered, then the connection closes.
     for (const { exchange, rest } of mints) exchange.write(rest);
     const answers = (await Promise.all(mints.map(({ exchange }) => exchange.answer))).map(parseAnswer);

@@ -59,7 +59,7 @@ describe('CHOICE-37: back-pressure on streams (built CLI)', () => {
       // Serve closed each one before the last line; its last event says why when the socket had room for it.
       const seqs = [...text.matchAll(/^id: (\d+)$/gm)].map((m) => Number(m[1]));
       expect(seqs.length).toBeLessThan(LINES);
-      if (text.includes('event: end')) expect(text).toMatch(/event: end\ndata: \{"object":"stream.ended","reason":"subscriber_too_slow"/);
+      if (text.includes('event: close')) expect(text).toMatch(/event: close\ndata: \{"object":"stream.closed","reason":"subscriber_too_slow"/);
     }
     const clock = await fetch(`${serve.baseUrl}/_scanctl/clock`);
     expect(clock.status).toBe(200);

@@ -52,7 +52,7 @@ describe('scanctl webhook listen (in-process)', () => {
     const emulator = testEmulator();
     const result = await runCommand(['webhook', 'listen', '--forward', 'http://127.0.0.1:9/hooks'], {
       emulator,
-      // Once it listens: serve stops, ending every stream with its end event.
+      // Once it listens: serve stops, ending every stream with its close event.
       onInterruptListener: () => emulator.streams.endAll('server_stopping'),
     });
     expect(result.code).toBe(4);

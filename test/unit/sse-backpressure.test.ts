@@ -7,7 +7,7 @@ const entry = (i: number): RequestLogEntry =>
   ({ time: new Date(0).toISOString(), method: 'GET', path: `/${'p'.repeat(400)}/${i}`, status: 404, latency_ms: 0 }) as RequestLogEntry;
 
 describe('CHOICE-37: a stream subscriber that does not read', () => {
-  it('CHOICE-37: is dropped once its unsent events pass the bound: unsubscribed at once, its queue let go, an end event last', async () => {
+  it('CHOICE-37: is dropped once its unsent events pass the bound: unsubscribed at once, its queue let go, a close event last', async () => {
     const emu = testEmulator();
     const subscribers = () => (emu.requestLog as unknown as { subscribers: Set<unknown> }).subscribers.size;
     const response = await emu.app.request('/_scanctl/logs/stream?all=1');
@@ -22,14 +22,14 @@ describe('CHOICE-37: a stream subscriber that does not read', () => {
     for (let i = 0; i < lines; i += 1) emu.bus.emit('request', entry(i));
     // Past the bound: no longer subscribed, whatever the client does next.
     expect(subscribers()).toBe(0);
-    // What the client reads now ends with the end event, and far short of every line.
+    // What the client reads now ends with the close event, and far short of every line.
     let rest = '';
     for (;;) {
       const { done, value } = await reader.read();
       if (done) break;
       rest += new TextDecoder().decode(value);
     }
-    expect(rest).toMatch(/event: end\ndata: \{"object":"stream.ended","reason":"subscriber_too_slow","message":"[^"]+"\}\n\n$/);
+    expect(rest).toMatch(/event: close\ndata: \{"object":"stream.closed","reason":"subscriber_too_slow","message":"[^"]+"\}\n\n$/);
     expect(rest.match(/^event: request$/gm)!.length).toBeLessThan(lines / 2);
     expect(emu.streams.size).toBe(0);
   });

@@ -1,7 +1,7 @@
 import type { Context } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import { CHOICES } from '../../contract/choices.js';
-import type { StreamEndEvent } from '../../contract/stream-end.js';
+import type { StreamClosedEvent } from '../../contract/stream-closed.js';
 
 /** A comment line this often keeps proxies and idle timers from closing a quiet stream. */
 export const SSE_KEEP_ALIVE_MS = 15_000;
@@ -19,21 +19,21 @@ export interface SseChannel {
 
 /** The streams open on one emulator, so that a stop can end each with a last event. */
 export class OpenStreams {
-  private readonly enders = new Set<(reason: StreamEndEvent['reason']) => void>();
+  private readonly enders = new Set<(reason: StreamClosedEvent['reason']) => void>();
   get size(): number {
     return this.enders.size;
   }
-  add(end: (reason: StreamEndEvent['reason']) => void): () => void {
+  add(end: (reason: StreamClosedEvent['reason']) => void): () => void {
     this.enders.add(end);
     return () => this.enders.delete(end);
   }
-  /** Every open stream gets its `end` event after what it has queued, then closes. */
-  endAll(reason: StreamEndEvent['reason']): void {
+  /** Every open stream gets its `close` event after what it has queued, then closes. */
+  endAll(reason: StreamClosedEvent['reason']): void {
     for (const end of [...this.enders]) end(reason);
   }
 }
 
-const MESSAGES: Record<StreamEndEvent['reason'], string> = {
+const MESSAGES: Record<StreamClosedEvent['reason'], string> = {
   server_stopping: 'The emulator is stopping.',
   subscriber_too_slow: `This subscriber fell more than ${CHOICES.streamBufferBytes} bytes behind and was dropped; reconnect to follow again.`,
 };
@@ -54,7 +54,7 @@ function eventText(event: string, data: unknown, id?: string): string {
  * A server-sent event stream: `open` subscribes to what it streams and returns its cleanup, which
  * runs once the client goes away. Every stream of the emulator is built with this, so they share
  * one keep-alive, one way of ending and one back-pressure bound: CHOICE-37, a subscriber whose
- * unsent events pass CHOICES.streamBufferBytes is dropped (its queue is let go at once; an `end`
+ * unsent events pass CHOICES.streamBufferBytes is dropped (its queue is let go at once; a `close`
  * event says why if the connection takes it within SSE_LAST_EVENT_GRACE_MS, else it is cut).
  */
 export function sseResponse(
@@ -103,7 +103,7 @@ export function sseResponse(
       cleanup = undefined;
       done?.();
     };
-    const finish = (reason: StreamEndEvent['reason']) => {
+    const finish = (reason: StreamClosedEvent['reason']) => {
       if (ending) return;
       release();
       if (reason === 'subscriber_too_slow') {
@@ -112,7 +112,7 @@ export function sseResponse(
         // The socket itself is full: cut it if the last event cannot go out soon.
         graceTimer = setTimeout(() => (c.env as { incoming?: { socket?: { destroy(): void } } } | undefined)?.incoming?.socket?.destroy(), SSE_LAST_EVENT_GRACE_MS);
       }
-      enqueue(eventText('end', { object: 'stream.ended', reason, message: MESSAGES[reason] } satisfies StreamEndEvent));
+      enqueue(eventText('close', { object: 'stream.closed', reason, message: MESSAGES[reason] } satisfies StreamClosedEvent));
       ending = true;
     };
     const channel: SseChannel = {
