@@ -94,9 +94,9 @@ export async function startEmulatorServer(options: ServeOptions): Promise<Runnin
   if (!listening) {
     held = holdRequests();
     listening = createEmulatorHttpServer(held.listener);
-    limitConnections(listening, options.maxConnections ?? maxConnectionsFor(openFileLimit()));
-    await listen(listening, options.port, options.host);
-  } else limitConnections(listening, options.maxConnections ?? maxConnectionsFor(openFileLimit()));
+  }
+  limitConnections(listening, options.maxConnections ?? maxConnectionsFor(openFileLimit()));
+  if (held) await listen(listening, options.port, options.host);
   const dbPath = options.dbPath === ':memory:' ? ':memory:' : resolve(options.dbPath);
   let db: Db;
   try {
