@@ -1,9 +1,11 @@
+import type { z } from 'zod';
 import type { UpdateAppRequest } from '../contract/apps.js';
 import type { ChaosSetRequest } from '../contract/chaos.js';
 import type { FaultCreateRequest } from '../contract/faults.js';
 import { OPS } from '../contract/operations/index.js';
 import type { LogQuery, RequestLogLine } from '../contract/request-log.js';
 import type { StateFile } from '../contract/state.js';
+import type { DeliveryListQuery } from '../contract/webhooks.js';
 import { ApiClient, type FetchLike } from './api.js';
 
 type Env = 'test' | 'live';
@@ -54,7 +56,7 @@ export class ControlClient {
     this.body(this.api.call(OPS.listScans, { params: { app_id: appId }, query }));
   usage = (query: { app_id?: string; month?: string } = {}) => this.body(this.api.call(OPS.getUsage, { query }));
 
-  deliveries = (query: { app_id?: string; status?: 'pending' | 'in_flight' | 'succeeded' | 'failed' | 'cancelled'; scan_id?: string; event_id?: string; limit?: number } = {}) =>
+  deliveries = (query: z.output<typeof DeliveryListQuery> = {}) =>
     this.body(this.api.call(OPS.listWebhookDeliveries, { query }));
   delivery = (deliveryId: string) => this.body(this.api.call(OPS.getWebhookDelivery, { params: { delivery_id: deliveryId } }));
   resendEvent = (eventId: string) => this.body(this.api.call(OPS.resendWebhookEvent, { params: { event_id: eventId } }));

@@ -122,9 +122,6 @@ export type Result<O extends Operation> = {
   [S in SuccessStatus<O>]: { status: S; body: ResultBody<O, S>; headers: Headers };
 }[SuccessStatus<O>];
 
-/** The body of any success of O. */
-export type ResultOf<O extends Operation> = Result<O>['body'];
-
 /** The operation's path with its parameters filled in (each one percent-encoded). */
 export function fillPath(path: string, params: Readonly<Record<string, string>> = {}): string {
   return path.replace(/\{([^}]+)\}/g, (_, name: string) => {

@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import { listOf } from './list.js';
-import { CHOICES } from './choices.js';
 import { DateTime, queryInteger } from './time.js';
 import { StreamClosedEvent } from './stream-closed.js';
 
@@ -229,8 +228,6 @@ export const ListenerEndedEvent = z
   })
   .meta({ id: 'WebhookListenerEnded' });
 export type ListenerEndedEvent = z.infer<typeof ListenerEndedEvent>;
-
-export const MAX_ATTEMPTS = CHOICES.webhookMaxAttempts;
 
 /** The data of every event on the live stream, told apart by `object`. */
 export const DeliveryStreamData = z

@@ -70,7 +70,7 @@ export function createEmulator(deps: EmulatorDeps): Emulator {
     bus,
     config,
     scheduler: new Scheduler(clock, (offset) => store.meta.set(META.clockOffset, String(offset))),
-    rateLimiter: new RateLimiter(config.rateLimitPerSecond),
+    rateLimiter: new RateLimiter(config),
     requestLog: new RequestLogBuffer(bus),
     readiness: { fixturesLoaded: false },
     streams: new OpenStreams(),

@@ -1,8 +1,7 @@
 import type { IncomingMessage, RequestListener, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
-import { openDatabase, loadSecretBox, type Db } from '../store/db.js';
-import { MIGRATIONS } from '../store/migrations/index.js';
+import { openDatabase, loadSecretBox, migrate, type Db } from '../store/db.js';
 import { answerClientErrors, createEmulatorHttpServer, emulatorRequestListener, type EmulatorRequestListener } from './http/below-router.js';
 import { InFlightRequests, type SettleReport } from './http/in-flight.js';
 import { limitConnections, maxConnectionsFor, openFileLimit } from './http/connection-limits.js';
@@ -72,7 +71,7 @@ export class PortInUseError extends Error {
 }
 
 /** Drops every table so the migrations build a fresh schema, under the lock already held. */
-function resetDatabase(db: Db): void {
+function resetDatabase(db: Db, path: string): void {
   const tables = db.prepare<[], { name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'").all();
   db.pragma('foreign_keys = OFF');
   db.transaction(() => {
@@ -80,10 +79,7 @@ function resetDatabase(db: Db): void {
     db.pragma('user_version = 0');
   })();
   db.pragma('foreign_keys = ON');
-  db.transaction(() => {
-    for (const migration of MIGRATIONS) migration.up(db);
-    db.pragma(`user_version = ${MIGRATIONS.at(-1)!.version}`);
-  })();
+  migrate(db, path);
 }
 
 export async function startEmulatorServer(options: ServeOptions): Promise<RunningServer> {
@@ -106,21 +102,19 @@ export async function startEmulatorServer(options: ServeOptions): Promise<Runnin
     throw error;
   }
   try {
-    if (options.reset) resetDatabase(db);
+    if (options.reset) resetDatabase(db, dbPath);
     const box = loadSecretBox(dbPath);
     const emulator = createEmulator({
       db,
       box,
       seed: options.seed ?? null,
       clockSetup: options.clock,
-      config: { version: options.version, inlineFixtures: options.inlineFixtures ?? null },
+      config: { version: options.version, inlineFixtures: options.inlineFixtures ?? null, rateLimitPerSecond: options.rateLimitPerSecond },
     });
     const fixturesLoaded = seedAtStart(emulator, options.fixturesPath, options.inlineFixtures ?? null);
     if (options.initialState) importState(emulator, options.initialState);
     emulator.readiness.fixturesLoaded = true;
     if (options.webhookAttemptTimeoutMs !== undefined) emulator.webhooks.attemptTimeoutMs = options.webhookAttemptTimeoutMs;
-    emulator.rateLimiter.limitPerSecond = options.rateLimitPerSecond;
-    emulator.config.rateLimitPerSecond = options.rateLimitPerSecond;
 
     const inFlight = new InFlightRequests();
     const requestListener = inFlight.wrap(emulatorRequestListener(emulator.app.fetch));

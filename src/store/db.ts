@@ -89,7 +89,8 @@ export function schemaVersion(db: Db): number {
   return db.pragma('user_version', { simple: true }) as number;
 }
 
-function migrate(db: Db, path: string): void {
+/** Applies the migrations the database has not had yet, in one transaction: the one migration runner. */
+export function migrate(db: Db, path: string): void {
   const current = schemaVersion(db);
   const latest = MIGRATIONS.at(-1)?.version ?? 0;
   if (current > latest) throw new DatabaseTooNewError(path, current, latest);

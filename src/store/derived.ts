@@ -1,4 +1,5 @@
 import type { Database } from 'better-sqlite3';
+import { billingMonthSql } from './billing-month.js';
 
 /**
  * Tables that only restate other tables, kept in step by the writes so that reads stay flat as the
@@ -8,8 +9,7 @@ import type { Database } from 'better-sqlite3';
  */
 export const DERIVED_TABLES: ReadonlySet<string> = new Set(['delivery_ordinals', 'usage_members', 'usage_months']);
 
-// BILL-4: the UTC month of occurred_at, the same expression as in tables/usage.ts.
-const OUTCOMES = "SELECT *, strftime('%Y-%m', occurred_at / 1000, 'unixepoch') AS month FROM scans WHERE status != 'started' AND occurred_at IS NOT NULL";
+const OUTCOMES = `SELECT *, ${billingMonthSql('occurred_at')} AS month FROM scans WHERE status != 'started' AND occurred_at IS NOT NULL`;
 
 /** Recomputes every derived table from its source (after a migration, import or reset). */
 export function rebuildDerivedTables(db: Database): void {

@@ -81,18 +81,3 @@ export class SeededIds implements Ids {
     return seededInt(0, 2 ** 31 - 1, this.seedValue, this.stream, 'seed', n);
   }
 }
-
-/** Predictable ids for tests: evt_000001, evt_000002, ... Secrets stay random-looking but counted. */
-export function sequentialIds(): Ids {
-  const counters = new Map<string, number>();
-  const next = (prefix: string) => {
-    const n = (counters.get(prefix) ?? 0) + 1;
-    counters.set(prefix, n);
-    return String(n).padStart(6, '0');
-  };
-  return {
-    id: (prefix) => `${prefix}_${next(prefix)}`,
-    secret: (prefix) => `${prefix}${next(prefix).padStart(32, 'x')}`,
-    seed: () => Number(next('seed')),
-  };
-}

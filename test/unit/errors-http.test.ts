@@ -174,7 +174,7 @@ describe('HTTP errors', () => {
     await control('/accounts/acct_trial/reinstate', {});
     await control('/apps/app_trial/quota', { daily_session_quota: 0 });
     check(await mint('sk_test_trialSecretKey0000000000001'), 'quota_exceeded', 'rate_limit_error');
-    emu.rateLimiter.limitPerSecond = 1;
+    emu.config.rateLimitPerSecond = 1;
     await control('/apps/app_trial/quota', { daily_session_quota: 10 });
     await mint('sk_test_trialSecretKey0000000000001');
     const limited = await mint('sk_test_trialSecretKey0000000000001');

@@ -170,7 +170,7 @@ describe('POST /v1/sessions', () => {
   it('SES-10: the limit is configurable at run time and 0 turns it off', async () => {
     const emu = testEmulator({ rateLimitPerSecond: 0 });
     for (let i = 0; i < 50; i++) expect((await mint(emu)).status).toBe(201);
-    emu.rateLimiter.limitPerSecond = 1;
+    emu.config.rateLimitPerSecond = 1;
     expect((await mint(emu)).status).toBe(201);
     expect((await mint(emu)).status).toBe(429);
   });

@@ -28,7 +28,6 @@ export const OPS = {
   ...stateOperations,
   ...requestLogOperations,
 };
-export type OperationId = keyof typeof OPS;
 
 /** Every documented route, in the order of the document. */
 export const OPERATIONS: readonly Operation[] = Object.values(OPS);

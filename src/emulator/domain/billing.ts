@@ -9,11 +9,6 @@ export function isBillable(env: 'test' | 'live', status: string): boolean {
   return env === 'live' && status === 'completed';
 }
 
-/** BILL-4: a month is the UTC calendar month of occurred_at. */
-export function billingMonth(occurredAt: number): string {
-  return new Date(occurredAt).toISOString().slice(0, 7);
-}
-
 /**
  * The billing view per app and month: monthly active scanning users (distinct host_user_ref
  * with a billable scan), billable scans, test scans, failed and abandoned. With both an app and

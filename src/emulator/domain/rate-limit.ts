@@ -5,7 +5,12 @@
 export class RateLimiter {
   private windows = new Map<string, { second: number; count: number }>();
 
-  constructor(public limitPerSecond: number) {}
+  /** The limit is read from the emulator's config on every request: one source, changeable while running. */
+  constructor(private readonly config: { readonly rateLimitPerSecond: number }) {}
+
+  get limitPerSecond(): number {
+    return this.config.rateLimitPerSecond;
+  }
 
   /** Counts a request; returns the milliseconds to wait when it is over the limit, else 0. */
   hit(key: string, now: number): number {

@@ -1,4 +1,5 @@
 import type { Db } from '../db.js';
+import { billingMonthSql } from '../billing-month.js';
 import type { ScanRow, UsageSqlRow } from './device.js';
 
 type Outcome = Pick<ScanRow, 'app_id' | 'env' | 'host_user_ref' | 'status' | 'occurred_at' | 'billable'>;
@@ -9,7 +10,7 @@ type Outcome = Pick<ScanRow, 'app_id' | 'env' | 'host_user_ref' | 'status' | 'oc
  * many scans the database holds. rebuildDerivedTables (../derived.ts) computes the same numbers from scans.
  */
 export function usageStatements(db: Db) {
-  const month = "strftime('%Y-%m', @occurred_at / 1000, 'unixepoch')";
+  const month = billingMonthSql('@occurred_at');
   const member = db.prepare<{ app_id: string; occurred_at: number; host_user_ref: string }, { billable: number; test_completed: number }>(
     `SELECT billable, test_completed FROM usage_members WHERE app_id = @app_id AND month = ${month} AND host_user_ref = @host_user_ref`,
   );

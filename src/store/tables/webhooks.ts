@@ -1,11 +1,12 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import type { Db } from '../db.js';
+import type { DeliveryStatus, WebhookEventType } from '../../contract/webhooks.js';
 import type { DeliveryClaims } from './delivery-claims.js';
 
 export interface EventRow {
   id: string;
   app_id: string;
-  type: 'scan.completed' | 'scan.failed' | 'scan.results_available';
+  type: WebhookEventType;
   scan_id: string;
   host_user_ref: string;
   /** The exact bytes signed and sent on every attempt and resend ('' once redacted). */
@@ -14,7 +15,7 @@ export interface EventRow {
   redacted_at: number | null;
 }
 
-export type DeliveryStatusValue = 'pending' | 'in_flight' | 'succeeded' | 'failed' | 'cancelled';
+export type DeliveryStatusValue = DeliveryStatus;
 
 export interface DeliveryRow {
   id: string;

@@ -1,5 +1,5 @@
 import { Option, type Command } from 'commander';
-import type { DeliveryStatus } from '../../../contract/webhooks.js';
+import { DeliveryStatus } from '../../../contract/webhooks.js';
 import { contextOf } from '../../context.js';
 import { columns } from '../../output.js';
 import { wholeNumber } from '../../parse-options.js';
@@ -10,7 +10,7 @@ export function register(group: Command): void {
   group
     .command('deliveries')
     .description("list the app's webhook deliveries, newest first")
-    .addOption(new Option('--status <status>', 'only deliveries in this state').choices(['pending', 'in_flight', 'succeeded', 'failed', 'cancelled']))
+    .addOption(new Option('--status <status>', 'only deliveries in this state').choices(DeliveryStatus.options))
     .option('--scan <scan_id>', 'only deliveries of this scan')
     .option('--event <event_id>', 'only deliveries of this event')
     .addOption(new Option('--limit <n>', 'at most this many (1-1000)').argParser(wholeNumber(1, 1000)).default(50))
