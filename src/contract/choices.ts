@@ -22,6 +22,8 @@ export const CHOICES = {
   testRunRateLimitPerSecond: 0,
   /** CHOICE-3: request bodies larger than this get 413 body_too_large. */
   maxBodyBytes: 1024 * 1024,
+  /** CHOICE-40: a scan result nested deeper than this (objects and arrays) is 400 parameter_invalid. */
+  resultMaxDepth: 64,
   /** A portal login lasts this long. */
   portalSessionLifetimeMs: 12 * HOUR,
   /** Device challenges are single-use and short-lived. */

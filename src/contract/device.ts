@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { listOf } from './list.js';
 import { HostUserRef } from './sessions.js';
 import { CHOICES } from './choices.js';
+import { nestedDeeperThan } from '../util/raw-json.js';
 import { Env } from './control.js';
 import { DateTime, DateTimeInput, queryInteger } from './time.js';
 
@@ -145,8 +146,15 @@ export const ScanEventResponse = z
   .meta({ id: 'ScanEventResponse' });
 export type ScanEventResponse = z.infer<typeof ScanEventResponse>;
 
+/** CHOICE-40: a result is kept and compared exactly as sent, so its nesting is bounded. */
+const ScanResult = z
+  .record(z.string(), z.unknown())
+  .refine((result) => !nestedDeeperThan(result, CHOICES.resultMaxDepth), {
+    error: `nested more than ${CHOICES.resultMaxDepth} levels deep (objects and arrays); a scan result is at most ${CHOICES.resultMaxDepth}`,
+  });
+
 export const ResultUploadRequest = z
-  .strictObject({ installation_id: DeviceId, result: z.record(z.string(), z.unknown()) })
+  .strictObject({ installation_id: DeviceId, result: ScanResult })
   .meta({ id: 'ResultUploadRequest', description: 'result: the scan result exactly as the member\'s app received it.' });
 export type ResultUploadRequest = z.infer<typeof ResultUploadRequest>;
 

@@ -49,7 +49,7 @@ function members(text: string, i: number): Array<[string, number, number]> {
   if (text[i] === '}') return out;
   for (;;) {
     const keyEnd = stringEnd(text, i);
-    const key = JSON.parse(text.slice(i, keyEnd)) as string;
+    const key = String(JSON.parse(text.slice(i, keyEnd)));
     const start = skipWhitespace(text, skipWhitespace(text, keyEnd) + 1);
     const end = valueEnd(text, start);
     out.push([key, start, end]);
@@ -70,32 +70,84 @@ export function rawMember(text: string, key: string): string | undefined {
   return found ? text.slice(found[1], found[2]) : undefined;
 }
 
+function joined(parts: readonly string[]): string {
+  let out = parts[0] ?? '';
+  for (let k = 1; k < parts.length; k++) out += `,${parts[k]}`;
+  return out;
+}
+
+/** An object or array being read by canonicalJson: its members (or items) so far. */
+type Open = { kind: 'object'; members: Map<string, string>; key: string | null } | { kind: 'array'; items: string[] };
+
 /**
  * A canonical form of JSON text that keeps numbers as written: object keys sorted, last duplicate
  * wins, strings normalized through JSON.stringify, whitespace dropped. Two uploads are the same
- * result exactly when their canonical texts are equal.
+ * result exactly when their canonical texts are equal. One pass with an explicit stack, no
+ * recursion: the work is linear in the text and no nesting can overflow the call stack.
  */
 export function canonicalJson(text: string): string {
-  const walk = (i: number): string => {
-    const ch = text[i];
-    if (ch === '"') return JSON.stringify(JSON.parse(text.slice(i, stringEnd(text, i))));
-    if (ch === '{') {
-      const byKey = new Map<string, string>();
-      for (const [key, start] of members(text, i)) byKey.set(key, walk(start));
-      const keys = [...byKey.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-      return `{${keys.map((key) => `${JSON.stringify(key)}:${byKey.get(key)}`).join(',')}}`;
+  const stack: Open[] = [];
+  let done: string | undefined;
+  const put = (value: string) => {
+    const top = stack.at(-1);
+    if (!top) done = value;
+    else if (top.kind === 'array') top.items.push(value);
+    else {
+      top.members.set(top.key!, value);
+      top.key = null;
     }
-    if (ch === '[') {
-      const items: string[] = [];
-      let j = skipWhitespace(text, i + 1);
-      while (text[j] !== ']') {
-        items.push(walk(j));
-        j = skipWhitespace(text, valueEnd(text, j));
-        if (text[j] === ',') j = skipWhitespace(text, j + 1);
-      }
-      return `[${items.join(',')}]`;
-    }
-    return text.slice(i, valueEnd(text, i));
   };
-  return walk(skipWhitespace(text, 0));
+  let i = skipWhitespace(text, 0);
+  while (i < text.length && done === undefined) {
+    const ch = text[i]!;
+    const top = stack.at(-1);
+    if (ch === ',' || ch === ':') {
+      i = skipWhitespace(text, i + 1);
+      continue;
+    }
+    if (ch === '"') {
+      const end = stringEnd(text, i);
+      // The text starts with a quote, so it parses to a string.
+      const decoded = String(JSON.parse(text.slice(i, end)));
+      if (top?.kind === 'object' && top.key === null) top.key = decoded;
+      else put(JSON.stringify(decoded));
+      i = end;
+    } else if (ch === '{') {
+      stack.push({ kind: 'object', members: new Map(), key: null });
+      i++;
+    } else if (ch === '[') {
+      stack.push({ kind: 'array', items: [] });
+      i++;
+    } else if (ch === '}' || ch === ']') {
+      const closed = stack.pop()!;
+      // Concatenated, not joined: join copies every nested text again at each level (quadratic).
+      if (closed.kind === 'array') put(`[${joined(closed.items)}]`);
+      else {
+        const keys = [...closed.members.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+        put(`{${joined(keys.map((key) => `${JSON.stringify(key)}:${closed.members.get(key)}`))}}`);
+      }
+      i++;
+    } else {
+      const end = valueEnd(text, i);
+      put(text.slice(i, end));
+      i = end;
+    }
+    i = skipWhitespace(text, i);
+  }
+  return done ?? '';
+}
+
+/**
+ * True when a parsed JSON value nests objects and arrays deeper than `max` (the value itself is
+ * level 1 when it is an object or array). Iterative, so any depth is measured without recursion.
+ */
+export function nestedDeeperThan(value: unknown, max: number): boolean {
+  const pending: Array<[unknown, number]> = [[value, 1]];
+  while (pending.length > 0) {
+    const [item, depth] = pending.pop()!;
+    if (item === null || typeof item !== 'object') continue;
+    if (depth > max) return true;
+    for (const child of Object.values(item)) if (child !== null && typeof child === 'object') pending.push([child, depth + 1]);
+  }
+  return false;
 }

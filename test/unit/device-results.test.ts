@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { CHOICES } from '../../src/contract/choices.js';
+import { canonicalJson, nestedDeeperThan } from '../../src/util/raw-json.js';
 import { DEMO, expectErrorBody, testEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { enroll, event, mint, RESULT, runScan, setResultsDelivery, upload, uid } from './device-helpers.js';
 
@@ -87,6 +89,45 @@ describe('PUT /v1/scans/{scan_id}/result', () => {
     const res = await upload(emu, token, a.scanId, a.installation);
     expect(res.status).toBe(403);
     expect(res.body.error.code).toBe('session_token_used');
+  });
+});
+
+describe('CHOICE-40: deeply nested results', () => {
+  /** A result nested `depth` levels deep (the result object itself is level 1), as raw text. */
+  const nested = (depth: number) => `{"installation_id":"INS","result":${'{"a":'.repeat(depth - 1)}{}${'}'.repeat(depth - 1)}}`;
+  const put = (emu: TestEmulator, token: string, scanId: string, installation: string, depth: number) =>
+    emu.call('PUT', `/v1/scans/${scanId}/result`, { key: token, body: nested(depth).replace('INS', installation), headers: { 'content-type': 'application/json' } });
+
+  it('ERR-1: a result nested 5,000 or 3,000 deep is 400 parameter_invalid with the spec error body, never a 500, and nothing is stored', async () => {
+    const emu = testEmulator();
+    await setResultsDelivery(emu, true);
+    const { token, installation, scanId } = await completedScan(emu);
+    for (const depth of [5_000, 3_000, 5_000, CHOICES.resultMaxDepth + 1]) {
+      const res = await put(emu, token, scanId, installation, depth);
+      expect(res.status).toBe(400);
+      expect(expectErrorBody(res.body)).toMatchObject({ type: 'invalid_request_error', code: 'parameter_invalid', param: 'result' });
+      expect(res.body.error.message).toContain(`at most ${CHOICES.resultMaxDepth}`);
+    }
+    expect(count(emu, 'SELECT count(*) AS n FROM results')).toBe(0);
+    expect(eventsOf(emu, scanId)).toEqual(['scan.completed']);
+  });
+
+  it('CHOICE-40: a result exactly at the depth limit is stored, and its re-upload is the same result (DEV-8)', async () => {
+    const emu = testEmulator();
+    await setResultsDelivery(emu, true);
+    const { token, installation, scanId } = await completedScan(emu);
+    expect((await put(emu, token, scanId, installation, CHOICES.resultMaxDepth)).status).toBe(201);
+    const again = await put(emu, token, scanId, installation, CHOICES.resultMaxDepth);
+    expect(again.status).toBe(200);
+    expect(again.body).toMatchObject({ duplicate: true });
+  });
+
+  it('the canonical form is one linear pass without recursion: 100,000 levels neither overflow the stack nor take quadratic time', () => {
+    const depth = 100_000;
+    const text = `${'[{"b":1, "a":'.repeat(depth)}0${'}]'.repeat(depth)}`;
+    expect(canonicalJson(text)).toBe(`${'[{"a":'.repeat(depth)}0${',"b":1}]'.repeat(depth)}`);
+    expect(nestedDeeperThan(JSON.parse(`${'['.repeat(depth)}${']'.repeat(depth)}`), depth - 1)).toBe(true);
+    expect(canonicalJson('{"z": [1.50, "\\u00e9", {"y": 2E+3, "x": null}], "a": true, "a": false}')).toBe('{"a":false,"z":[1.50,"\u00e9",{"x":null,"y":2E+3}]}');
   });
 });
 
