@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { readServeState } from '../emulator/serve-state.js';
 import type { RunningServer } from '../emulator/server.js';
 import type { SettleReport } from '../emulator/http/in-flight.js';
+import type { Logger } from '../util/logger.js';
 import { packageVersion } from '../util/package-root.js';
 import { UserError } from './errors.js';
 import type { CliIo } from './io.js';
@@ -23,6 +24,8 @@ export interface ListenOptions {
   boundServer?: Server;
   /** CHOICE-39: SCANCTL_MAX_CONNECTIONS, else from the file limit. */
   maxConnections?: number;
+  /** Where the emulator's warnings and internal errors go (the command's stderr). */
+  logger: Logger;
 }
 
 /**
@@ -53,6 +56,7 @@ export async function startForCli(run: EmulatorRunOptions, listen: ListenOptions
       boundServer: listen.boundServer,
       webhookAttemptTimeoutMs: run.webhookAttemptTimeoutMs ?? undefined,
       ...(listen.maxConnections === undefined ? {} : { maxConnections: listen.maxConnections }),
+      logger: listen.logger,
     });
   } catch (error) {
     if (error instanceof DatabaseLockedError) {

@@ -36,7 +36,7 @@ export function createConsoleApp(ctx: EmulatorContext): Hono<ConsoleEnv> {
   app.route('/', clockRoutes(ctx));
   app.notFound((c) => renderPage(c, <ErrorPage status={404} code="route_not_found" message={`No console page ${c.req.method} ${c.req.path.slice(0, 200)}.`} signedIn={false} />, 404));
   app.onError((error, c) => {
-    const apiError = toApiError(error);
+    const apiError = toApiError(error, ctx.logger);
     const signedIn = c.get('developer') !== undefined;
     return renderPage(c, <ErrorPage status={apiError.status} code={apiError.code} message={apiError.message} signedIn={signedIn} />, apiError.status);
   });

@@ -3,6 +3,7 @@ import type { VirtualClock } from '../clock/clock.js';
 import type { Store } from '../store/index.js';
 import type { SecretBox } from '../util/crypto.js';
 import type { Ids } from '../util/ids.js';
+import type { Logger } from '../util/logger.js';
 import type { Bus } from './bus.js';
 import type { Fixtures } from './fixture-file.js';
 import type { RateLimiter } from './domain/rate-limit.js';
@@ -49,6 +50,8 @@ export interface EmulatorContext {
   readiness: { fixturesLoaded: boolean };
   /** The server-sent event streams open now (a stop ends each with a last event). */
   streams: OpenStreams;
+  /** Where warnings and internal errors go: the host's (serve prints them), silent by default. */
+  logger: Logger;
 }
 
 /** Hono's per-request variables. */

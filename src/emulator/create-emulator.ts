@@ -23,6 +23,7 @@ import { requestLog } from './http/request-log.js';
 import { OpenStreams } from './http/sse.js';
 import { ROUTES } from './routes/index.js';
 import { Scheduler } from './scheduler.js';
+import { SILENT_LOGGER, type Logger } from '../util/logger.js';
 
 export interface EmulatorDeps {
   db: Db;
@@ -34,6 +35,8 @@ export interface EmulatorDeps {
   seed?: number | null;
   box?: SecretBox;
   config?: Partial<EmulatorConfig>;
+  /** Where warnings and internal errors go (default: nowhere). */
+  logger?: Logger;
 }
 
 export interface Emulator extends EmulatorContext {
@@ -74,6 +77,7 @@ export function createEmulator(deps: EmulatorDeps): Emulator {
     requestLog: new RequestLogBuffer(bus),
     readiness: { fixturesLoaded: false },
     streams: new OpenStreams(),
+    logger: deps.logger ?? SILENT_LOGGER,
   } as EmulatorContext;
   ctx.webhooks = createWebhookEngine({
     store,
@@ -84,6 +88,7 @@ export function createEmulator(deps: EmulatorDeps): Emulator {
     // A seeded run sends one delivery at a time, in due order, so attempts are stored in the same order every run.
     concurrency: seed === null ? undefined : 1,
     frozenClock: clock.frozenAtMs !== null,
+    logger: ctx.logger,
   });
   ctx.scheduler.register(ctx.webhooks);
 
@@ -98,6 +103,6 @@ export function createEmulator(deps: EmulatorDeps): Emulator {
   mountRoutes(app, ctx, ROUTES);
   // The web console at `/`: its code loads on the first console request, not at start-up.
   mountConsole(app, ctx);
-  installFallbacks(app);
+  installFallbacks(app, ctx.logger);
   return { ...ctx, app };
 }

@@ -12,6 +12,7 @@ import { startSweeper } from './sweeper.js';
 import { seedAtStart } from './seed.js';
 import type { ClockSetup } from './determinism.js';
 import type { Fixtures } from './fixture-file.js';
+import type { Logger } from '../util/logger.js';
 import type { StateFile } from '../contract/state.js';
 import { importState } from './state/import.js';
 
@@ -45,6 +46,8 @@ export interface ServeOptions {
    * emulator loads). No request listener is attached to it: the caller attaches `requestListener`.
    */
   boundServer?: Server;
+  /** Where warnings and internal errors go (serve: its stderr; default: nowhere). */
+  logger?: Logger;
 }
 
 export interface RunningServer {
@@ -109,6 +112,7 @@ export async function startEmulatorServer(options: ServeOptions): Promise<Runnin
       box,
       seed: options.seed ?? null,
       clockSetup: options.clock,
+      logger: options.logger,
       config: { version: options.version, inlineFixtures: options.inlineFixtures ?? null, rateLimitPerSecond: options.rateLimitPerSecond },
     });
     const fixturesLoaded = seedAtStart(emulator, options.fixturesPath, options.inlineFixtures ?? null);
@@ -117,7 +121,7 @@ export async function startEmulatorServer(options: ServeOptions): Promise<Runnin
     if (options.webhookAttemptTimeoutMs !== undefined) emulator.webhooks.attemptTimeoutMs = options.webhookAttemptTimeoutMs;
 
     const inFlight = new InFlightRequests();
-    const requestListener = inFlight.wrap(emulatorRequestListener(emulator.app.fetch));
+    const requestListener = inFlight.wrap(emulatorRequestListener(emulator.app.fetch, emulator.logger));
     const server = listening;
     if (options.boundServer) answerClientErrors(server);
     const port = (server.address() as AddressInfo).port;

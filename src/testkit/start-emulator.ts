@@ -5,6 +5,7 @@ import { parseFixtures, type Fixtures } from '../emulator/fixture-file.js';
 import { startEmulatorServer } from '../emulator/server.js';
 import { sanitize } from '../emulator/domain/request-log.js';
 import { testCredentials } from '../emulator/test-credentials.js';
+import type { Logger } from '../util/logger.js';
 import { packageVersion } from '../util/package-root.js';
 import { createHandle } from './create-handle.js';
 import type { EmulatorHandle } from './handle.js';
@@ -36,6 +37,11 @@ export interface StartEmulatorOptions {
   webhookAttemptTimeoutMs?: number;
   /** Default true: print nothing. False prints each request's log line on stderr. */
   quiet?: boolean;
+  /**
+   * Where the emulator's warnings (a webhook attempt that threw) and internal errors go. Default:
+   * nowhere, so a test suite sees nothing it did not ask for; `streamLogger(process.stderr)` prints them.
+   */
+  logger?: Logger;
 }
 
 /**
@@ -59,6 +65,7 @@ export async function startEmulator(options: StartEmulatorOptions = {}): Promise
     clock: { startMs: options.clock?.start === undefined ? null : timeOf(options.clock.start, 'clock.start'), frozen: Boolean(options.clock?.frozen) },
     initialState: options.state ?? null,
     webhookAttemptTimeoutMs: options.webhookAttemptTimeoutMs,
+    logger: options.logger,
   });
   try {
     // Resolves when requests are answered at once: the HTTP adapter loaded too.

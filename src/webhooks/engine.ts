@@ -6,6 +6,7 @@ import type { Store } from '../store/index.js';
 import { storageCondition, storageLog } from '../store/storage-condition.js';
 import type { DeliveryWithEvent } from '../store/tables/webhooks.js';
 import type { SecretBox } from '../util/crypto.js';
+import { SILENT_LOGGER, type Logger } from '../util/logger.js';
 import { chaosOrder } from './chaos.js';
 import { deliveryAttempter, destinationFinder, type Destination, type Destinations } from './dispatch/attempt.js';
 import { deliveryEmitter, streamOutboxChanges, type DeliveryEventSink } from './dispatch/events.js';
@@ -34,6 +35,8 @@ export interface WebhookEngineDeps {
    * receiver's latency), so two runs store the same bytes whatever the receiver's real speed.
    */
   frozenClock?: boolean;
+  /** Where its warnings go (default: nowhere); the engine never prints. */
+  logger?: Logger;
 }
 
 /** The webhook dispatcher: claims due deliveries on the emulator clock and sends them. */
@@ -66,6 +69,7 @@ function unlimitedController(): AbortController {
 
 export function createWebhookEngine(deps: WebhookEngineDeps): WebhookEngine {
   const { store, clock } = deps;
+  const logger = deps.logger ?? SILENT_LOGGER;
   const inFlight = new Set<Promise<void>>();
   const total = deps.concurrency ?? DISPATCH_CONCURRENCY;
   const slots = new SendSlots(total, Math.min(total, CHOICES.webhookConcurrencyPerOrigin), () => loop.kick());
@@ -104,7 +108,7 @@ export function createWebhookEngine(deps: WebhookEngineDeps): WebhookEngine {
         // A full disk is said once, not once per attempt.
         const condition = storageCondition(error);
         if (condition) storageLog.note(condition, error);
-        else process.emitWarning(`webhook delivery ${row.id}: ${(error as Error).message}`);
+        else logger.warn(`webhook delivery ${row.id}: ${error instanceof Error ? error.message : String(error)}`);
       })
       .finally(() => {
         slots.releaseOrigin(origin);
@@ -173,6 +177,7 @@ export function createWebhookEngine(deps: WebhookEngineDeps): WebhookEngine {
       const due = store.webhooks.nextDueAt(slots.waitingApps());
       return due === null ? null : due - clock.now();
     },
+    (message) => logger.warn(message),
   );
   streamOutboxChanges(store, emit, () => loop.kick());
 

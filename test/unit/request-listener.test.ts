@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { emulatorRequestListener } from '../../src/emulator/http/below-router.js';
+import { SILENT_LOGGER } from '../../src/util/logger.js';
 
 /**
  * The emulator's request listener loads its HTTP adapter after the ready line: requests that come
@@ -25,7 +26,7 @@ describe('the emulator request listener', () => {
     const listener = emulatorRequestListener((request) => {
       seen.push(new URL(request.url).pathname);
       return new Response(JSON.stringify({ path: new URL(request.url).pathname }), { headers: { 'content-type': 'application/json' } });
-    });
+    }, SILENT_LOGGER);
     const base = await listen(listener);
     const early = await Promise.all(['/a', '/b', '/c'].map((path) => fetch(`${base}${path}`).then((r) => r.json())));
     expect(early).toEqual([{ path: '/a' }, { path: '/b' }, { path: '/c' }]);
@@ -35,20 +36,19 @@ describe('the emulator request listener', () => {
     expect(seen.sort()).toEqual(['/a', '/b', '/c', '/d']);
   });
 
-  it('an error in the app is the spec error body, not a bare 500', async () => {
+  it('an error in the app is the spec error body, not a bare 500, and its details go to the host logger', async () => {
+    const logged: unknown[] = [];
     const base = await listen(
-      emulatorRequestListener(() => {
-        throw new Error('boom');
-      }),
+      emulatorRequestListener(
+        () => {
+          throw new Error('boom');
+        },
+        { warn: () => undefined, error: (message, error) => logged.push([message, error]) },
+      ),
     );
-    const originalError = console.error;
-    console.error = () => undefined;
-    try {
-      const response = await fetch(`${base}/x`);
-      expect(response.status).toBe(500);
-      expect(await response.json()).toMatchObject({ error: { code: 'internal_error' } });
-    } finally {
-      console.error = originalError;
-    }
+    const response = await fetch(`${base}/x`);
+    expect(response.status).toBe(500);
+    expect(await response.json()).toMatchObject({ error: { code: 'internal_error' } });
+    expect(logged).toEqual([['internal error', expect.objectContaining({ message: 'boom' })]]);
   });
 });

@@ -8,6 +8,7 @@ import { CHOICES } from '../../contract/choices.js';
 import { ENVIRONMENT, environmentOf } from '../../contract/environment.js';
 import type { TestCredentials } from '../../emulator/test-credentials.js';
 import { packagePath } from '../../util/package-root.js';
+import { streamLogger } from '../../util/logger.js';
 import { contextOf } from '../context.js';
 import { addEmulatorOptions, parseEmulatorFlags, type EmulatorFlags } from '../emulator-flags.js';
 import { ExitWith, UserError } from '../errors.js';
@@ -71,7 +72,7 @@ export function register(program: Command): void {
       const { startForCli, stopForCli, nowServing } = await import('../run-emulator.js');
       let server;
       try {
-        server = await startForCli(run, { port: 0, host: '127.0.0.1', db: flags.db, fixtures: flags.fixtures ?? null, reset: false, stateFile: null, cwd: ctx.io.cwd, boundServer: gate?.server });
+        server = await startForCli(run, { port: 0, host: '127.0.0.1', db: flags.db, fixtures: flags.fixtures ?? null, reset: false, stateFile: null, cwd: ctx.io.cwd, boundServer: gate?.server, logger: streamLogger(ctx.io.stderr) });
       } catch (error) {
         if (child) await child.stop();
         gate?.server.close();

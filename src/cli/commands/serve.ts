@@ -13,6 +13,7 @@ import { invocation } from '../invocation.js';
 import type * as Seed from '../../emulator/seed.js';
 import type * as Secrets from '../../webhooks/signing-secret.js';
 import { environmentOf } from '../../contract/environment.js';
+import { streamLogger } from '../../util/logger.js';
 
 /** Loaded with the emulator, when serve starts. */
 let fixtureKeys: typeof Seed.fixtureKeys;
@@ -57,6 +58,7 @@ export function register(program: Command): void {
         cwd: ctx.io.cwd,
         allowedHosts,
         maxConnections,
+        logger: streamLogger(ctx.io.stderr),
       });
       ({ fixtureKeys } = await import('../../emulator/seed.js'));
       ({ signingSecretOf } = await import('../../webhooks/signing-secret.js'));

@@ -3,6 +3,7 @@ import type { Duplex } from 'node:stream';
 import { ApiError, type ErrorCode } from '../../contract/errors.js';
 import { storageApiError } from './storage-errors.js';
 import { CONNECTION_LIMITS } from './connection-limits.js';
+import type { Logger } from '../../util/logger.js';
 
 /**
  * ERR-1 below the router (CHOICE-16): requests Node's HTTP parser or the hono adapter refuse
@@ -28,7 +29,7 @@ export interface EmulatorRequestListener extends RequestListener {
  * fetch, Request and Response) at once, about 15 ms, and nothing before the first request needs it.
  * `serve` calls `warm()` as soon as it has printed its ready line; a request that comes first waits for it.
  */
-export function emulatorRequestListener(fetch: (request: Request) => Response | Promise<Response>): EmulatorRequestListener {
+export function emulatorRequestListener(fetch: (request: Request) => Response | Promise<Response>, logger: Logger): EmulatorRequestListener {
   let listener: RequestListener | null = null;
   let loading: Promise<RequestListener> | null = null;
   const load = () =>
@@ -36,7 +37,7 @@ export function emulatorRequestListener(fetch: (request: Request) => Response | 
       listener = getRequestListener(fetch, {
         // The adapter refuses a request it cannot turn into a URL (no Host, a bad absolute form).
         errorHandler: (error) => {
-          const apiError = error instanceof RequestError ? new ApiError('request_malformed', `The request cannot be read: ${error.message}.`) : internalError(error);
+          const apiError = error instanceof RequestError ? new ApiError('request_malformed', `The request cannot be read: ${error.message}.`) : internalError(error, logger);
           return new Response(JSON.stringify(apiError.toBody()), { status: apiError.status, headers: { 'content-type': 'application/json' } });
         },
       });
@@ -48,7 +49,7 @@ export function emulatorRequestListener(fetch: (request: Request) => Response | 
       (loaded) => loaded(req, res),
       // Never a hang: a request the adapter could not load for is answered with the error body.
       (error: unknown) => {
-        const apiError = internalError(error);
+        const apiError = internalError(error, logger);
         const body = JSON.stringify(apiError.toBody());
         res.writeHead(apiError.status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }).end(body);
       },
@@ -57,11 +58,11 @@ export function emulatorRequestListener(fetch: (request: Request) => Response | 
   return Object.assign(handle, { warm: () => load().then(() => undefined) });
 }
 
-/** An error of the emulator's own, logged; the client gets the spec's internal_error body. */
-function internalError(error: unknown): ApiError {
+/** An error of the emulator's own, given to the host's logger; the client gets the spec's internal_error body. */
+function internalError(error: unknown, logger: Logger): ApiError {
   const storage = storageApiError(error);
   if (storage) return storage;
-  console.error('scanctl: internal error', error);
+  logger.error('internal error', error);
   return new ApiError('internal_error', 'The emulator hit an unexpected error; see the serve log.');
 }
 

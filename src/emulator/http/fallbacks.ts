@@ -2,17 +2,17 @@ import type { Context, Hono } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import { ApiError } from '../../contract/errors.js';
 import { storageApiError } from './storage-errors.js';
+import type { Logger } from '../../util/logger.js';
 
 /** One onError for the whole emulator: everything that is not a success is the spec's error body. */
-export function errorResponse(c: Context, error: unknown): Response {
-  const apiError = toApiError(error);
+export function errorResponse(c: Context, apiError: ApiError): Response {
   // The request log reads the code from here rather than parsing the body again.
   c.set('errorCode', apiError.code);
   for (const [name, value] of Object.entries(apiError.headers)) c.header(name, value);
   return c.json(apiError.toBody(), apiError.status as 400);
 }
 
-export function toApiError(error: unknown): ApiError {
+export function toApiError(error: unknown, logger: Logger): ApiError {
   if (error instanceof ApiError) return error;
   if (error instanceof HTTPException) {
     if (error.status === 413) return new ApiError('body_too_large', 'The request body is too large.');
@@ -20,8 +20,8 @@ export function toApiError(error: unknown): ApiError {
   }
   const expected = storageApiError(error) ?? clientGone(error);
   if (expected) return expected;
-  // A bug in the emulator: still the spec's body, and the details stay in the server log.
-  console.error('scanctl: internal error', error);
+  // A bug in the emulator: still the spec's body, and the details go to the host's log.
+  logger.error('internal error', error);
   return new ApiError('internal_error', 'The emulator hit an unexpected error; see the serve log.');
 }
 
@@ -31,7 +31,7 @@ export function toApiError(error: unknown): ApiError {
  * wrong verb is never mistaken for a missing route. CHOICE-15: paths are exact; a trailing slash
  * names another path, which is 404 for every method.
  */
-export function installFallbacks(app: Hono<any>): void {
+export function installFallbacks(app: Hono<any>, logger: Logger): void {
   app.notFound((c) => {
     const path = c.req.path;
     const allowed = new Set<string>();
@@ -52,7 +52,7 @@ export function installFallbacks(app: Hono<any>): void {
     }
     return errorResponse(c, new ApiError('route_not_found', `No route ${c.req.method} ${path.slice(0, 200)}.`));
   });
-  app.onError((error, c) => errorResponse(c, error));
+  app.onError((error, c) => errorResponse(c, toApiError(error, logger)));
 }
 
 const routeRegexes = new Map<string, RegExp | null>();

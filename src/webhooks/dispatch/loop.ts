@@ -14,7 +14,7 @@ export interface DispatchLoop {
  * delivery (real ms until its virtual due time, at most MAX_IDLE_MS). Tests do not start it: they
  * play due work through the scheduler.
  */
-export function dispatchLoop(pass: () => Promise<void>, msUntilDue: () => number | null): DispatchLoop {
+export function dispatchLoop(pass: () => Promise<void>, msUntilDue: () => number | null, warn: (message: string) => void): DispatchLoop {
   let started = false;
   let timer: NodeJS.Timeout | null = null;
   let running: Promise<void> | null = null;
@@ -35,7 +35,7 @@ export function dispatchLoop(pass: () => Promise<void>, msUntilDue: () => number
     timer = null;
     if (!started || running) return;
     running = pass()
-      .catch((error: unknown) => process.emitWarning(`webhook dispatcher: ${(error as Error).message}`))
+      .catch((error: unknown) => warn(`webhook dispatcher: ${error instanceof Error ? error.message : String(error)}`))
       .finally(() => {
         running = null;
         schedule();
