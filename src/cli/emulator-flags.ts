@@ -98,21 +98,13 @@ function clockStart(value: string): number {
 /** A file written by `scanctl state export`, checked against its schema; `-` reads stdin. */
 export async function readStateFile(file: string, ctx: CommandContext): Promise<StateFile> {
   const text = (await ctx.read(file)).toString('utf8');
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (error) {
-    throw new UserError(`${file} is not a scanctl state export (not valid JSON: ${(error as Error).message.replace(/\s+/g, ' ')})`);
-  }
-  // zod loads with the command that needs it, not with every command.
+  // The state schema loads with the command that needs it, not with every command.
   const { StateFile } = await import('../contract/state.js');
-  const { formatPath } = await import('../contract/issue-path.js');
-  const parsed = StateFile.safeParse(json);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    throw new UserError(`${file} is not a scanctl state export (${formatPath(issue.path) || 'the file'}: ${issue.message})`);
-  }
-  return parsed.data;
+  const { parseJson } = await import('../contract/parse-json.js');
+  const parsed = parseJson(StateFile, text);
+  if (parsed.ok) return parsed.value;
+  if (parsed.stage === 'json') throw new UserError(`${file} is not a scanctl state export (not valid JSON: ${parsed.message})`);
+  throw new UserError(`${file} is not a scanctl state export (${parsed.path || 'the file'}: ${parsed.reason})`);
 }
 
 /** Written next to the target and renamed over it: a reader never sees half a state. */

@@ -42,6 +42,7 @@ import * as webhookVerify from './commands/webhook/verify.js';
 import { attachIo } from './context.js';
 import { addHelpCommand, configureErrors } from './help.js';
 import type { CliIo } from './io.js';
+import { commandWord, GLOBAL_OPTIONS, type GlobalOptionName } from './global-options.js';
 import { envReadByCli, httpUrl } from './parse-options.js';
 
 /** A command file: one verb, registered on its parent (the program or a group). */
@@ -88,23 +89,15 @@ const COMMANDS: Array<TopCommand | CommandGroup> = [
   { name: 'openapi', register: openapi.register },
 ];
 
-/** Global options that take a value (`--app ID`): their value is not the command's name. */
-const GLOBAL_VALUE_OPTIONS = new Set(['--base-url', '--app']);
-
 /** The command or group a command line names first, if it is one of ours. */
 function namedEntry(args: readonly string[]): TopCommand | CommandGroup | undefined {
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i]!;
-    if (arg === '--') return undefined;
-    if (GLOBAL_VALUE_OPTIONS.has(arg)) {
-      i++;
-      continue;
-    }
-    if (arg.startsWith('-')) continue;
-    return COMMANDS.find((entry) => ('name' in entry ? entry.name === arg : entry.group === arg || entry.aliases?.includes(arg)));
-  }
-  return undefined;
+  const word = commandWord(args);
+  if (word === undefined) return undefined;
+  return COMMANDS.find((entry) => ('name' in entry ? entry.name === word : entry.group === word || entry.aliases?.includes(word)));
 }
+
+/** The parser of a global option's value, where it needs checking. */
+const GLOBAL_PARSERS: Partial<Record<GlobalOptionName, (value: string) => unknown>> = { '--base-url': httpUrl };
 
 /**
  * Registers the commands. Command files are thin and import their heavy parts (the emulator,
@@ -116,16 +109,6 @@ export function buildProgram(version: string, io: CliIo, args?: readonly string[
   const program = new Command('scanctl')
     .description('Build and test against the body-scanning service without the service: a local emulator, its clock, and the client side.')
     .version(version, '-V, --version')
-    .addOption(
-      envReadByCli(
-        new Option('--base-url <url>', 'service or emulator base URL (env SCANCTL_BASE_URL; default: the local emulator)')
-          .argParser(httpUrl)
-          .default(undefined, 'the emulator in the nearest .scanctl/serve.json, else http://127.0.0.1:7226'),
-        'SCANCTL_BASE_URL',
-      ),
-    )
-    .addOption(new Option('--app <id>', "app id for emulator commands (default: the emulator's default app)").default(undefined, "the emulator's default app"))
-    .addOption(new Option('--json', 'machine output: the API JSON, one object per line for streams; errors as one JSON object').default(undefined, 'off: human output'))
     // Inherited by every command: commander checks required options before unknown ones, so
     // `session mint --bogus` would say --user is missing; the unknown option is the error to fix first.
     .exitOverride(function (this: Command, error: CommanderError) {
@@ -135,6 +118,12 @@ export function buildProgram(version: string, io: CliIo, args?: readonly string[
       }
       throw error;
     });
+  for (const global of GLOBAL_OPTIONS) {
+    const option = new Option(global.flags, global.description).default(undefined, global.defaultHelp);
+    const parser = GLOBAL_PARSERS[global.name];
+    if (parser) option.argParser(parser);
+    program.addOption('env' in global ? envReadByCli(option, global.env) : option);
+  }
   // Inherited by every command created below: where output goes, one-line errors, global options in each help.
   configureErrors(program, io);
   program.configureHelp({ sortSubcommands: false, showGlobalOptions: true });

@@ -6,8 +6,13 @@ import {
   type QueryInput,
   type Result,
 } from '../contract/operation.js';
+import { z } from 'zod';
+import { parseJson } from '../contract/parse-json.js';
 import { ApiCallError, ConnectionError, ContractError, describeFetchError, readErrorBody } from './http.js';
 import { readServerSentEvents, type ServerSentEvent } from './sse.js';
+
+/** What an operation without a body schema may answer. */
+const NO_SCHEMA = z.unknown();
 
 /** `fetch` or anything shaped like it: tests pass the emulator's `app.request`. */
 export type FetchLike = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
@@ -49,18 +54,11 @@ export class ApiClient {
     const declared = op.responses[response.status];
     const text = await response.text();
     if (!declared) throw new ContractError(op, response.status, `status ${response.status} is not one the operation declares`);
-    let json: unknown = undefined;
-    if (text) {
-      try {
-        json = JSON.parse(text);
-      } catch {
-        throw new ContractError(op, response.status, 'the body is not JSON');
-      }
-    }
-    if (!declared.schema) return { status: response.status, headers: response.headers, body: json } as Result<O>;
-    const parsed = declared.schema.safeParse(json);
-    if (!parsed.success) throw new ContractError(op, response.status, parsed.error.issues[0]?.message ?? 'the body does not match its schema');
-    return { status: response.status, headers: response.headers, body: parsed.data } as Result<O>;
+    // An operation that declares no body schema answers with no body (204 and the like).
+    const parsed = text || declared.schema ? parseJson(declared.schema ?? NO_SCHEMA, text) : { ok: true as const, value: undefined };
+    if (!parsed.ok) throw new ContractError(op, response.status, parsed.stage === 'json' ? 'the body is not JSON' : parsed.message);
+    // The body was checked against the schema of this very status: Result<O> is that schema's type.
+    return { status: response.status, headers: response.headers, body: parsed.value } as Result<O>;
   }
 
   /** Sends an operation's request and returns the raw successful answer (bytes, a stream). */
@@ -92,18 +90,22 @@ export class ApiClient {
 
   /**
    * Follows a server-sent event stream until it ends or `signal` aborts; resolves when it ended.
-   * `onEvent` gets each event with its data parsed as JSON.
+   * `onEvent` gets each event with its data as sent: the caller checks it against the schema of
+   * that event (`streamData`). An error thrown by `onEvent` ends the stream with a ConnectionError.
    */
-  async stream<O extends Operation>(
-    op: O,
-    input: CallInput<O> & { signal: AbortSignal },
-    onEvent: (event: ServerSentEvent<unknown>) => void,
-  ): Promise<void> {
+  async stream<O extends Operation>(op: O, input: CallInput<O> & { signal: AbortSignal }, onEvent: (event: ServerSentEvent) => void): Promise<void> {
     const response = await this.send(op, ...([{ ...input, headers: { accept: 'text/event-stream', ...input.headers } }] as InputArgs<O>));
     try {
-      await readServerSentEvents(response, (event) => onEvent({ ...event, data: event.data === '' ? null : JSON.parse(event.data) }));
+      await readServerSentEvents(response, onEvent);
     } catch (error) {
       if (!input.signal.aborted) throw new ConnectionError(this.baseUrl, `the stream broke: ${(error as Error).message}`);
     }
   }
+}
+
+/** The data of one stream event checked against its schema; a ContractError names the operation when it does not fit. */
+export function streamData<S extends z.ZodType>(op: Operation, event: ServerSentEvent, schema: S): z.output<S> {
+  const parsed = parseJson(schema, event.data);
+  if (!parsed.ok) throw new ContractError(op, 200, `the ${event.event} event ${parsed.stage === 'json' ? 'is not JSON' : `does not match its schema (${parsed.message})`}`);
+  return parsed.value;
 }

@@ -3,10 +3,10 @@ import type { UpdateAppRequest } from '../contract/apps.js';
 import type { ChaosSetRequest } from '../contract/chaos.js';
 import type { FaultCreateRequest } from '../contract/faults.js';
 import { OPS } from '../contract/operations/index.js';
-import type { LogQuery, RequestLogLine } from '../contract/request-log.js';
+import { RequestLogLine, type LogQuery } from '../contract/request-log.js';
 import type { StateFile } from '../contract/state.js';
 import type { DeliveryListQuery } from '../contract/webhooks.js';
-import { ApiClient, type FetchLike } from './api.js';
+import { ApiClient, streamData, type FetchLike } from './api.js';
 
 type Env = 'test' | 'live';
 
@@ -97,7 +97,7 @@ export class ControlClient {
   async followRequestLog(query: RequestLogQuery, onLine: (line: RequestLogLine) => void, signal: AbortSignal, onReady?: () => void): Promise<void> {
     await this.api.stream(OPS.streamRequestLog, { query: query as LogQuery, signal }, (event) => {
       if (event.event === 'ready') onReady?.();
-      else if (event.event === 'request') onLine(event.data as RequestLogLine);
+      else if (event.event === 'request') onLine(streamData(OPS.streamRequestLog, event, RequestLogLine));
     });
   }
 }

@@ -1,7 +1,7 @@
 import { OPS } from '../contract/operations/index.js';
-import type { DeliveryStreamEvent, DeliveryStreamReady, ListenerEndedEvent, ListenerReplacedEvent, WebhookEventType } from '../contract/webhooks.js';
-import type { StreamClosedEvent } from '../contract/stream-closed.js';
-import { ApiClient, type FetchLike } from './api.js';
+import { DeliveryStreamEvent, DeliveryStreamReady, ListenerEndedEvent, ListenerReplacedEvent, type WebhookEventType } from '../contract/webhooks.js';
+import { StreamClosedEvent } from '../contract/stream-closed.js';
+import { ApiClient, streamData, type FetchLike } from './api.js';
 import { ConnectionError } from './http.js';
 
 /** Why a delivery stream ended: closed by us, taken over by another listener, ended by a state reset or import, or the emulator went away. */
@@ -49,13 +49,15 @@ export function openDeliveryStream(
     let ready = false;
     const done = new ApiClient(baseUrl, fetchImpl)
       .stream(OPS.streamWebhookDeliveries, { query, signal: abort.signal }, (event) => {
+        const op = OPS.streamWebhookDeliveries;
         if (event.event === 'ready' && !ready) {
+          const data = streamData(op, event, DeliveryStreamReady);
           ready = true;
-          resolve({ ready: event.data as DeliveryStreamReady, close: () => abort.abort(), done: finished });
-        } else if (event.event === 'delivery') onEvent(event.data as DeliveryStreamEvent);
-        else if (event.event === 'close') closedBy = event.data as StreamClosedEvent;
+          resolve({ ready: data, close: () => abort.abort(), done: finished });
+        } else if (event.event === 'delivery') onEvent(streamData(op, event, DeliveryStreamEvent));
+        else if (event.event === 'close') closedBy = streamData(op, event, StreamClosedEvent);
         else if (event.event === 'replaced' || event.event === 'ended') {
-          notice = event.data as StreamNotice;
+          notice = event.event === 'replaced' ? streamData(op, event, ListenerReplacedEvent) : streamData(op, event, ListenerEndedEvent);
           onEvent(notice);
         }
       })

@@ -147,7 +147,7 @@ export const ScanEventResponse = z
 export type ScanEventResponse = z.infer<typeof ScanEventResponse>;
 
 /** CHOICE-40: a result is kept and compared exactly as sent, so its nesting is bounded. */
-const ScanResult = z
+export const ScanResult = z
   .record(z.string(), z.unknown())
   .refine((result) => !nestedDeeperThan(result, CHOICES.resultMaxDepth), {
     error: `nested more than ${CHOICES.resultMaxDepth} levels deep (objects and arrays); a scan result is at most ${CHOICES.resultMaxDepth}`,

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { CHOICES } from '../contract/choices.js';
 import { formatPath } from '../contract/issue-path.js';
+import { parseJson } from '../contract/parse-json.js';
 import { PUBLISHABLE_KEY_PATTERN, SECRET_KEY_PATTERN, WEBHOOK_SECRET_PATTERN } from '../contract/credentials.js';
 
 const KeyPair = (env: 'test' | 'live') =>
@@ -99,15 +100,10 @@ export class FixtureError extends Error {
 }
 
 export function parseFixtures(text: string, file: string): Fixtures {
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (error) {
-    throw new FixtureError(file, [{ field: '', reason: `not valid JSON (${(error as Error).message})` }]);
-  }
-  const parsed = Fixtures.safeParse(json);
-  if (!parsed.success) {
-    const problems = parsed.error.issues.flatMap((issue) =>
+  const parsed = parseJson(Fixtures, text);
+  if (!parsed.ok && parsed.stage === 'json') throw new FixtureError(file, [{ field: '', reason: `not valid JSON (${parsed.message})` }]);
+  if (!parsed.ok) {
+    const problems = parsed.issues.flatMap((issue) =>
       // An unknown field is named by its own path (apps[0].colour), not its parent's.
       issue.code === 'unrecognized_keys'
         ? issue.keys.map((key) => ({ field: formatPath([...issue.path, key]), reason: 'unknown field' }))
@@ -115,7 +111,7 @@ export function parseFixtures(text: string, file: string): Fixtures {
     );
     throw new FixtureError(file, problems);
   }
-  return parsed.data;
+  return parsed.value;
 }
 
 export function readFixtures(file: string): Fixtures {

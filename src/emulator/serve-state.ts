@@ -1,7 +1,9 @@
 import { readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
+import { z } from 'zod';
 import { CHOICES } from '../contract/choices.js';
 import { makeDir } from '../util/make-dir.js';
+import { parseJson } from '../contract/parse-json.js';
 
 // Light on purpose: client commands read this without loading the emulator.
 export const DEFAULT_PORT = 7226; // "SCAN" on a phone keypad; clashes with nothing common.
@@ -10,11 +12,8 @@ export const DEFAULT_DB = '.scanctl/scanctl.db';
 export const STATE_FILE = '.scanctl/serve.json';
 
 /** What a running `scanctl serve` records so that other commands in the folder (and below it) find it. */
-export interface ServeState {
-  pid: number;
-  base_url: string;
-  db: string;
-}
+export const ServeState = z.object({ pid: z.number().int().positive(), base_url: z.string(), db: z.string() });
+export type ServeState = z.infer<typeof ServeState>;
 
 /**
  * Each serve writes its own record (serve-PID.json) and points serve.json at itself; on stop it
@@ -44,13 +43,16 @@ export function clearServeState(file: string, pid = process.pid): void {
 
 const ownFile = (file: string, pid: number) => join(dirname(file), `${basename(file, '.json')}-${pid}.json`);
 
+/** The record in `file`, or null when there is none or it is not one (half written, edited by hand). */
 function readState(file: string): ServeState | null {
+  let text: string;
   try {
-    const state = JSON.parse(readFileSync(file, 'utf8')) as ServeState;
-    return Number.isInteger(state.pid) && typeof state.base_url === 'string' ? state : null;
+    text = readFileSync(file, 'utf8');
   } catch {
     return null;
   }
+  const parsed = parseJson(ServeState, text);
+  return parsed.ok ? parsed.value : null;
 }
 
 export function isAlive(pid: number): boolean {

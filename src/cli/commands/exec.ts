@@ -65,7 +65,7 @@ export function register(program: Command): void {
       // When the fixture file alone tells the command's environment (a fresh in-memory database),
       // the port is bound and the command started first, and the emulator loads meanwhile: its
       // requests wait until the emulator answers. Otherwise the emulator starts first.
-      const known = flags.db === ':memory:' && !run.initialState ? fixtureCredentials(flags.fixtures === undefined ? null : ctx.path(flags.fixtures)) : null;
+      const known = flags.db === ':memory:' && !run.initialState ? await fixtureCredentials(flags.fixtures === undefined ? null : ctx.path(flags.fixtures)) : null;
       const gate = known ? await gatedServer() : null;
       const child = gate && known ? startChild(file, args, { cwd: ctx.io.cwd, env: childEnv(gate.url, known) }) : null;
 
@@ -97,14 +97,14 @@ export function register(program: Command): void {
  * The default app's test credentials as the fixture file gives them, read without the emulator;
  * null unless the file names the first app's test keys and signing secret.
  */
-function fixtureCredentials(file: string | null): TestCredentials | null {
+async function fixtureCredentials(file: string | null): Promise<TestCredentials | null> {
+  // The fixtures' schema only, not the emulator: the command starts while the emulator loads.
+  const { parseFixtures } = await import('../../emulator/fixture-file.js');
   try {
-    const fixtures = JSON.parse(readFileSync(file ?? packagePath('fixtures', 'default.json'), 'utf8')) as {
-      apps?: Array<{ id?: unknown; webhook_secret?: unknown; keys?: { test?: { secret?: unknown; publishable?: unknown } } }>;
-    };
-    const app = fixtures.apps?.[0];
-    const test = app?.keys?.test;
-    if (typeof app?.id !== 'string' || typeof app.webhook_secret !== 'string' || typeof test?.secret !== 'string' || typeof test.publishable !== 'string') return null;
+    const path = file ?? packagePath('fixtures', 'default.json');
+    const app = parseFixtures(readFileSync(path, 'utf8'), path).apps[0];
+    const test = app?.keys.test;
+    if (!app?.webhook_secret || !test) return null;
     return { appId: app.id, secretKey: test.secret, publishableKey: test.publishable, webhookSecret: app.webhook_secret };
   } catch {
     return null; // The emulator reads the file again and says what is wrong with it.

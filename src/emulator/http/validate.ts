@@ -2,6 +2,7 @@ import type { Context } from 'hono';
 import { z } from 'zod';
 import { ApiError } from '../../contract/errors.js';
 import { formatPath, issuePath } from '../../contract/issue-path.js';
+import { parseJson, validated } from '../../contract/parse-json.js';
 import type { AppEnv } from '../context.js';
 import { readBodyBytes } from './body-limit.js';
 
@@ -62,15 +63,11 @@ export async function readJson<S extends z.ZodType>(c: Context<AppEnv>, schema: 
   } catch {
     throw new ApiError('invalid_json', 'The request body is not valid UTF-8.');
   }
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (error) {
-    const reason = error instanceof RangeError ? 'nested too deeply' : (error as Error).message;
-    throw new ApiError('invalid_json', `The request body is not valid JSON: ${reason.slice(0, 200)}.`);
-  }
   c.set('jsonText', text);
-  return parseWith(schema, json);
+  const parsed = parseJson(schema, text);
+  if (parsed.ok) return parsed.value;
+  if (parsed.stage === 'json') throw new ApiError('invalid_json', `The request body is not valid JSON: ${parsed.message.slice(0, 200)}.`);
+  throw zodIssueToApiError(parsed.issues[0]!, parsed.input);
 }
 
 /**
@@ -88,9 +85,9 @@ export function refuseUnexpectedBody(c: Context): void {
 }
 
 export function parseWith<S extends z.ZodType>(schema: S, value: unknown): z.infer<S> {
-  const parsed = schema.safeParse(value);
-  if (!parsed.success) throw zodIssueToApiError(parsed.error.issues[0]!, value);
-  return parsed.data;
+  const parsed = validated(schema, value);
+  if (!parsed.ok) throw zodIssueToApiError(parsed.stage === 'schema' ? parsed.issues[0]! : { code: 'custom', path: [], message: parsed.message, input: value }, value);
+  return parsed.value;
 }
 
 /** What a route without query parameters accepts: none (CHOICE-14). */

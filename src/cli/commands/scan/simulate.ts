@@ -30,18 +30,18 @@ interface SimulateFlags {
   timeout: number;
 }
 
-/** --result FILE (the packaged result when not given): a JSON object. */
+/** --result FILE (the packaged result when not given): a JSON object, checked with the upload's own schema. */
 async function readResult(ctx: CommandContext, file: string | undefined): Promise<Record<string, unknown>> {
   const name = file ?? DEFAULT_RESULT_FILE;
   const text = (await ctx.read(ctx.path(name), `--result ${name}`)).toString('utf8');
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (error) {
-    throw new UserError(`--result ${name} is not valid JSON (${(error as Error).message})`);
-  }
-  if (!json || typeof json !== 'object' || Array.isArray(json)) throw new UserError(`--result ${name} must hold a JSON object (the scan result)`);
-  return json as Record<string, unknown>;
+  const { ScanResult } = await import('../../../contract/device.js');
+  const { parseJson } = await import('../../../contract/parse-json.js');
+  const parsed = parseJson(ScanResult, text);
+  if (parsed.ok) return parsed.value;
+  if (parsed.stage === 'json') throw new UserError(`--result ${name} is not valid JSON (${parsed.message})`);
+  const input = parsed.input;
+  if (!input || typeof input !== 'object' || Array.isArray(input)) throw new UserError(`--result ${name} must hold a JSON object (the scan result)`);
+  throw new UserError(`--result ${name} is not a scan result: ${parsed.message}`);
 }
 
 /** `scanctl scan simulate`: plays the SDK's device side for one member, step by step. */
