@@ -1,31 +1,20 @@
 import { Option, type Command } from 'commander';
 import { ApiCallError, ConnectionError } from '../../../client/http.js';
 import { secretKeyEnv } from '../../../contract/credentials.js';
+import { SCAN_OUTCOMES } from '../../../contract/device.js';
 import type { ScanSummary } from '../../../sdk/simulate-events.js';
-import { packagePath } from '../../../util/package-root.js';
+import { DEFAULT_RESULT_FILE, shippedIdentifiers, SIMULATE_DEFAULTS, toSimulateOptions, type SimulateChoices } from '../../../sdk/simulate-options.js';
 import { contextOf, type CommandContext } from '../../context.js';
 import { UserError } from '../../errors.js';
 import { EXIT } from '../../exit-codes.js';
 import { duration, matching, wholeNumber } from '../../parse-options.js';
 
-export const DEFAULT_RESULT_FILE = packagePath('fixtures', 'results', 'default.json');
-
-interface SimulateFlags {
-  user: string;
-  outcome: 'completed' | 'failed' | 'abandoned';
-  env?: 'test' | 'live';
-  key?: string;
+/** The shared choices, and what only the command line has: a result file, a count, waiting. */
+interface SimulateFlags extends SimulateChoices {
+  /** Parsed to ms by its option's parser. */
   offlineLate?: number;
   count: number;
   result?: string;
-  scope: boolean;
-  duplicateReport?: boolean;
-  uploadRetries: number;
-  installation?: string;
-  reinstall?: boolean;
-  bundleId?: string;
-  teamId?: string;
-  appVersion: string;
   wait?: boolean;
   timeout: number;
 }
@@ -50,7 +39,7 @@ export function register(group: Command): void {
     .command('simulate')
     .description('play the SDK: mint a session, enroll the installation, get the model and its key, report the scan, upload the result')
     .requiredOption('--user <ref>', "the member's host_user_ref (your own stable id of the person)")
-    .addOption(new Option('--outcome <outcome>', 'how the scan ends').choices(['completed', 'failed', 'abandoned']).default('completed'))
+    .addOption(new Option('--outcome <outcome>', 'how the scan ends').choices(SCAN_OUTCOMES).default(SIMULATE_DEFAULTS.outcome))
     .addOption(new Option('--env <env>', "which secret key mints the session (default: test, or --key's)").choices(['test', 'live']))
     .option('--key <key>', 'secret key that mints the sessions (env SCANCTL_SECRET_KEY; default: the fixture key of --env)')
     .addOption(new Option('--offline-late <duration>', 'the scan happened offline this long ago (e.g. 2h, 3d) and syncs now with a fresh token').argParser(duration()))
@@ -58,7 +47,7 @@ export function register(group: Command): void {
     .option('--result <file>', 'the scan result JSON to upload (default: the bundled fixtures/results/default.json)')
     .option('--no-scope', 'mint without scan.create, to see 403 insufficient_scope')
     .option('--duplicate-report', 'report each outcome and upload each result twice, as a device whose acknowledgement was lost')
-    .addOption(new Option('--upload-retries <n>', 'retries of a result upload that failed transiently (5xx, 429, network)').argParser(wholeNumber(0, 20)).default(2))
+    .addOption(new Option('--upload-retries <n>', 'retries of a result upload that failed transiently (5xx, 429, network)').argParser(wholeNumber(0, 20)).default(SIMULATE_DEFAULTS.uploadRetries))
     .addOption(
       new Option('--installation <id>', 'an installation the device already has (enrolled once; survives app updates)').argParser(
         matching(/^[A-Za-z0-9._:-]{1,100}$/, '1 to 100 characters of A-Z a-z 0-9 . _ : -'),
@@ -67,7 +56,7 @@ export function register(group: Command): void {
     .option('--reinstall', 'the app was reinstalled: the installation enrolls again')
     .option('--bundle-id <id>', "the shipped app's bundle identifier (default: the app's), to see attestation_invalid")
     .option('--team-id <id>', "the shipped app's team identifier (default: the app's), to see attestation_invalid")
-    .option('--app-version <version>', 'the app version the installation reports', '1.0.0')
+    .option('--app-version <version>', 'the app version the installation reports', SIMULATE_DEFAULTS.appVersion)
     .option('--wait', 'return only when every webhook delivery of these scans is acknowledged (exit 5 if one is exhausted or the timeout passes)')
     .addOption(new Option('--timeout <duration>', 'with --wait: how long to wait, in real time').argParser(duration()).default(30_000, '30s'))
     .action(async (flags: SimulateFlags, command: Command) => {
@@ -81,13 +70,7 @@ export function register(group: Command): void {
       }
       const env = flags.env ?? keyEnv ?? 'test';
       const secretKey = await ctx.secretKey(flags.key, env);
-      let { bundleId, teamId } = flags;
-      if (bundleId === undefined || teamId === undefined) {
-        // The real SDK reads them from the app binary; locally they come from the app's portal settings.
-        const app = await ctx.control().app(await ctx.appId());
-        bundleId ??= app.bundle_id;
-        teamId ??= app.team_id;
-      }
+      const { bundleId, teamId } = await shippedIdentifiers(ctx.control(), () => ctx.appId(), flags);
       const summaries = await play(ctx, flags, { secretKey, result, bundleId, teamId });
       if (flags.wait) {
         const scanIds = summaries.filter((s) => s.state === 'recorded' && s.scan_id).map((s) => s.scan_id!);
@@ -115,25 +98,7 @@ async function play(
   let summaries: ScanSummary[];
   try {
     summaries = await simulate(
-      {
-        baseUrl: ctx.baseUrl,
-        fetch: ctx.io.fetch,
-        signal: interrupt.signal,
-        secretKey: given.secretKey,
-        hostUserRef: flags.user,
-        outcome: flags.outcome,
-        count,
-        offlineLateMs: flags.offlineLate ?? null,
-        result: given.result,
-        noScope: flags.scope === false,
-        duplicateReport: Boolean(flags.duplicateReport),
-        uploadRetries: flags.uploadRetries,
-        installationId: flags.installation ?? null,
-        reinstall: Boolean(flags.reinstall),
-        bundleId: given.bundleId,
-        teamId: given.teamId,
-        appVersion: flags.appVersion,
-      },
+      toSimulateOptions(flags, { ...given, baseUrl: ctx.baseUrl, fetch: ctx.io.fetch, signal: interrupt.signal, count, offlineLateMs: flags.offlineLate ?? null }),
       (event) => {
         if (json) {
           if (event.type === 'scan') ctx.out(JSON.stringify(event.summary));
