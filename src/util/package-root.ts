@@ -24,6 +24,8 @@ export function packagePath(...parts: string[]): string {
 
 /** The installed package's version (package.json). */
 export function packageVersion(): string {
-  const pkg = JSON.parse(readFileSync(packagePath('package.json'), 'utf8')) as { version: string };
-  return pkg.version;
+  const pkg: unknown = JSON.parse(readFileSync(packagePath('package.json'), 'utf8'));
+  const version = typeof pkg === 'object' && pkg !== null && 'version' in pkg ? pkg.version : undefined;
+  if (typeof version !== 'string') throw new Error(`${packagePath('package.json')} names no version`);
+  return version;
 }
