@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { packageCopy } from '../helpers/cli.js';
+import { packageCopy, startServe } from '../helpers/cli.js';
 
 /**
  * Start-up is part of the product: --version, --help and serve must not load ink or react. Proven
@@ -10,7 +10,7 @@ import { packageCopy } from '../helpers/cli.js';
  * do not draw a TUI still work.
  */
 describe('ink and react load only where a TUI is drawn', () => {
-  it('--version, --help, command help and serve work without the ink/react chunks', () => {
+  it('--version, --help, command help and serve work without the ink/react chunks', async () => {
     const copy = packageCopy('scanctl-lazy-');
     const bundle = join(copy, 'dist', 'bundle');
     const tuiChunks = readdirSync(bundle).filter((file) => /react\.(transitional\.)?element|useInput/.test(readFileSync(join(bundle, file), 'utf8')));
@@ -25,13 +25,9 @@ describe('ink and react load only where a TUI is drawn', () => {
       expect(result.stderr).toBe('');
       expect(result.status).toBe(0);
     }
-    // serve reaches its ready line (then the spawn's timeout ends it).
-    const served = spawnSync(process.execPath, [join(copy, 'bin', 'scanctl.js'), 'serve', '--port', '0', '--json', '--db', ':memory:'], {
-      cwd: copy,
-      encoding: 'utf8',
-      timeout: 5_000,
-      killSignal: 'SIGTERM',
-    });
-    expect(JSON.parse(served.stdout.split('\n')[0]!)).toMatchObject({ event: 'ready' });
+    // serve reaches its ready line.
+    const served = await startServe([], { bin: join(copy, 'bin', 'scanctl.js'), dir: copy, db: ':memory:' });
+    expect(served.ready).toMatchObject({ event: 'ready' });
+    await served.stop();
   });
 });

@@ -91,3 +91,14 @@ describe('source habits', () => {
     expect(lists.filter((hit) => !hit.startsWith('contract/webhooks.ts: ') && !hit.startsWith('store/migrations/'))).toEqual([]);
   });
 });
+
+describe('test habits', () => {
+  it('unit tests spawn nothing: processes belong to test/e2e (the unit project must not test a stale dist/)', () => {
+    const UNIT = resolve(SRC, '../test/unit');
+    const spawning = /from 'node:child_process'|helpers\/(cli|listen|robust)\.js'/;
+    const found = readdirSync(UNIT)
+      .filter((name) => /\.tsx?$/.test(name) && name !== 'source-habits.test.ts')
+      .filter((name) => spawning.test(readFileSync(join(UNIT, name), 'utf8')));
+    expect(found).toEqual([]);
+  });
+});
