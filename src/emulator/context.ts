@@ -22,7 +22,7 @@ export interface EmulatorConfig {
   version: string;
   /** Check every answer against its operation's declared statuses and schemas (tests turn this on). */
   validateResponses: boolean;
-  /** `--seed`: ids and tokens are drawn from it, and deliveries go out one at a time (see determinism.ts). */
+  /** `--seed`: ids and tokens are drawn from it, and deliveries go out one at a time (see clock-and-ids.ts). */
   seed: number | null;
   /** Fixtures given as an object (startEmulator), kept in memory for reset and fixture keys: never written to the database. */
   inlineFixtures: Fixtures | null;

@@ -6,7 +6,7 @@ import { createStore } from '../store/index.js';
 import { META } from '../store/meta-keys.js';
 import { SecretBox } from '../util/crypto.js';
 import { randomIds, type Ids } from '../util/ids.js';
-import { openClock, seededIds, type ClockSetup } from './determinism.js';
+import { openClock, seededIds, type ClockSetup } from './clock-and-ids.js';
 import { createWebhookEngine } from '../webhooks/engine.js';
 import { emulatorUserAgent } from '../webhooks/headers.js';
 import { mountConsole } from '../console/mount.js';

@@ -2,7 +2,7 @@ import type { IncomingMessage, RequestListener, Server, ServerResponse } from 'n
 import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 import { openDatabase, loadSecretBox, migrate, type Db } from '../store/db.js';
-import { answerClientErrors, createEmulatorHttpServer, emulatorRequestListener, type EmulatorRequestListener } from './http/below-router.js';
+import { answerClientErrors, createEmulatorHttpServer, emulatorRequestListener, type EmulatorRequestListener } from './http/node-server.js';
 import { InFlightRequests, type SettleReport } from './http/in-flight.js';
 import { limitConnections, maxConnectionsFor, openFileLimit } from './http/connection-limits.js';
 import { CHOICES } from '../contract/choices.js';
@@ -10,7 +10,7 @@ import { clearServeState, writeServeState } from './serve-state.js';
 import { createEmulator, type Emulator } from './create-emulator.js';
 import { startSweeper } from './sweeper.js';
 import { seedAtStart } from './seed.js';
-import type { ClockSetup } from './determinism.js';
+import type { ClockSetup } from './clock-and-ids.js';
 import type { Fixtures } from './fixture-file.js';
 import type { Logger } from '../util/logger.js';
 import type { StateFile } from '../contract/state.js';

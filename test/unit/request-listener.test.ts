@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { emulatorRequestListener } from '../../src/emulator/http/below-router.js';
+import { emulatorRequestListener } from '../../src/emulator/http/node-server.js';
 import { SILENT_LOGGER } from '../../src/util/logger.js';
 
 /**

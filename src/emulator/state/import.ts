@@ -4,7 +4,7 @@ import { schemaVersion } from '../../store/db.js';
 import { rebuildDerivedTables } from '../../store/derived.js';
 import type { EmulatorContext } from '../context.js';
 import { followStoredFixtures } from '../seed.js';
-import { recordClock, restartSeededIds } from '../determinism.js';
+import { recordClock, restartSeededIds } from '../clock-and-ids.js';
 import { announceEnded, holdListeners, reattachListeners } from './listeners.js';
 import { listTables, plainName, quote, type TableInfo } from './tables.js';
 

@@ -1,5 +1,5 @@
 import type { StateResetResponse } from '../../contract/state.js';
-import { recordClock } from '../determinism.js';
+import { recordClock } from '../clock-and-ids.js';
 import type { EmulatorContext } from '../context.js';
 import { rebuildDerivedTables } from '../../store/derived.js';
 import { seedFixtures, storedFixtures } from '../seed.js';
