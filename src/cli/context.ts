@@ -22,7 +22,7 @@ export function attachIo(program: Command, io: CliIo): void {
   programIo.set(program, io);
 }
 
-export function ioOf(command: Command): CliIo {
+function ioOf(command: Command): CliIo {
   let root = command;
   while (root.parent) root = root.parent;
   return programIo.get(root) ?? processIo();

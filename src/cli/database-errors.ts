@@ -4,7 +4,7 @@ import { UserError } from './errors.js';
 
 const OPEN_FAILURE = /^(SQLITE_(CANTOPEN|NOTADB|CORRUPT|READONLY|IOERR|PERM|AUTH|FULL)|EACCES|EPERM|ENOTDIR|EISDIR|EEXIST|EROFS|ENOSPC|ENOENT|ELOOP|ENAMETOOLONG)/;
 
-export const canWrite = (path: string): boolean => {
+const canWrite = (path: string): boolean => {
   try {
     accessSync(path, constants.W_OK);
     return true;

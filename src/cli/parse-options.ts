@@ -22,7 +22,7 @@ export function wholeNumber(min: number, max: number): Parser<number> {
 }
 
 /** A number from min to max, fractions allowed (a probability is 0 to 1). */
-export function decimal(min: number, max: number): Parser<number> {
+function decimal(min: number, max: number): Parser<number> {
   return (value) => {
     const n = Number(value);
     if (value.trim() === '' || !/^[0-9.]+$/.test(value.trim()) || !Number.isFinite(n) || n < min || n > max) fail(`a number from ${min} to ${max}`);
@@ -87,7 +87,7 @@ export function matching(pattern: RegExp, expected: string): Parser<string> {
 }
 
 /** A repeatable option: each value is parsed, then collected. */
-export function repeatable<T>(parse: Parser<T>): (value: string, previous: T[] | undefined) => T[] {
+function repeatable<T>(parse: Parser<T>): (value: string, previous: T[] | undefined) => T[] {
   return (value, previous) => [...(previous ?? []), parse(value)];
 }
 

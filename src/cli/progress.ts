@@ -8,7 +8,7 @@ export function isInteractive(stream: OutStream, env: Record<string, string | un
   return Boolean(stream.isTTY) && env.TERM !== 'dumb';
 }
 
-export function renderBar(done: number, total: number, width = 24, label = ''): string {
+function renderBar(done: number, total: number, width = 24, label = ''): string {
   const ratio = total <= 0 ? 1 : Math.min(1, done / total);
   const filled = Math.round(ratio * width);
   const percent = String(Math.round(ratio * 100)).padStart(3);

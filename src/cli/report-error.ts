@@ -22,7 +22,7 @@ const CODE_BY_EXIT: Record<number, string> = {
 };
 
 /** The report of an error, and the plain lines that say it (the message, then a hint). */
-export function describeError(error: unknown, debug: boolean, help = 'scanctl --help'): { report: CliErrorReport; lines: string[] } {
+function describeError(error: unknown, debug: boolean, help = 'scanctl --help'): { report: CliErrorReport; lines: string[] } {
   const report = (type: string, code: string, message: string, exit: number, extra: { param?: string | null; status?: number | null } = {}) => ({
     object: 'error' as const,
     error: { type, code, message, param: extra.param ?? null },

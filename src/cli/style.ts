@@ -11,4 +11,3 @@ export const dim = wrap(2, 22);
 export const red = wrap(31, 39);
 export const green = wrap(32, 39);
 export const yellow = wrap(33, 39);
-export const cyan = wrap(36, 39);

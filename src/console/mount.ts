@@ -5,7 +5,7 @@ import type { AppEnv, EmulatorContext } from '../emulator/context.js';
 const PAGES = /^\/(?:|sign-in|settings|keys|scans|usage|clock|installations|deliveries|deliveries\/[^/]+|console\/[\w.-]+)$/;
 const ACTIONS = /^\/(?:sign-in|sign-out|settings|keys\/[a-z]+|scans\/delete-results|clock\/(?:advance|set)|deliveries\/[^/]+\/resend|installations\/[^/]+\/(?:block|unblock))$/;
 
-export function isConsoleRequest(method: string, path: string): boolean {
+function isConsoleRequest(method: string, path: string): boolean {
   return method === 'POST' ? ACTIONS.test(path) : (method === 'GET' || method === 'HEAD') && PAGES.test(path);
 }
 

@@ -113,7 +113,7 @@ export type ErrorCode = keyof typeof ERROR_CODES;
  * RFC 9110 requires a challenge on every 401: the portal's routes ask for their cookie (a scheme
  * of our own, naming it), everything else for a bearer credential.
  */
-export function challengeFor(code: ErrorCode): string {
+function challengeFor(code: ErrorCode): string {
   return code === 'portal_login_required' || code === 'bearer_not_accepted' ? 'Cookie cookie-name="scanctl_portal"' : 'Bearer';
 }
 

@@ -11,7 +11,7 @@ import { CONTROL_TAG, EVENTS, OPERATIONS } from './operations/index.js';
  * never loads the emulator. OpenAPI 3.1 schemas are JSON Schema 2020-12: schemas with a
  * `.meta({ id })` become components/schemas and are referenced with $ref.
  */
-export const DEFAULT_SERVER_URL = 'http://127.0.0.1:7226';
+const DEFAULT_SERVER_URL = 'http://127.0.0.1:7226';
 
 type Json = Record<string, unknown>;
 

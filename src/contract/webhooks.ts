@@ -13,7 +13,7 @@ export type WebhookEventType = z.infer<typeof WebhookEventType>;
 export { WEBHOOK_HEADERS } from '../verify.js';
 
 /** WH-2: the measurement-free billing record. strictObject: a measurement can never slip in. */
-export const ScanOutcomeData = z
+const ScanOutcomeData = z
   .strictObject({
     scan_id: z.string().describe('Join key with scan.results_available (WH-12).'),
     app_id: z.string(),
@@ -25,7 +25,7 @@ export const ScanOutcomeData = z
   .meta({ id: 'ScanOutcomeData' });
 
 /** WH-3: the result exactly as the member's app received it. */
-export const ResultsAvailableData = z
+const ResultsAvailableData = z
   .strictObject({
     scan_id: z.string(),
     app_id: z.string(),
@@ -158,7 +158,7 @@ export const StreamQuery = z
 export const SigningSecretRequest = z.strictObject({ app_id: z.string().min(1) }).meta({ id: 'WebhookSigningSecretRequest' });
 
 /** What a delivery stream event reports; `object` is the one discriminator of every streamed object. */
-export const DELIVERY_STREAM_OBJECTS = ['delivery.queued', 'delivery.attempt_started', 'delivery.attempt_finished', 'delivery.cancelled'] as const;
+const DELIVERY_STREAM_OBJECTS = ['delivery.queued', 'delivery.attempt_started', 'delivery.attempt_finished', 'delivery.cancelled'] as const;
 
 /**
  * One item of the live delivery stream (the bus's 'delivery' event, and the SSE `delivery` event):

@@ -55,7 +55,7 @@ function readState(file: string): ServeState | null {
   return parsed.ok ? parsed.value : null;
 }
 
-export function isAlive(pid: number): boolean {
+function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

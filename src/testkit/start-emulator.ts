@@ -11,8 +11,6 @@ import { createHandle } from './create-handle.js';
 import type { EmulatorHandle } from './handle.js';
 import { timeOf } from './values.js';
 
-export type { EmulatorHandle } from './handle.js';
-
 /** The fixtures format (`fixtures/default.json`), as an object: defaults may be left out. */
 export type FixturesInput = z.input<typeof Fixtures>;
 

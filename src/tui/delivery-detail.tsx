@@ -53,7 +53,7 @@ export function detailLines(d: DeliveryDetail, width: number, bodyRows = 3): { h
 }
 
 /** The lines that fit `height` rows of `width`: the head, then the newest attempts. */
-export function fitDetail({ head, attempts }: { head: Line[]; attempts: Line[] }, width: number, height: number): Line[] {
+function fitDetail({ head, attempts }: { head: Line[]; attempts: Line[] }, width: number, height: number): Line[] {
   const rowsOf = (line: Line) => Math.max(1, Math.ceil(line.text.length / width));
   const shown: Line[] = [];
   let budget = height;

@@ -76,7 +76,7 @@ export const stateColor = (state: string) =>
 export const oneLine = (text: string) => text.replace(/\s+/g, ' ').trim();
 
 /** The error, or when it only repeats the status, the start of the receiver's answer. */
-export function answerOf(e: DeliveryStreamEvent): string {
+function answerOf(e: DeliveryStreamEvent): string {
   const excerpt = e.response_excerpt ? oneLine(e.response_excerpt) : '';
   if (e.error && e.error !== `HTTP ${e.status}`) return excerpt ? `${e.error}: ${excerpt}` : e.error;
   return e.outcome === 'succeeded' ? '' : excerpt;

@@ -52,7 +52,7 @@ export function effectiveWebhookUrl(store: Store, appId: string, type?: WebhookE
 }
 
 /** Whether a listener's event filter (a JSON array, or null for all) takes this type. */
-export function listenerTakes(events: string | null, type: WebhookEventType): boolean {
+function listenerTakes(events: string | null, type: WebhookEventType): boolean {
   return events === null || (JSON.parse(events) as string[]).includes(type);
 }
 

@@ -6,7 +6,7 @@ import type { Failure } from '../form.js';
 import { ErrorSummary, Time } from './parts.js';
 
 /** The console's pages, named as the navigation shows them on every page. */
-export const NAV = [
+const NAV = [
   ['Deliveries', '/deliveries'],
   ['Settings', '/settings'],
   ['Keys', '/keys'],

@@ -6,7 +6,7 @@ import type { FaultRow } from '../../store/tables/faults.js';
 import { seededUnit } from '../../util/seeded-random.js';
 
 /** Response header naming the fault that answered, so an injected failure is never mistaken for a real one. */
-export const FAULT_HEADER = 'Scanctl-Fault';
+const FAULT_HEADER = 'Scanctl-Fault';
 
 export function faultView(row: FaultRow): FaultView {
   return {
@@ -47,7 +47,7 @@ export function pickFault(store: Store, method: string, path: string): FaultRow 
   })();
 }
 
-export function isActive(fault: FaultRow): boolean {
+function isActive(fault: FaultRow): boolean {
   return fault.remaining === null || fault.remaining > 0;
 }
 

@@ -18,7 +18,7 @@ export function keyState(row: ApiKeyRow, now: number): KeyState {
   return 'active';
 }
 
-export function hashKey(secret: string): string {
+function hashKey(secret: string): string {
   return sha256Hex(secret);
 }
 
@@ -146,7 +146,7 @@ export function keyToChange(store: Store, now: number, app: AppRow, target: { en
 }
 
 /** The app's current secret key of `env`: the one not replaced by a rotation and not revoked. */
-export function currentSecretKey(store: Store, now: number, appId: string, env: KeyEnv): ApiKeyRow | undefined {
+function currentSecretKey(store: Store, now: number, appId: string, env: KeyEnv): ApiKeyRow | undefined {
   return store.keys
     .forApp(appId)
     .filter((k) => k.kind === 'secret' && k.env === env && k.replaced_by === null && keyState(k, now) !== 'revoked')

@@ -9,7 +9,7 @@ import { sha256Hex } from '../../util/crypto.js';
 import type { Ids } from '../../util/ids.js';
 
 /** The quota's day: the UTC calendar day on the emulator's clock (CHOICE-5). */
-export function quotaDay(now: number): string {
+function quotaDay(now: number): string {
   return toIso(now).slice(0, 10);
 }
 

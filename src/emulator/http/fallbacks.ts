@@ -5,7 +5,7 @@ import { storageApiError } from './storage-errors.js';
 import type { Logger } from '../../util/logger.js';
 
 /** One onError for the whole emulator: everything that is not a success is the spec's error body. */
-export function errorResponse(c: Context, apiError: ApiError): Response {
+function errorResponse(c: Context, apiError: ApiError): Response {
   // The request log reads the code from here rather than parsing the body again.
   c.set('errorCode', apiError.code);
   for (const [name, value] of Object.entries(apiError.headers)) c.header(name, value);

@@ -27,7 +27,7 @@ export interface HostPolicy {
 }
 
 /** Splits a Host header value into its lowercase name and port (null when absent); null when malformed. */
-export function splitHost(value: string): { name: string; port: number | null } | null {
+function splitHost(value: string): { name: string; port: number | null } | null {
   const match = /^(\[[0-9a-f:.]+\]|[^\s:/?#@[\]]+)(?::(\d{1,5}))?$/i.exec(value.trim());
   if (!match) return null;
   return { name: match[1]!.toLowerCase(), port: match[2] === undefined ? null : Number(match[2]) };

@@ -38,7 +38,7 @@ export function implement<const O extends Operation>(op: O, options: { before?: 
 }
 
 /** hono's form of an operation path: /v1/apps/{app_id} -> /v1/apps/:app_id. */
-export const honoPath = (path: string) => path.replace(/\{([^}]+)\}/g, ':$1');
+const honoPath = (path: string) => path.replace(/\{([^}]+)\}/g, ':$1');
 
 /** Registers every route on the app, in order. */
 export function mountRoutes(app: Hono<AppEnv>, ctx: EmulatorContext, routes: readonly Route[]): void {

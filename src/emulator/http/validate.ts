@@ -11,7 +11,7 @@ import { readBodyBytes } from './body-limit.js';
  * nobody asked for is parameter_unknown, anything else about a field is parameter_invalid;
  * `param` names the field (nested ones as `scopes[0]`).
  */
-export function zodIssueToApiError(issue: z.core.$ZodIssue, input?: unknown): ApiError {
+function zodIssueToApiError(issue: z.core.$ZodIssue, input?: unknown): ApiError {
   if (issue.code === 'unrecognized_keys') {
     const param = issuePath(issue);
     return new ApiError('parameter_unknown', `Received unknown parameter: ${param}.`, param);

@@ -44,7 +44,7 @@ Examples:
   export WHSEC=$(scanctl webhook listen --print-secret)`;
 
 /** --events (commander's argParser): a comma-separated list of event types, each one of the three there are. */
-export function eventTypes(text: string): WebhookEventType[] {
+function eventTypes(text: string): WebhookEventType[] {
   const names = [...new Set(text.split(',').map((n) => n.trim()).filter(Boolean))];
   const unknown = names.filter((n) => !(WEBHOOK_EVENT_TYPES as readonly string[]).includes(n));
   if (names.length === 0 || unknown.length > 0) {
