@@ -122,6 +122,16 @@ describe('the layers of src/', () => {
   const runtime = buildGraph('runtime');
   const all = buildGraph('all');
 
+  it("ARCHITECTURE.md's diagram draws these layers at these ranks, and every folder and top-level module of src/ is in it", () => {
+    const doc = readFileSync(resolve(SRC, '../ARCHITECTURE.md'), 'utf8');
+    const diagram = /## The layers[\s\S]*?```\n([\s\S]*?)```/.exec(doc)?.[1] ?? '';
+    const drawn = [...diagram.matchAll(/^ ?(\d)\s+src\/([\w.-]+)/gm)].map((m) => ({ dir: m[2]!, rank: Number(m[1]) }));
+    const byDir = (a: { dir: string }, b: { dir: string }) => a.dir.localeCompare(b.dir);
+    expect(drawn.sort(byDir)).toEqual([...LAYERS].sort(byDir));
+    const entries = readdirSync(SRC, { withFileTypes: true }).filter((e) => e.isDirectory() || /\.tsx?$/.test(e.name)).map((e) => e.name);
+    expect(entries.sort()).toEqual(LAYERS.map((l) => l.dir).sort());
+  });
+
   it('reads imports the way the build sees them', () => {
     const source = `import type { A } from './a.js';\nimport { type B } from './b.js';\nimport { c, type D } from './c.js';`;
     expect(importsOf(source, 'runtime')).toEqual(['./c.js']);
