@@ -1,11 +1,13 @@
 import { once } from 'node:events';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ControlClient } from '../../src/client/control.js';
+import { readServerSentEvents } from '../../src/client/sse.js';
 import { judge, progressLines, waitForDeliveries, waitProgress, type WaitTimer } from '../../src/client/wait.js';
 import type { DeliveryView } from '../../src/contract/webhooks.js';
 import { recordScanEvent } from '../../src/webhooks/outbox.js';
 import { DEMO, expectErrorBody, portalCookie, testEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { startReceiver, type Behaviour, type Receiver } from '../helpers/webhook-receiver.js';
+import { Condition } from '../helpers/wait.js';
 
 const cleanups: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -44,38 +46,44 @@ function controlOf(emu: TestEmulator): ControlClient {
 
 type Sse = { event: string; data: any };
 
-/** Reads a server-sent event stream as it comes: `next()` the next event, `until(p)` events until p holds of all read so far. */
+/**
+ * Reads a server-sent event stream as it comes, with the client's own reader (src/client/sse.ts):
+ * `next()` the next event, `until(p)` events until p holds of all read so far.
+ */
 function sseReader(body: ReadableStream<Uint8Array>) {
-  const reader = body.getReader();
-  const decoder = new TextDecoder();
+  const source = body.getReader();
   const events: Sse[] = [];
-  let buffer = '';
+  const arrived = new Condition();
+  let ended = false;
   let read = 0;
-  const pull = async (): Promise<boolean> => {
-    const { value, done } = await reader.read();
-    if (done) return false;
-    buffer += decoder.decode(value, { stream: true });
-    let end: number;
-    while ((end = buffer.indexOf('\n\n')) >= 0) {
-      const block = buffer.slice(0, end);
-      buffer = buffer.slice(end + 2);
-      const event = /^event: (.*)$/m.exec(block)?.[1] ?? 'message';
-      const data = /^data: (.*)$/m.exec(block)?.[1];
-      if (data) events.push({ event, data: JSON.parse(data) });
-    }
-    return true;
-  };
-  const cancel = () => reader.cancel();
+  // A stream of our own over the body, so that cancel() can end it while the client's reader holds it.
+  const stream = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      const { value, done } = await source.read();
+      if (done) controller.close();
+      else controller.enqueue(value);
+    },
+  });
+  void readServerSentEvents(new Response(stream), (event) => {
+    events.push({ event: event.event, data: JSON.parse(event.data) });
+    arrived.notify();
+  })
+    .catch(() => undefined)
+    .finally(() => {
+      ended = true;
+      arrived.notify();
+    });
+  const cancel = () => source.cancel();
   return {
     events,
     cancel,
     /** The next event, or null when the stream ended. */
     async next(): Promise<Sse | null> {
-      while (read >= events.length) if (!(await pull())) return null;
-      return events[read++]!;
+      await arrived.until('the next event', () => read < events.length || ended);
+      return read < events.length ? events[read++]! : null;
     },
     async until(done: (events: Sse[]) => boolean) {
-      while (!done(events)) if (!(await pull())) break;
+      await arrived.until('the expected events', () => done(events) || ended);
       read = events.length;
       return { events, cancel };
     },
