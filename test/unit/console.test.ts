@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
-import { recordScanEvent } from '../../src/webhooks/outbox.js';
 import { DEMO, portalCookie, testEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { startReceiver } from '../helpers/webhook-receiver.js';
+import { pointWebhooksAt, recordScan } from '../helpers/webhook-setup.js';
 
 const ORIGIN = 'http://localhost';
 
@@ -25,21 +25,9 @@ async function post(emu: TestEmulator, path: string, fields: Record<string, stri
   return { status: res.status, headers: res.headers, html: await res.text() };
 }
 
-function scan(emu: TestEmulator, hostUserRef: string, scanId: string): string {
-  return recordScanEvent(emu.store, emu.ids, emu.clock.now(), {
-    type: 'scan.completed',
-    appId: DEMO.appId,
-    scanId,
-    hostUserRef,
-    occurredAt: emu.clock.now(),
-    modelVersion: '2026.10.1',
-  });
-}
+const scan = (emu: TestEmulator, hostUserRef: string, scanId: string): string => recordScan(emu, { hostUserRef, scanId, modelVersion: '2026.10.1' });
 
-async function setWebhookUrl(emu: TestEmulator, url: string) {
-  const res = await emu.call('PATCH', `/v1/apps/${DEMO.appId}`, { headers: { cookie: await portalCookie(emu) }, json: { webhook_url: url } });
-  expect(res.status).toBe(200);
-}
+const setWebhookUrl = (emu: TestEmulator, url: string) => pointWebhooksAt(emu, url);
 
 describe('web console', () => {
   it('CHOICE-6: signing in gives the portal cookie (HttpOnly, SameSite=Strict); pages need it; signing out ends it', async () => {

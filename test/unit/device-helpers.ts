@@ -97,3 +97,12 @@ export async function usageOf(emu: TestEmulator, month: string) {
   expect(res.status).toBe(200);
   return res.body.data[0];
 }
+
+/** A completed scan of `user` on a freshly enrolled installation, ready for its result. */
+export async function completedScan(emu: TestEmulator, user = 'member_1') {
+  const token = await mint(emu, user);
+  const installation = await enroll(emu, token);
+  const scanId = uid('scn');
+  expect((await event(emu, token, { installation_id: installation, scan_id: scanId, status: 'completed' })).status).toBe(201);
+  return { token, installation, scanId };
+}

@@ -2,19 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { CHOICES } from '../../src/contract/choices.js';
 import { canonicalJson, nestedDeeperThan } from '../../src/util/raw-json.js';
 import { DEMO, expectErrorBody, testEmulator, type TestEmulator } from '../helpers/emulator.js';
-import { enroll, event, mint, RESULT, runScan, setResultsDelivery, upload, uid } from './device-helpers.js';
+import { completedScan, enroll, event, mint, RESULT, runScan, setResultsDelivery, upload, uid } from './device-helpers.js';
 
 const count = (emu: TestEmulator, sql: string, ...args: unknown[]) => (emu.store.db.prepare(sql).get(...args) as { n: number }).n;
 const eventsOf = (emu: TestEmulator, scanId: string) =>
   emu.store.db.prepare<[string], { type: string }>('SELECT type FROM events WHERE scan_id = ?').all(scanId).map((r) => r.type);
-
-async function completedScan(emu: TestEmulator, user = 'member_1') {
-  const token = await mint(emu, user);
-  const installation = await enroll(emu, token);
-  const scanId = uid('scn');
-  expect((await event(emu, token, { installation_id: installation, scan_id: scanId, status: 'completed' })).status).toBe(201);
-  return { token, installation, scanId };
-}
 
 describe('PUT /v1/scans/{scan_id}/result', () => {
   it('DEV-7: with results delivery off the upload is refused (403 results_delivery_disabled), permanently', async () => {

@@ -1,38 +1,17 @@
 import { once } from 'node:events';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ControlClient } from '../../src/client/control.js';
 import { readServerSentEvents } from '../../src/client/sse.js';
 import { judge, progressLines, waitForDeliveries, waitProgress, type WaitTimer } from '../../src/client/wait.js';
 import type { DeliveryView } from '../../src/contract/webhooks.js';
-import { recordScanEvent } from '../../src/webhooks/outbox.js';
-import { DEMO, expectErrorBody, portalCookie, testEmulator, type TestEmulator } from '../helpers/emulator.js';
-import { startReceiver, type Behaviour, type Receiver } from '../helpers/webhook-receiver.js';
+import { DEMO, expectErrorBody, testEmulator, type TestEmulator } from '../helpers/emulator.js';
+import type { Behaviour } from '../helpers/webhook-receiver.js';
+import { cleanupAfterEach, emulatorWithReceiver, recordScan } from '../helpers/webhook-setup.js';
 import { Condition } from '../helpers/wait.js';
 
-const cleanups: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  for (const c of cleanups.splice(0)) await c();
-});
-
-async function setup(behaviour: Behaviour = () => 200, options: { url?: boolean } = {}) {
-  const emu = testEmulator();
-  const r = await startReceiver(DEMO.webhookSecret, behaviour);
-  cleanups.push(() => r.close());
-  if (options.url !== false) {
-    await emu.call('PATCH', `/v1/apps/${DEMO.appId}`, { headers: { cookie: await portalCookie(emu) }, json: { webhook_url: r.url } });
-  }
-  return { emu, r };
-}
-
-const scan = (emu: TestEmulator, scanId: string, hostUserRef = 'member_1') =>
-  recordScanEvent(emu.store, emu.ids, emu.clock.now(), {
-    type: 'scan.completed',
-    appId: DEMO.appId,
-    scanId,
-    hostUserRef,
-    occurredAt: emu.clock.now(),
-    modelVersion: 'v1',
-  });
+const cleanup = cleanupAfterEach();
+const setup = (behaviour: Behaviour = () => 200, options: { url?: boolean } = {}) => emulatorWithReceiver(cleanup, { behaviour, ...options });
+const scan = (emu: TestEmulator, scanId: string, hostUserRef = 'member_1') => recordScan(emu, { scanId, hostUserRef });
 
 /** A ControlClient over the in-process app (no socket). */
 function controlOf(emu: TestEmulator): ControlClient {

@@ -1,10 +1,11 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CHOICES, WEBHOOK_RETRY_GAPS_MS } from '../../src/contract/choices.js';
 import { WebhookEvent } from '../../src/contract/webhooks.js';
 import { verifySignature } from '../../src/index.js';
 import { recordScanEvent, type ScanEventInput } from '../../src/webhooks/outbox.js';
 import { DEMO, portalCookie, testEmulator, type TestEmulator } from '../helpers/emulator.js';
-import { startReceiver, type Behaviour, type Receiver } from '../helpers/webhook-receiver.js';
+import type { Behaviour, Receiver } from '../helpers/webhook-receiver.js';
+import { cleanupAfterEach, emulatorWithReceiver, receiver as receiverFor, recordScan } from '../helpers/webhook-setup.js';
 
 const RESULT = {
   modelVersion: 'bodyscan-2026.1',
@@ -12,36 +13,15 @@ const RESULT = {
   quality: { score: 0.93 },
 };
 
-const cleanups: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  for (const c of cleanups.splice(0)) await c();
-});
+const cleanup = cleanupAfterEach();
+const receiver = (behaviour?: Behaviour, secret?: string): Promise<Receiver> => receiverFor(cleanup, behaviour, secret);
+const setup = (options: { behaviour?: Behaviour; results?: boolean; url?: boolean } = {}) => emulatorWithReceiver(cleanup, options);
 
-async function receiver(behaviour?: Behaviour, secret: string = DEMO.webhookSecret): Promise<Receiver> {
-  const r = await startReceiver(secret, behaviour);
-  cleanups.push(() => r.close());
-  return r;
-}
-
-async function setup(options: { behaviour?: Behaviour; results?: boolean; url?: boolean } = {}) {
-  const emu = testEmulator();
-  const r = await receiver(options.behaviour);
-  if (options.url !== false) {
-    const res = await emu.call('PATCH', `/v1/apps/${DEMO.appId}`, {
-      headers: { cookie: await portalCookie(emu) },
-      json: { webhook_url: r.url, results_delivery_enabled: Boolean(options.results) },
-    });
-    expect(res.status).toBe(200);
-  }
-  return { emu, r };
-}
-
+/** Scans that finished an hour before they were reported, with the result when it is one. */
 function scan(emu: TestEmulator, type: ScanEventInput['type'], scanId: string, extra: Partial<ScanEventInput> = {}): string {
-  return recordScanEvent(emu.store, emu.ids, emu.clock.now(), {
+  return recordScan(emu, {
     type,
-    appId: DEMO.appId,
     scanId,
-    hostUserRef: 'member_1',
     occurredAt: emu.clock.now() - 3_600_000,
     modelVersion: 'bodyscan-2026.1',
     ...(type === 'scan.results_available' ? { result: RESULT } : {}),

@@ -1,26 +1,16 @@
 import { once } from 'node:events';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { openDeliveryStream, type StreamNotice } from '../../src/client/webhook-stream.js';
 import type { DeliveryStreamEvent, ListenerEndedEvent } from '../../src/contract/webhooks.js';
 import { streamEndError } from '../../src/cli/commands/webhook/listen-end.js';
 import { EXIT } from '../../src/cli/exit-codes.js';
-import { recordScanEvent } from '../../src/webhooks/outbox.js';
 import { DEMO, expectErrorBody, portalCookie, testEmulator, type TestEmulator } from '../helpers/emulator.js';
-import { startReceiver, type Behaviour } from '../helpers/webhook-receiver.js';
+import type { Behaviour } from '../helpers/webhook-receiver.js';
+import { cleanupAfterEach, receiver as receiverFor, recordScan } from '../helpers/webhook-setup.js';
 
-const cleanups: Array<() => Promise<void> | void> = [];
-afterEach(async () => {
-  for (const c of cleanups.splice(0)) await c();
-});
-
-async function receiver(behaviour: Behaviour = () => 200) {
-  const r = await startReceiver(DEMO.webhookSecret, behaviour);
-  cleanups.push(() => r.close());
-  return r;
-}
-
-const scan = (emu: TestEmulator, scanId: string, type: 'scan.completed' | 'scan.failed' = 'scan.completed') =>
-  recordScanEvent(emu.store, emu.ids, emu.clock.now(), { type, appId: DEMO.appId, scanId, hostUserRef: 'member_1', occurredAt: emu.clock.now(), modelVersion: 'v1' });
+const cleanup = cleanupAfterEach();
+const receiver = (behaviour: Behaviour = () => 200) => receiverFor(cleanup, behaviour);
+const scan = (emu: TestEmulator, scanId: string, type: 'scan.completed' | 'scan.failed' = 'scan.completed') => recordScan(emu, { scanId, type });
 
 /** The stream client over the in-process app (no socket). */
 const fetchOf = (emu: TestEmulator) => (async (url: string, init?: RequestInit) => emu.app.request(url, init)) as typeof fetch;
@@ -28,7 +18,7 @@ const fetchOf = (emu: TestEmulator) => (async (url: string, init?: RequestInit) 
 async function listen(emu: TestEmulator, options: { forward?: string; events?: Array<'scan.completed' | 'scan.failed'>; appId?: string }) {
   const seen: Array<DeliveryStreamEvent | StreamNotice> = [];
   const stream = await openDeliveryStream('http://127.0.0.1', { appId: DEMO.appId, ...options }, (e) => seen.push(e), fetchOf(emu));
-  cleanups.push(() => stream.close());
+  cleanup(() => stream.close());
   return { stream, seen };
 }
 

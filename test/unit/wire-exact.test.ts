@@ -1,16 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { DEMO, testEmulator, type TestEmulator } from '../helpers/emulator.js';
-import { enroll, event, mint, setResultsDelivery, uid } from './device-helpers.js';
+import { completedScan, enroll, event, mint, setResultsDelivery, uid } from './device-helpers.js';
 
 /** Results, strings and dates exactly as sent: what a fuzzer found re-serialized or changed. */
-
-async function completedScan(emu: TestEmulator) {
-  const token = await mint(emu);
-  const installation = await enroll(emu, token);
-  const scanId = uid('scn');
-  expect((await event(emu, token, { installation_id: installation, scan_id: scanId, status: 'completed' })).status).toBe(201);
-  return { token, installation, scanId };
-}
 
 const uploadText = (emu: TestEmulator, token: string, scanId: string, text: string) =>
   emu.call('PUT', `/v1/scans/${scanId}/result`, { key: token, body: text, headers: { 'content-type': 'application/json' } });
