@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCli, startServe } from '../helpers/cli.js';
 import { DEMO } from '../helpers/emulator.js';
-import { acknowledgedScans, cliJson, control, simLines, spawnCli, until, type StreamingCli } from '../helpers/robust.js';
+import { acknowledgedScans, cliJson, control, simLines, spawnCli, type StreamingCli } from '../helpers/robust.js';
+import { followDeliveries } from '../helpers/wait.js';
 import { startReceiver } from '../helpers/webhook-receiver.js';
 
 /**
@@ -35,12 +36,13 @@ describe('robustness: concurrent simulators against one serve', () => {
     expect(set.code, set.stderr).toBe(0);
 
     // Every request line, live, for the whole run (the buffer behind `logs tail -n` keeps only the last 1,000).
-    const tail = spawnCli(['logs', 'tail', '--json', '--all', '-n', '0', '--base-url', base]);
+    // It starts from the last few lines, this request's among them: once that is printed, the tail follows live.
+    await fetch(`${base}/_scanctl/info`);
+    const tail = spawnCli(['logs', 'tail', '--json', '--all', '-n', '5', '--base-url', base]);
     cleanups.push(() => tail.kill());
-    await until('logs tail to follow', async () => {
-      await fetch(`${base}/_scanctl/info`);
-      return tail.lines.some((l) => l.includes('"/_scanctl/info"'));
-    });
+    await tail.printed.until('logs tail to follow', () => tail.lines.some((l) => l.includes('"/_scanctl/info"')));
+    const follower = await followDeliveries(base, DEMO.appId);
+    cleanups.push(async () => follower.close());
 
     const started = Date.now();
     const players: StreamingCli[] = PLAYERS.map((p) =>
@@ -82,7 +84,7 @@ describe('robustness: concurrent simulators against one serve', () => {
 
     // Deliveries: completed and results_available for each completed scan, failed for each failed one; all acknowledged.
     const expectedEvents = 3 * PER_PROCESS * 2 + PER_PROCESS;
-    const deliveries = await until(
+    const deliveries = await follower.changed.until(
       'every delivery acknowledged',
       async () => {
         const list = (await control(base, `/webhooks/deliveries?app_id=${DEMO.appId}&limit=1000`)).data as Array<Record<string, any>>;
@@ -110,7 +112,7 @@ describe('robustness: concurrent simulators against one serve', () => {
     // The request log: every request of the run, not one 5xx; the same through `logs tail --no-follow`.
     const marks = tail.lines.filter((l) => l.includes('"/_scanctl/info"')).length;
     await fetch(`${base}/_scanctl/info`);
-    await until('the request log to catch up', async () => tail.lines.filter((l) => l.includes('"/_scanctl/info"')).length > marks);
+    await tail.printed.until('the request log to catch up', () => tail.lines.filter((l) => l.includes('"/_scanctl/info"')).length > marks);
     await tail.kill();
     const logged = tail.lines.map((l) => JSON.parse(l) as { method: string; path: string; status: number; error_code?: string });
     const scanEventCalls = logged.filter((l) => l.method === 'POST' && l.path === '/v1/scan-events');

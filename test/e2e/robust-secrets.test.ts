@@ -1,13 +1,14 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { existsSync, readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
 import { ApiCallError } from '../../src/client/http.js';
 import { DeviceClient } from '../../src/sdk/client.js';
 import { sha256Hex } from '../../src/util/crypto.js';
 import { runCli, startServe } from '../helpers/cli.js';
 import { DEMO } from '../helpers/emulator.js';
-import { until } from '../helpers/robust.js';
+import { control } from '../helpers/robust.js';
+import { leaks } from '../helpers/secrets.js';
+import { tempDir } from '../helpers/temp.js';
+import { followDeliveries } from '../helpers/wait.js';
 import { startReceiver } from '../helpers/webhook-receiver.js';
 
 /**
@@ -23,35 +24,13 @@ const TRIAL = { appId: 'app_trial', secret: 'sk_test_trialSecretKey0000000000001
 /** Anything shaped like a live secret: no need to know it to find it. */
 const SECRET_SHAPES = /\b(?:vst_[A-Za-z0-9]{16,}|whsec_[A-Za-z0-9+/=_-]{16,}|sk_(?:live|test)_[A-Za-z0-9]{16,}|chl_[A-Za-z0-9]{16,}|psess_[A-Za-z0-9]{16,})/g;
 
-const dirs: string[] = [];
-afterAll(() => {
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-});
-
-/** Every secret and its random part alone (a stored "vst_" + body split in two is still caught). */
-function needles(secrets: Iterable<string>): string[] {
-  const out = new Set<string>();
-  for (const secret of secrets) {
-    out.add(secret);
-    const body = secret.replace(/^(sk|pk|vst|whsec|psess|chl)_(test_|live_)?/, '');
-    if (body.length >= 16) out.add(body);
-  }
-  return [...out];
-}
-
-function leaks(haystack: Buffer | string, secrets: Iterable<string>): string[] {
-  const bytes = typeof haystack === 'string' ? Buffer.from(haystack) : haystack;
-  return needles(secrets).filter((needle) => bytes.includes(Buffer.from(needle)) || bytes.includes(Buffer.from(needle, 'utf16le')));
-}
-
 function shapes(haystack: Buffer | string): string[] {
   return [...(typeof haystack === 'string' ? haystack : haystack.toString('latin1')).matchAll(SECRET_SHAPES)].map((m) => m[0]);
 }
 
 describe('robustness: secrets on the device side and in webhooks', () => {
   it('SES-4, APP-2, WH-4, DEV-4, AUTH-13: tokens on device routes, challenges, the model key and the whsec_ secret are in neither the db, the WAL, serve output, the request log nor CLI errors', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'scanctl-robust-secrets-'));
-    dirs.push(dir);
+    const dir = tempDir('scanctl-robust-secrets-');
     const serve = await startServe([], { dir });
     let serveOut = '';
     serve.child.stdout!.on('data', (chunk) => (serveOut += chunk));
@@ -76,6 +55,7 @@ describe('robustness: secrets on the device side and in webhooks', () => {
       const receiverWithSecret = await startReceiver(whsec);
       await receiver.close();
       const shown = await cli(['app', 'update', '--app', TRIAL.appId, '--webhook-url', receiverWithSecret.url, '--results-delivery', 'on']);
+      const follower = await followDeliveries(base, TRIAL.appId);
       outputs.push(shown.stdout, shown.stderr);
       expect(shown.stdout).not.toContain(whsec); // not re-shown once issued
 
@@ -142,10 +122,13 @@ describe('robustness: secrets on the device side and in webhooks', () => {
       outputs.push(verify.stdout, verify.stderr);
 
       // Every delivery of app_trial signed with the fresh secret and acknowledged.
-      const deliveries = await until('app_trial deliveries acknowledged', async () => {
-        const list = JSON.parse((await cli(['webhook', 'deliveries', '--app', TRIAL.appId, '--json'])).stdout).data as Array<Record<string, any>>;
+      const deliveries = await follower.changed.until('app_trial deliveries acknowledged', async () => {
+        const list = (await control(base, `/webhooks/deliveries?app_id=${TRIAL.appId}&limit=1000`)).data as Array<Record<string, any>>;
         return list.length >= 2 * (tokens.length + 4) && list.every((d) => d.status === 'succeeded') ? list : null;
       });
+      follower.close();
+      // The CLI lists the same deliveries.
+      expect(JSON.parse((await cli(['webhook', 'deliveries', '--app', TRIAL.appId, '--json'])).stdout).data).toHaveLength(deliveries.length);
       expect(receiverWithSecret.received.length).toBeGreaterThanOrEqual(deliveries.length);
       expect(receiverWithSecret.received.every((d) => d.signatureValid)).toBe(true);
       const signatures = receiverWithSecret.received.map((d) => String(d.headers['service-signature']));

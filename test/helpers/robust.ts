@@ -56,18 +56,7 @@ export async function cliJson<T = any>(args: string[]): Promise<T> {
   return JSON.parse(result.stdout) as T;
 }
 
-/** Polls probe until it returns something truthy, within a real-time bound. */
-export async function until<T>(what: string, probe: () => Promise<T | null | undefined | false>, timeoutMs = 15_000, everyMs = 100): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, everyMs));
-  }
-}
-
-/** GET on the emulator's control plane (cheap enough to poll, unlike a CLI child process). */
+/** GET on the emulator's control plane (cheap enough to read on every event, unlike a CLI child process). */
 export async function control<T = any>(baseUrl: string, path: string): Promise<T> {
   const res = await fetch(`${baseUrl}/_scanctl${path}`);
   if (res.status !== 200) throw new Error(`GET /_scanctl${path}: ${res.status} ${await res.text()}`);

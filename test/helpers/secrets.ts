@@ -3,7 +3,7 @@ function needles(secrets: Iterable<string>): string[] {
   const out = new Set<string>();
   for (const secret of secrets) {
     out.add(secret);
-    const body = secret.replace(/^(sk|pk|vst|whsec|psess)_(test_|live_)?/, '');
+    const body = secret.replace(/^(sk|pk|vst|whsec|psess|chl)_(test_|live_)?/, '');
     if (body.length >= 16) out.add(body);
   }
   return [...out];
