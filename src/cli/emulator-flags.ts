@@ -1,11 +1,11 @@
-import { InvalidArgumentError, Option, type Command } from 'commander';
+import { Option, type Command } from 'commander';
 import { renameSync, writeFileSync } from 'node:fs';
 import { CHOICES } from '../contract/choices.js';
 import type { StateFile } from '../contract/state.js';
 import { MAX_SEED } from '../util/seeded-random.js';
 import type { CommandContext } from './context.js';
 import { UserError } from './errors.js';
-import { duration, wholeNumber } from './parse-options.js';
+import { clockStart, duration, wholeNumber } from './parse-options.js';
 
 /**
  * The options `serve` and `exec` share: what the emulator starts from (database, fixtures, an
@@ -83,16 +83,6 @@ export async function parseEmulatorFlags(flags: EmulatorFlags, ctx: CommandConte
     exportOnExit: flags.exportOnExit === undefined ? null : ctx.path(flags.exportOnExit),
     webhookAttemptTimeoutMs: flags.attemptTimeout ?? null,
   };
-}
-
-const ISO_TIME = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2}))?$/;
-const LATEST_MS = Date.parse('9999-12-31T23:59:59.999Z');
-
-/** A date (midnight UTC) or a date-time with its offset: never local time, so a run repeats on any machine. */
-function clockStart(value: string): number {
-  const ms = ISO_TIME.test(value) ? Date.parse(value) : NaN;
-  if (!(ms >= 0 && ms <= LATEST_MS)) throw new InvalidArgumentError('Expected a time such as 2026-01-01 or 2026-01-01T09:00:00Z (with Z or an offset).');
-  return ms;
 }
 
 /** A file written by `scanctl state export`, checked against its schema; `-` reads stdin. */

@@ -1,5 +1,7 @@
 import { InvalidArgumentError, type Option } from 'commander';
 import { DURATION_PATTERN, formatDuration, MAX_DURATION_MS, parseDuration } from '../clock/duration.js';
+import { FAULT_METHODS, FAULT_PATH_PATTERN, type FaultCreateRequest } from '../contract/faults.js';
+import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from '../contract/webhooks.js';
 
 /**
  * The parsers of option and argument values, one per kind of value, for commander's
@@ -105,3 +107,58 @@ export function envReadByCli(option: Option, name: string): Option {
 
 /** The environment variable an option takes its value from, however it is read. */
 export const envOfOption = (option: Option): string | undefined => option.envVar ?? readByCli.get(option);
+
+const ISO_TIME = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2}))?$/;
+const LATEST_MS = Date.parse('9999-12-31T23:59:59.999Z');
+
+/** A date (midnight UTC) or a date-time with its offset: never local time, so a run repeats on any machine. */
+export function clockStart(value: string): number {
+  const ms = ISO_TIME.test(value) ? Date.parse(value) : NaN;
+  if (!(ms >= 0 && ms <= LATEST_MS)) throw new InvalidArgumentError('Expected a time such as 2026-01-01 or 2026-01-01T09:00:00Z (with Z or an offset).');
+  return ms;
+}
+
+/** --delay 30s (every attempt), --delay 0.2 (a fifth of attempts, a seeded delay), --delay 30s@0.2 (a fifth, 30 s). */
+export function parseDelay(value: string): { delay_ms: number | null; delay_probability: number } {
+  const [first, second] = value.split('@');
+  if (second !== undefined) return { delay_ms: duration()(first!), delay_probability: probability(second) };
+  if (DURATION_PATTERN.test(value)) return { delay_ms: duration()(value), delay_probability: 1 };
+  if (/^(0(\.\d+)?|1(\.0+)?|\.\d+)$/.test(value)) return { delay_ms: null, delay_probability: Number(value) };
+  throw new InvalidArgumentError('Expected a duration (30s), a probability (0.2) or both (30s@0.2).');
+}
+
+/** --events (commander's argParser): a comma-separated list of event types, each one of the three there are. */
+export function eventTypes(text: string): WebhookEventType[] {
+  const names = [...new Set(text.split(',').map((n) => n.trim()).filter(Boolean))];
+  const unknown = names.filter((n) => !(WEBHOOK_EVENT_TYPES as readonly string[]).includes(n));
+  if (names.length === 0 || unknown.length > 0) {
+    const what = unknown.length > 0 ? `unknown: ${unknown.map((n) => `"${n}"`).join(', ')}` : 'none given';
+    throw new InvalidArgumentError(`Expected comma-separated event types among ${WEBHOOK_EVENT_TYPES.join(', ')} (${what}).`);
+  }
+  return names as WebhookEventType[];
+}
+
+export type FaultRoute = { method: FaultCreateRequest['method']; path: string };
+
+/** --route "POST /v1/sessions", or a bare path for any method: the form, checked while parsing. */
+export function parseRoute(route: string): FaultRoute {
+  const parts = route.trim().split(/\s+/);
+  if (parts.length === 1 && parts[0]!.startsWith('/')) parts.unshift('*');
+  if (parts.length !== 2) throw new InvalidArgumentError('Expected "METHOD PATH", e.g. "POST /v1/sessions".');
+  const method = parts[0]!.toUpperCase();
+  const path = parts[1]!;
+  if (!(FAULT_METHODS as readonly string[]).includes(method)) throw new InvalidArgumentError(`Unknown method "${parts[0]}" (use ${FAULT_METHODS.join(', ')}).`);
+  if (path === '/_scanctl' || path.startsWith('/_scanctl/')) throw new InvalidArgumentError("The control plane (/_scanctl) can't be faulted.");
+  if (!FAULT_PATH_PATTERN.test(path)) throw new InvalidArgumentError('Expected a path such as /v1/sessions (":name" matches a segment, a trailing "*" the rest).');
+  return { method: method as FaultRoute['method'], path };
+}
+
+/** An http(s) URL, or "none" to clear it (commander turns a parsed null into ''). */
+export const webhookUrl = (value: string): string => {
+  if (value === 'none') return value;
+  try {
+    return httpUrl(value);
+  } catch {
+    throw new InvalidArgumentError('Expected an http(s) URL, or "none" to clear it.');
+  }
+};

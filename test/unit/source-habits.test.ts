@@ -81,6 +81,10 @@ describe('source habits', () => {
     expect(unexpected(parses, allowed)).toEqual([]);
   });
 
+  it('the option parsers live in cli/parse-options.ts: no command throws commander\'s InvalidArgumentError itself', () => {
+    expect(occurrences(/InvalidArgumentError/).filter((hit) => !hit.startsWith('cli/parse-options.ts: '))).toEqual([]);
+  });
+
   it('BILL-4: one SQL expression of the billing month (store/billing-month.ts); shipped migrations keep theirs as history', () => {
     const found = occurrences(/strftime\('%Y-%m'/).filter((hit) => !hit.startsWith('store/billing-month.ts: ') && !hit.startsWith('store/migrations/'));
     expect(found).toEqual([]);

@@ -1,19 +1,9 @@
-import { InvalidArgumentError, Option, type Command } from 'commander';
+import { Option, type Command } from 'commander';
 import type { UpdateAppRequest } from '../../../contract/apps.js';
 import { contextOf } from '../../context.js';
 import { UserError } from '../../errors.js';
-import { httpUrl, wholeNumber } from '../../parse-options.js';
+import { webhookUrl, wholeNumber } from '../../parse-options.js';
 import { renderApp } from './view.js';
-
-/** An http(s) URL, or "none" to clear it (commander turns a parsed null into ''). */
-const webhookUrl = (value: string): string => {
-  if (value === 'none') return value;
-  try {
-    return httpUrl(value);
-  } catch {
-    throw new InvalidArgumentError('Expected an http(s) URL, or "none" to clear it.');
-  }
-};
 
 /** `scanctl app update`: every flag is checked before the first request, so an update is never partial. */
 export function register(group: Command): void {

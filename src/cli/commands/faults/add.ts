@@ -3,7 +3,8 @@ import { FAULT_CODE_PATTERN, type FaultCreateRequest } from '../../../contract/f
 import { contextOf } from '../../context.js';
 import { matching, probability, wholeNumber } from '../../parse-options.js';
 import { describeFault } from './describe.js';
-import { checkRouteIsDeclared, parseRoute, type FaultRoute } from './route.js';
+import { parseRoute, type FaultRoute } from '../../parse-options.js';
+import { checkRouteIsDeclared } from './route.js';
 
 interface AddFlags {
   route: FaultRoute;

@@ -1,22 +1,6 @@
-import { InvalidArgumentError } from 'commander';
-import { FAULT_METHODS, FAULT_PATH_PATTERN, type FaultCreateRequest } from '../../../contract/faults.js';
 import type { Operation } from '../../../contract/operation.js';
 import { UserError } from '../../errors.js';
-
-export type FaultRoute = { method: FaultCreateRequest['method']; path: string };
-
-/** --route "POST /v1/sessions", or a bare path for any method: the form, checked while parsing. */
-export function parseRoute(route: string): FaultRoute {
-  const parts = route.trim().split(/\s+/);
-  if (parts.length === 1 && parts[0]!.startsWith('/')) parts.unshift('*');
-  if (parts.length !== 2) throw new InvalidArgumentError('Expected "METHOD PATH", e.g. "POST /v1/sessions".');
-  const method = parts[0]!.toUpperCase();
-  const path = parts[1]!;
-  if (!(FAULT_METHODS as readonly string[]).includes(method)) throw new InvalidArgumentError(`Unknown method "${parts[0]}" (use ${FAULT_METHODS.join(', ')}).`);
-  if (path === '/_scanctl' || path.startsWith('/_scanctl/')) throw new InvalidArgumentError("The control plane (/_scanctl) can't be faulted.");
-  if (!FAULT_PATH_PATTERN.test(path)) throw new InvalidArgumentError('Expected a path such as /v1/sessions (":name" matches a segment, a trailing "*" the rest).');
-  return { method: method as FaultRoute['method'], path };
-}
+import type { FaultRoute } from '../../parse-options.js';
 
 const display = (op: Operation) => `${op.method.toUpperCase()} ${op.path.replace(/\{(\w+)\}/g, ':$1')}`;
 

@@ -1,9 +1,9 @@
-import { Argument, InvalidArgumentError, Option, type Command } from 'commander';
-import { DURATION_PATTERN, formatDuration } from '../../../clock/duration.js';
+import { Argument, Option, type Command } from 'commander';
+import { formatDuration } from '../../../clock/duration.js';
 import type { ChaosSetRequest, ChaosView } from '../../../contract/chaos.js';
 import { contextOf } from '../../context.js';
 import { UserError } from '../../errors.js';
-import { duration, probability, wholeNumber } from '../../parse-options.js';
+import { parseDelay, probability, wholeNumber } from '../../parse-options.js';
 
 interface ChaosFlags {
   drop?: number;
@@ -13,15 +13,6 @@ interface ChaosFlags {
   failFirst?: number;
   failStatus: number;
   seed?: number;
-}
-
-/** --delay 30s (every attempt), --delay 0.2 (a fifth of attempts, a seeded delay), --delay 30s@0.2 (a fifth, 30 s). */
-export function parseDelay(value: string): { delay_ms: number | null; delay_probability: number } {
-  const [first, second] = value.split('@');
-  if (second !== undefined) return { delay_ms: duration()(first!), delay_probability: probability(second) };
-  if (DURATION_PATTERN.test(value)) return { delay_ms: duration()(value), delay_probability: 1 };
-  if (/^(0(\.\d+)?|1(\.0+)?|\.\d+)$/.test(value)) return { delay_ms: null, delay_probability: Number(value) };
-  throw new InvalidArgumentError('Expected a duration (30s), a probability (0.2) or both (30s@0.2).');
 }
 
 const percent = (p: number) => `${Math.round(p * 1000) / 10}%`;

@@ -1,10 +1,10 @@
-import { InvalidArgumentError, Option, type Command } from 'commander';
+import { Option, type Command } from 'commander';
 import type { StreamEnd, StreamNotice } from '../../../client/webhook-stream.js';
 import { WEBHOOK_EVENT_TYPES, type DeliveryStreamEvent, type WebhookEventType } from '../../../contract/webhooks.js';
 import { contextOf } from '../../context.js';
 import { UserError } from '../../errors.js';
 import { waitForInterrupt } from '../../io.js';
-import { httpUrl } from '../../parse-options.js';
+import { eventTypes, httpUrl } from '../../parse-options.js';
 import { attemptLine } from './format.js';
 import { streamEndError } from './listen-end.js';
 
@@ -42,17 +42,6 @@ Examples:
   scanctl webhook listen --forward http://localhost:3000/webhooks
   scanctl webhook listen --forward http://localhost:3000/webhooks --events scan.completed,scan.failed
   export WHSEC=$(scanctl webhook listen --print-secret)`;
-
-/** --events (commander's argParser): a comma-separated list of event types, each one of the three there are. */
-function eventTypes(text: string): WebhookEventType[] {
-  const names = [...new Set(text.split(',').map((n) => n.trim()).filter(Boolean))];
-  const unknown = names.filter((n) => !(WEBHOOK_EVENT_TYPES as readonly string[]).includes(n));
-  if (names.length === 0 || unknown.length > 0) {
-    const what = unknown.length > 0 ? `unknown: ${unknown.map((n) => `"${n}"`).join(', ')}` : 'none given';
-    throw new InvalidArgumentError(`Expected comma-separated event types among ${WEBHOOK_EVENT_TYPES.join(', ')} (${what}).`);
-  }
-  return names as WebhookEventType[];
-}
 
 export function registerListen(group: Command): void {
   group
