@@ -1,86 +1,10 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import type { Db } from '../db.js';
-import type { DeliveryStatus, WebhookEventType } from '../../contract/webhooks.js';
 import type { DeliveryClaims } from './delivery-claims.js';
+import type { AttemptRow, DeliveryFilter, DeliveryOutcome, DeliveryRow, DeliveryStatusValue, DeliveryWithEvent, EventRow, ListenerRow } from './webhook-rows.js';
 
-export interface EventRow {
-  id: string;
-  app_id: string;
-  type: WebhookEventType;
-  scan_id: string;
-  host_user_ref: string;
-  /** The exact bytes signed and sent on every attempt and resend ('' once redacted). */
-  payload: string;
-  created_at: number;
-  redacted_at: number | null;
-}
-
-export type DeliveryStatusValue = DeliveryStatus;
-
-export interface DeliveryRow {
-  id: string;
-  event_id: string;
-  app_id: string;
-  host_user_ref: string;
-  status: DeliveryStatusValue;
-  attempts: number;
-  next_attempt_at: number | null;
-  last_status: number | null;
-  last_error: string | null;
-  created_at: number;
-  updated_at: number;
-  origin: 'event' | 'resend';
-  chaos_hold: string | null;
-}
-
-/** A delivery joined with its event: what the dispatcher sends and the control plane shows. */
-export interface DeliveryWithEvent extends DeliveryRow {
-  event_type: EventRow['type'];
-  scan_id: string;
-  payload: string;
-  event_created_at: number;
-}
-
-export interface AttemptRow {
-  id: number;
-  delivery_id: string;
-  event_id: string;
-  number: number;
-  url: string;
-  started_at: number;
-  status: number | null;
-  latency_ms: number | null;
-  error: string | null;
-  response_excerpt: string | null;
-  request_headers: string | null;
-}
-
-/** What an attempt's outcome writes to its delivery. */
-export interface DeliveryOutcome {
-  id: string;
-  status: DeliveryStatusValue;
-  attempts: number;
-  next_attempt_at: number | null;
-  last_status: number | null;
-  last_error: string | null;
-}
-
-export interface ListenerRow {
-  id: string;
-  app_id: string;
-  forward_url: string;
-  /** JSON array of the event types it takes; null: all. */
-  events: string | null;
-  created_at: number;
-}
-
-export interface DeliveryFilter {
-  app_id?: string | undefined;
-  status?: DeliveryStatusValue | undefined;
-  scan_id?: string | undefined;
-  event_id?: string | undefined;
-  limit?: number | undefined;
-}
+// The row types live in webhook-rows.ts; importers of this module find them here too.
+export type { DeliveryRow, DeliveryStatusValue, DeliveryWithEvent, EventRow, ListenerRow } from './webhook-rows.js';
 
 const EVENT_COLUMNS = 'e.type AS event_type, e.scan_id AS scan_id, e.payload AS payload, e.created_at AS event_created_at';
 const JOINED = `SELECT d.*, ${EVENT_COLUMNS} FROM deliveries d JOIN events e ON e.id = d.event_id`;
