@@ -1,4 +1,5 @@
-import type { ErrorBody } from '../contract/errors.js';
+import { ErrorBody } from '../contract/errors.js';
+import { parseJson } from '../contract/parse-json.js';
 import type { Operation } from '../contract/operation.js';
 
 /** The base URL could not be reached at all. */
@@ -33,12 +34,14 @@ export class ContractError extends Error {
 
 /** The spec's error body of a failed answer, or null when it sent something else. */
 export async function readErrorBody(response: Response): Promise<ErrorBody['error'] | null> {
+  let text: string;
   try {
-    const error = ((await response.json()) as Partial<ErrorBody> | null)?.error;
-    return error && typeof error.code === 'string' && typeof error.message === 'string' ? error : null;
+    text = await response.text();
   } catch {
     return null;
   }
+  const parsed = parseJson(ErrorBody, text);
+  return parsed.ok ? parsed.value.error : null;
 }
 
 export function describeFetchError(error: unknown): string {

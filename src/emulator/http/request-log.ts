@@ -1,5 +1,7 @@
 import type { MiddlewareHandler } from 'hono';
 import { performance } from 'node:perf_hooks';
+import { ErrorBody } from '../../contract/errors.js';
+import { parseJson } from '../../contract/parse-json.js';
 import { OPS } from '../../contract/operations/index.js';
 import { toIso } from '../../contract/time.js';
 import type { AppEnv, EmulatorContext } from '../context.js';
@@ -21,11 +23,8 @@ export function requestLog(ctx: EmulatorContext): MiddlewareHandler<AppEnv> {
     // errorResponse names the code of every error it answers; only an error answered some other way is parsed.
     let errorCode = c.get('errorCode');
     if (errorCode === undefined && c.res.status >= 400 && c.res.headers.get('content-type')?.includes('json')) {
-      try {
-        errorCode = ((await c.res.clone().json()) as { error?: { code?: string } }).error?.code;
-      } catch {
-        errorCode = undefined;
-      }
+      const parsed = parseJson(ErrorBody, await c.res.clone().text());
+      errorCode = parsed.ok ? parsed.value.error.code : undefined;
     }
     ctx.bus.emit('request', {
       time: toIso(ctx.clock.now()),
