@@ -7,7 +7,7 @@ export type ReadyOutcome = { ok: true; health: HealthResponse } | { ok: false; l
 const realTimer: WaitTimer = { now: () => Date.now(), sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)) };
 
 /** Between two looks at a starting emulator: short, since serve is ready within a few hundred ms. */
-export const READY_POLL_MS = 100;
+const READY_POLL_MS = 100;
 
 /**
  * Waits (real time) until the emulator's health check says ready, or the timeout passes. A refused

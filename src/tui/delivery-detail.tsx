@@ -10,7 +10,7 @@ interface Line {
 }
 
 /** `text` in rows of `width` (its own line breaks kept): nothing cut. */
-export function wrapLines(text: string, width: number): string[] {
+function wrapLines(text: string, width: number): string[] {
   const rows: string[] = [];
   for (const line of text.split('\n')) {
     if (line.length === 0) rows.push('');
@@ -20,14 +20,14 @@ export function wrapLines(text: string, width: number): string[] {
 }
 
 /** Every line of a delivery's detail, nothing cut: what the detail scrolls through. */
-export function allDetailLines(d: DeliveryDetail, width: number): Line[] {
+function allDetailLines(d: DeliveryDetail, width: number): Line[] {
   const { head, attempts } = detailLines(d, width, Infinity);
   const rows = (line: Line) => wrapLines(line.text, width).map((text) => ({ ...line, text }));
   return [...head, ...attempts].flatMap(rows);
 }
 
 /** One delivery's detail: what it is and its request (headers, exact body); then its attempts with the receiver's answers. */
-export function detailLines(d: DeliveryDetail, width: number, bodyRows = 3): { head: Line[]; attempts: Line[] } {
+function detailLines(d: DeliveryDetail, width: number, bodyRows = 3): { head: Line[]; attempts: Line[] } {
   const exhausted = d.status === 'failed' && d.attempts >= d.max_attempts;
   const head: Line[] = [
     {
@@ -80,7 +80,7 @@ function fitDetail({ head, attempts }: { head: Line[]; attempts: Line[] }, width
  * The rows of the whole detail from `scroll` (clamped), in `height` rows, the last of which says
  * where the window is. Returns the clamped offset with them.
  */
-export function scrolledDetail(all: Line[], scroll: number, height: number): { lines: Line[]; offset: number } {
+function scrolledDetail(all: Line[], scroll: number, height: number): { lines: Line[]; offset: number } {
   const size = Math.max(1, height - 1);
   const offset = Math.max(0, Math.min(scroll, all.length - size));
   const window = all.slice(offset, offset + size);

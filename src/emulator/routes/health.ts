@@ -4,7 +4,7 @@ import type { EmulatorContext } from '../context.js';
 import { implement } from '../http/implement.js';
 
 /** CHOICE-26: what "ready" means, from flags the emulator keeps anyway: no table is read. */
-export function health(ctx: EmulatorContext): HealthResponse {
+function health(ctx: EmulatorContext): HealthResponse {
   const checks = {
     database: ctx.store.db.open,
     fixtures: ctx.readiness.fixturesLoaded,
