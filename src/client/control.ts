@@ -4,14 +4,15 @@ import type { ChaosSetRequest } from '../contract/chaos.js';
 import type { FaultCreateRequest } from '../contract/faults.js';
 import { OPS } from '../contract/operations/index.js';
 import { RequestLogLine, type LogQuery } from '../contract/request-log.js';
+import type { ScanListQuery, UsageQuery } from '../contract/device.js';
 import type { StateFile } from '../contract/state.js';
 import type { DeliveryListQuery } from '../contract/webhooks.js';
 import { ApiClient, streamData, type FetchLike } from './api.js';
 
 type Env = 'test' | 'live';
 
-/** The request log's filters, as the command line gives them. */
-export type RequestLogQuery = Partial<Record<'status' | 'path' | 'method' | 'app' | 'since' | 'n' | 'all', string>>;
+/** The request log's filters, as the route's query schema takes them (checked by the emulator). */
+export type RequestLogQuery = z.input<typeof LogQuery>;
 
 /**
  * The emulator's control plane: the portal's side, the clock, and what only an emulator has
@@ -52,9 +53,9 @@ export class ControlClient {
   installations = (appId: string) => this.body(this.api.call(OPS.listInstallations, { params: { app_id: appId } }));
   installationAction = (installationId: string, action: 'block' | 'unblock') =>
     this.body(this.api.call(action === 'block' ? OPS.blockInstallation : OPS.unblockInstallation, { params: { installation_id: installationId } }));
-  scans = (appId: string, query: { host_user_ref?: string; limit?: number } = {}) =>
+  scans = (appId: string, query: z.output<typeof ScanListQuery> = {}) =>
     this.body(this.api.call(OPS.listScans, { params: { app_id: appId }, query }));
-  usage = (query: { app_id?: string; month?: string } = {}) => this.body(this.api.call(OPS.getUsage, { query }));
+  usage = (query: z.output<typeof UsageQuery> = {}) => this.body(this.api.call(OPS.getUsage, { query }));
 
   deliveries = (query: z.output<typeof DeliveryListQuery> = {}) =>
     this.body(this.api.call(OPS.listWebhookDeliveries, { query }));
@@ -88,14 +89,14 @@ export class ControlClient {
   importState = (file: StateFile) => this.body(this.api.call(OPS.importState, { body: file }));
   resetState = () => this.body(this.api.call(OPS.resetState));
 
-  requestLog = (query: RequestLogQuery) => this.body(this.api.call(OPS.listRequestLog, { query: query as LogQuery }));
+  requestLog = (query: RequestLogQuery) => this.body(this.api.call(OPS.listRequestLog, { query }));
 
   /**
    * Follows the live request log: calls onLine for each line, backlog first, until the signal
    * aborts or the emulator goes away.
    */
   async followRequestLog(query: RequestLogQuery, onLine: (line: RequestLogLine) => void, signal: AbortSignal, onReady?: () => void): Promise<void> {
-    await this.api.stream(OPS.streamRequestLog, { query: query as LogQuery, signal }, (event) => {
+    await this.api.stream(OPS.streamRequestLog, { query, signal }, (event) => {
       if (event.event === 'ready') onReady?.();
       else if (event.event === 'request') onLine(streamData(OPS.streamRequestLog, event, RequestLogLine));
     });
