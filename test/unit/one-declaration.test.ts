@@ -26,7 +26,7 @@ describe('one declaration per thing', () => {
     const db = openDatabase(':memory:');
     const { sql } = db.prepare<[], { sql: string }>("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'deliveries'").get()!;
     db.close();
-    const check = /status\s+TEXT\s+NOT\s+NULL\s+CHECK\s*\(\s*status\s+IN\s*\(([^)]*)\)\s*\)/i.exec(sql);
+    const check = /CHECK\s*\(\s*"?status"?\s+IN\s*\(([^)]*)\)/i.exec(sql);
     expect(check, 'deliveries.status has its CHECK').not.toBeNull();
     const listed = check![1]!.split(',').map((s) => s.trim().replace(/^'|'$/g, ''));
     expect([...listed].sort()).toEqual([...DeliveryStatus.options].sort());
