@@ -6,9 +6,11 @@ import { formatPath } from './issue-path.js';
  * parser, on one line). `schema`: the first issue of the schema (`path` formatted like
  * `apps[0].id`, '' for the whole value), with every issue for a caller that lists them all.
  */
-export type ParsedJson<T> =
+export type ParsedJson<T> = Validated<T> | { ok: false; stage: 'json'; message: string };
+
+/** What `validated` found: the value, or the schema's first issue (and all of them). */
+export type Validated<T> =
   | { ok: true; value: T }
-  | { ok: false; stage: 'json'; message: string }
   | { ok: false; stage: 'schema'; message: string; path: string; reason: string; issues: z.core.$ZodIssue[]; input: unknown };
 
 /**
@@ -28,7 +30,7 @@ export function parseJson<S extends z.ZodType>(schema: S, text: string): ParsedJ
 }
 
 /** The same check for a value already parsed (a stream event's data). */
-export function validated<S extends z.ZodType>(schema: S, input: unknown): ParsedJson<z.output<S>> {
+export function validated<S extends z.ZodType>(schema: S, input: unknown): Validated<z.output<S>> {
   const parsed = schema.safeParse(input);
   if (parsed.success) return { ok: true, value: parsed.data };
   const issue = parsed.error.issues[0]!;

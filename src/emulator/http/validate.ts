@@ -86,7 +86,7 @@ export function refuseUnexpectedBody(c: Context): void {
 
 export function parseWith<S extends z.ZodType>(schema: S, value: unknown): z.infer<S> {
   const parsed = validated(schema, value);
-  if (!parsed.ok) throw zodIssueToApiError(parsed.stage === 'schema' ? parsed.issues[0]! : { code: 'custom', path: [], message: parsed.message, input: value }, value);
+  if (!parsed.ok) throw zodIssueToApiError(parsed.issues[0]!, value);
   return parsed.value;
 }
 
