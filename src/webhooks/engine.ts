@@ -53,7 +53,7 @@ export interface WebhookEngine extends TimerSource {
 }
 
 /** Sends in flight at once. */
-export const DISPATCH_CONCURRENCY = CHOICES.webhookConcurrency;
+const DISPATCH_CONCURRENCY = CHOICES.webhookConcurrency;
 // 128, not 256: a claimed batch waits in memory for its turn to be sent, and 256 rows with their
 // payloads outlived the young generation's collections: promoted, then mark-compacted. At 128 the
 // scavenges took 90-130 ms per 40,000 deliveries instead of ~150 plus mark-compacts, and serve

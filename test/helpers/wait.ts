@@ -77,3 +77,18 @@ export async function followDeliveries(baseUrl: string, appId: string): Promise<
   });
   return { events, changed, close: () => stream.close() };
 }
+
+/**
+ * For a state that announces no change (a connection pool's counts): checks `probe` on every turn
+ * of the timers phase, 10 ms apart, until it holds or `timeoutMs` passed. Everything that has an
+ * event waits on it with `Condition` instead.
+ */
+export async function pollUntil<T>(what: string, probe: () => T | Promise<T>, timeoutMs = 15_000): Promise<Truthy<T>> {
+  const deadline = performance.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value) return value as Truthy<T>;
+    if (performance.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}

@@ -6,8 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type EmulatorHandle } from '../../src/index.js';
 import { openConnections } from '../../src/webhooks/sender.js';
-import { until } from '../helpers/robust.js';
-import { Condition } from '../helpers/wait.js';
+import { Condition, pollUntil } from '../helpers/wait.js';
 
 /**
  * serve (in this process, on real sockets) against receivers that misbehave on purpose. Each case:
@@ -215,7 +214,7 @@ describe('hostile receivers: every wait bounded, every socket closed, serve resp
     expect(sent).toBeGreaterThanOrEqual(200);
     expect(redirectTarget.hits).toBe(0);
     // The receivers are gone: kept-alive sockets to the ones that answered close with them.
-    await until('the sender to hold no connection', async () => {
+    await pollUntil('the sender to hold no connection', () => {
       const open = openConnections();
       return open.active + open.idle + open.queued === 0;
     });
