@@ -1,9 +1,8 @@
 /** @jsxImportSource hono/jsx */
 import type { Context } from 'hono';
 import { ApiError } from '../contract/errors.js';
-import type { DeliveryStreamEvent } from '../contract/webhooks.js';
+import type { DeliveryStatus, DeliveryStreamEvent } from '../contract/webhooks.js';
 import type { EmulatorContext } from '../emulator/context.js';
-import type { DeliveryStatusValue } from '../store/tables/webhooks.js';
 import { sseResponse } from '../emulator/http/sse.js';
 import { emulatorUserAgent } from '../webhooks/headers.js';
 import { deliveryDetail } from '../webhooks/views.js';
@@ -50,7 +49,7 @@ export function deliveryStream(ctx: EmulatorContext, c: Context<ConsoleEnv>): Re
       const now = ctx.clock.now();
       const patches: Patch[] = [{ id: 'emulator-clock', html: String(<ClockText now={now} />) }];
       if (!only) {
-        const total = ctx.store.deliveryPages.count(appId, status as DeliveryStatusValue | undefined);
+        const total = ctx.store.deliveryPages.count(appId, status as DeliveryStatus | undefined);
         patches.push({ id: 'deliveries-total', html: String(<DeliveryTotal total={total} status={status} />) });
       }
       for (const id of ids) {

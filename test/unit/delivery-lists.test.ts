@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/store/db.js';
 import { createStore } from '../../src/store/index.js';
-import type { DeliveryStatusValue } from '../../src/store/tables/webhooks.js';
+import type { DeliveryStatus } from '../../src/contract/webhooks.js';
 
 // Deliveries of three apps, statuses and creation times interleaved, with ties on created_at.
 function seeded() {
   const db = openDatabase(':memory:');
   const store = createStore(db);
-  const statuses: DeliveryStatusValue[] = ['pending', 'succeeded', 'failed', 'cancelled', 'succeeded'];
+  const statuses: DeliveryStatus[] = ['pending', 'succeeded', 'failed', 'cancelled', 'succeeded'];
   const apps = ['app_b', 'app_a', 'app_c'];
   const event = db.prepare("INSERT INTO events (id, app_id, type, scan_id, host_user_ref, payload, created_at) VALUES (?, ?, 'scan.completed', ?, 'm', '{}', ?)");
   const delivery = db.prepare(

@@ -1,4 +1,4 @@
-import type { DeliveryStatusValue } from './webhooks.js';
+import type { DeliveryStatus } from '../../contract/webhooks.js';
 
 /**
  * The deliveries this process's dispatcher has claimed and not yet finished: what the emulator
@@ -61,7 +61,7 @@ export class DeliveryClaims {
   }
 
   /** The row as the emulator shows it: a claimed pending delivery is in flight. */
-  shown<T extends { id: string; status: DeliveryStatusValue }>(row: T): T {
+  shown<T extends { id: string; status: DeliveryStatus }>(row: T): T {
     if (row.status === 'pending' && this.ids.has(row.id)) row.status = 'in_flight';
     return row;
   }
@@ -71,7 +71,7 @@ export class DeliveryClaims {
    * `plain`, the '+' that keeps the status off indexes, or ''), and its parameters: pending and
    * in flight are both stored as pending, told apart by this process's claims.
    */
-  statusClause(status: DeliveryStatusValue, plain = ''): { sql: string; params: Record<string, string> } {
+  statusClause(status: DeliveryStatus, plain = ''): { sql: string; params: Record<string, string> } {
     if (status !== 'pending' && status !== 'in_flight') return { sql: `${plain}d.status = @status`, params: { status } };
     if (this.ids.size === 0) {
       return status === 'pending' ? { sql: `${plain}d.status = 'pending'`, params: {} } : { sql: '0', params: {} };

@@ -1,7 +1,8 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import type { Db } from '../db.js';
 import type { DeliveryClaims } from './delivery-claims.js';
-import type { DeliveryStatusValue, DeliveryWithEvent } from './webhooks.js';
+import type { DeliveryStatus } from '../../contract/webhooks.js';
+import type { DeliveryWithEvent } from './webhooks.js';
 
 /** A delivery as a page of the web console lists it: with its place in the order and its last attempt's latency and answer. */
 export interface DeliveryPageRow extends DeliveryWithEvent {
@@ -12,7 +13,7 @@ export interface DeliveryPageRow extends DeliveryWithEvent {
 
 export interface DeliveryPageQuery {
   app_id: string;
-  status?: DeliveryStatusValue | undefined;
+  status?: DeliveryStatus | undefined;
   /** Older than this delivery (the next page), or newer than it (the previous page). */
   before?: string | undefined;
   after?: string | undefined;
@@ -45,7 +46,7 @@ export function deliveryPageStatements(db: Db, claims: DeliveryClaims) {
     'SELECT count(*) AS n FROM (SELECT 1 FROM deliveries WHERE app_id = @app_id LIMIT @cap)',
   );
   const countStatus = new Map<string, BetterSqlite3.Statement<Record<string, string | number>, { n: number }>>();
-  const countOf = (appId: string, status: DeliveryStatusValue): number => {
+  const countOf = (appId: string, status: DeliveryStatus): number => {
     const clause = claims.statusClause(status);
     const sql = `SELECT count(*) AS n FROM (SELECT 1 FROM deliveries d WHERE d.app_id = @app_id AND ${clause.sql} LIMIT @cap)`;
     let prepared = countStatus.get(sql);
@@ -97,6 +98,6 @@ export function deliveryPageStatements(db: Db, claims: DeliveryClaims) {
       return found && claims.shown(found);
     },
     /** How many deliveries the app has (of that status), counted up to COUNT_CAP + 1: more than the cap reads as "more than". */
-    count: (appId: string, status?: DeliveryStatusValue) => (status ? countOf(appId, status) : (count.get({ app_id: appId, cap: COUNT_CAP + 1 })?.n ?? 0)),
+    count: (appId: string, status?: DeliveryStatus) => (status ? countOf(appId, status) : (count.get({ app_id: appId, cap: COUNT_CAP + 1 })?.n ?? 0)),
   };
 }

@@ -14,14 +14,12 @@ export interface EventRow {
   redacted_at: number | null;
 }
 
-export type DeliveryStatusValue = DeliveryStatus;
-
 export interface DeliveryRow {
   id: string;
   event_id: string;
   app_id: string;
   host_user_ref: string;
-  status: DeliveryStatusValue;
+  status: DeliveryStatus;
   attempts: number;
   next_attempt_at: number | null;
   last_status: number | null;
@@ -57,7 +55,7 @@ export interface AttemptRow {
 /** What an attempt's outcome writes to its delivery. */
 export interface DeliveryOutcome {
   id: string;
-  status: DeliveryStatusValue;
+  status: DeliveryStatus;
   attempts: number;
   next_attempt_at: number | null;
   last_status: number | null;
@@ -75,7 +73,7 @@ export interface ListenerRow {
 
 export interface DeliveryFilter {
   app_id?: string | undefined;
-  status?: DeliveryStatusValue | undefined;
+  status?: DeliveryStatus | undefined;
   scan_id?: string | undefined;
   event_id?: string | undefined;
   limit?: number | undefined;

@@ -1,10 +1,11 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import type { Db } from '../db.js';
 import type { DeliveryClaims } from './delivery-claims.js';
-import type { AttemptRow, DeliveryFilter, DeliveryOutcome, DeliveryRow, DeliveryStatusValue, DeliveryWithEvent, EventRow, ListenerRow } from './webhook-rows.js';
+import type { DeliveryStatus } from '../../contract/webhooks.js';
+import type { AttemptRow, DeliveryFilter, DeliveryOutcome, DeliveryRow, DeliveryWithEvent, EventRow, ListenerRow } from './webhook-rows.js';
 
 // The row types live in webhook-rows.ts; importers of this module find them here too.
-export type { DeliveryRow, DeliveryStatusValue, DeliveryWithEvent, EventRow, ListenerRow } from './webhook-rows.js';
+export type { DeliveryRow, DeliveryWithEvent, EventRow, ListenerRow } from './webhook-rows.js';
 
 const EVENT_COLUMNS = 'e.type AS event_type, e.scan_id AS scan_id, e.payload AS payload, e.created_at AS event_created_at';
 const JOINED = `SELECT d.*, ${EVENT_COLUMNS} FROM deliveries d JOIN events e ON e.id = d.event_id`;
@@ -72,10 +73,10 @@ export function webhookStatements(db: Db, claims: DeliveryClaims) {
        WHERE app_id = @app_id AND status = 'pending' ORDER BY next_attempt_at, rowid LIMIT @limit`,
     )
     .raw();
-  const status = db.prepare<[string], DeliveryStatusValue>('SELECT status FROM deliveries WHERE id = ?').pluck();
+  const status = db.prepare<[string], DeliveryStatus>('SELECT status FROM deliveries WHERE id = ?').pluck();
   // An attempt's outcome applies to a delivery still pending in the database: one cancelled meanwhile is never resurrected.
   // The dispatcher's per-attempt statements bind by position: naming parameters costs a property lookup each.
-  const finish = db.prepare<[DeliveryStatusValue, number, number | null, number | null, string | null, number, string]>(
+  const finish = db.prepare<[DeliveryStatus, number, number | null, number | null, string | null, number, string]>(
     `UPDATE deliveries SET status = ?, attempts = ?, next_attempt_at = ?, last_status = ?, last_error = ?, chaos_hold = NULL, updated_at = ?
       WHERE id = ? AND status = 'pending'`,
   );
@@ -240,7 +241,7 @@ export function webhookStatements(db: Db, claims: DeliveryClaims) {
     claimDue: (now: number, limit: number, skipApps: readonly string[] = []): DeliveryWithEvent[] => claim(now, limit, skipApps),
     /** DEL-2: false once the delivery was cancelled (or its outcome written) since it was claimed. */
     isClaimed: (id: string): boolean => claims.has(id),
-    status(id: string): DeliveryStatusValue | undefined {
+    status(id: string): DeliveryStatus | undefined {
       const value = status.get(id);
       return value && claims.shown({ id, status: value }).status;
     },
