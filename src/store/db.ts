@@ -2,7 +2,7 @@ import Database from 'better-sqlite3';
 import { chmodSync, existsSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { MIGRATIONS } from './migrations/index.js';
+import { MIGRATIONS, runMigrations } from './migrations/index.js';
 import { SecretBox } from '../util/crypto.js';
 import { CHOICES } from '../contract/choices.js';
 import { makeDir } from '../util/make-dir.js';
@@ -98,7 +98,7 @@ export function migrate(db: Db, path: string): void {
   if (pending.length === 0) return;
   refuseWrongVersion(db, path, current);
   db.transaction(() => {
-    for (const migration of pending) migration.up(db);
+    runMigrations(db, current);
     db.pragma(`user_version = ${latest}`);
   })();
 }

@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import { existsSync, statSync } from 'node:fs';
 import type { Db } from './db.js';
-import { MIGRATIONS } from './migrations/index.js';
+import { runMigrations } from './migrations/index.js';
 
 /** A database file serve will not use as it is, said in one line with what to do (CLI: exit 2). */
 export class DatabaseRefusedError extends Error {
@@ -82,7 +82,7 @@ function schemaObjects(db: Db): Set<string> {
 function expectedObjects(version: number): Set<string> {
   const scratch = new Database(':memory:');
   try {
-    for (const migration of MIGRATIONS) if (migration.version <= version) migration.up(scratch);
+    runMigrations(scratch, 0, version);
     return schemaObjects(scratch);
   } finally {
     scratch.close();

@@ -4,9 +4,9 @@ import { CHOICES } from '../../contract/choices.js';
 import type { StreamClosedEvent } from '../../contract/stream-closed.js';
 
 /** A comment line this often keeps proxies and idle timers from closing a quiet stream. */
-export const SSE_KEEP_ALIVE_MS = 15_000;
+const SSE_KEEP_ALIVE_MS = 15_000;
 /** After the last event was queued on a dropped stream, the connection is cut if it has not gone out by then (real ms). */
-export const SSE_LAST_EVENT_GRACE_MS = 1_000;
+const SSE_LAST_EVENT_GRACE_MS = 1_000;
 
 export interface SseChannel {
   /** Queues one event; writes happen in order, one at a time. */

@@ -5,7 +5,7 @@ import { Readable } from 'node:stream';
 import { randomBytes } from 'node:crypto';
 
 /** Up to this many bytes of an export are held in memory; the rest goes to a temporary file. */
-export const EXPORT_MEMORY_BYTES = 16 * 1024 * 1024;
+const EXPORT_MEMORY_BYTES = 16 * 1024 * 1024;
 
 /**
  * Produces the whole export before its 200 is sent, so that a read that meets damage (or any

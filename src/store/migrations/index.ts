@@ -21,3 +21,8 @@ export const MIGRATIONS: ReadonlyArray<{ version: number; name: string; up: (db:
   { version: 8, name: '0008-claims-in-memory', up: m0008.up },
   { version: 9, name: '0009-one-status-index', up: m0009.up },
 ];
+
+/** The one runner: applies, in order, the migrations after version `from` up to `to` (default: the last). */
+export function runMigrations(db: Database, from: number, to: number = MIGRATIONS.at(-1)?.version ?? 0): void {
+  for (const migration of MIGRATIONS) if (migration.version > from && migration.version <= to) migration.up(db);
+}
