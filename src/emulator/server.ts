@@ -12,7 +12,7 @@ import { startSweeper } from './sweeper.js';
 import { seedAtStart } from './seed.js';
 import type { ClockSetup } from './clock-and-ids.js';
 import type { Fixtures } from './fixture-file.js';
-import type { Logger } from '../util/logger.js';
+import { SILENT_LOGGER, type Logger } from '../util/logger.js';
 import type { StateFile } from '../contract/state.js';
 import { importState } from './state/import.js';
 
@@ -94,7 +94,7 @@ export async function startEmulatorServer(options: ServeOptions): Promise<Runnin
     held = holdRequests();
     listening = createEmulatorHttpServer(held.listener);
   }
-  limitConnections(listening, options.maxConnections ?? maxConnectionsFor(openFileLimit()));
+  limitConnections(listening, options.maxConnections ?? maxConnectionsFor(openFileLimit()), options.logger ?? SILENT_LOGGER);
   if (held) await listen(listening, options.port, options.host);
   const dbPath = options.dbPath === ':memory:' ? ':memory:' : resolve(options.dbPath);
   let db: Db;

@@ -2,6 +2,9 @@
  * CHOICE-36: the storage conditions the emulator expects and answers plainly, told from what
  * better-sqlite3 throws. Anything else is a bug (internal_error, logged with its stack).
  */
+import type { Logger } from '../util/logger.js';
+import { onceAMinute, SAY_AGAIN_MS } from '../util/once-a-minute.js';
+
 export type StorageCondition = 'full' | 'io' | 'busy' | 'damaged' | 'closed';
 
 export function storageCondition(error: unknown): StorageCondition | null {
@@ -27,32 +30,29 @@ const DESCRIPTIONS: Record<StorageCondition, string> = {
 };
 
 /**
- * One line on stderr when a condition starts, not one per request: the same condition is said
- * again only after SAY_AGAIN_MS of real time, with how many times it was met meanwhile.
+ * One line in the host's log when a condition starts, not one per request: the same condition is
+ * said again only after SAY_AGAIN_MS of real time, with how many times it was met meanwhile.
  */
 export class StorageConditionLog {
-  static readonly SAY_AGAIN_MS = 60_000;
-  private readonly last = new Map<StorageCondition, { at: number; unsaid: number }>();
+  static readonly SAY_AGAIN_MS = SAY_AGAIN_MS;
+  private readonly say: (kind: string, line: string) => void;
 
-  constructor(
-    private readonly write: (line: string) => void = (line) => process.stderr.write(line),
-    private readonly now: () => number = () => performance.now(),
-  ) {}
+  constructor(write: (line: string) => void, now?: () => number) {
+    this.say = onceAMinute(write, now);
+  }
 
   note(condition: StorageCondition, error: unknown): void {
     if (condition === 'closed') return;
-    const seen = this.last.get(condition);
-    const now = this.now();
-    if (seen && now - seen.at < StorageConditionLog.SAY_AGAIN_MS) {
-      seen.unsaid += 1;
-      return;
-    }
-    const again = seen && seen.unsaid > 0 ? ` (${seen.unsaid} more since the last line)` : '';
     const code = (error as { code?: unknown } | null)?.code;
-    this.write(`scanctl: storage: ${DESCRIPTIONS[condition]} [${typeof code === 'string' ? code : 'closed'}]${again}\n`);
-    this.last.set(condition, { at: now, unsaid: 0 });
+    this.say(condition, `storage: ${DESCRIPTIONS[condition]} [${typeof code === 'string' ? code : 'closed'}]`);
   }
 }
 
-/** The process's one log of storage conditions (serve has one database). */
-export const storageLog = new StorageConditionLog();
+const logs = new WeakMap<Logger, StorageConditionLog>();
+
+/** The one log of storage conditions of a host's logger (the HTTP side and the dispatcher share it). */
+export function storageLogOf(logger: Logger): StorageConditionLog {
+  let log = logs.get(logger);
+  if (!log) logs.set(logger, (log = new StorageConditionLog((line) => logger.info(line))));
+  return log;
+}

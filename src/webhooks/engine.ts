@@ -3,7 +3,7 @@ import type { Clock } from '../clock/clock.js';
 import type { TimerSource } from '../clock/timer-source.js';
 import { CHOICES } from '../contract/choices.js';
 import type { Store } from '../store/index.js';
-import { storageCondition, storageLog } from '../store/storage-condition.js';
+import { storageCondition, storageLogOf } from '../store/storage-condition.js';
 import type { DeliveryWithEvent } from '../store/tables/webhooks.js';
 import type { SecretBox } from '../util/crypto.js';
 import { SILENT_LOGGER, type Logger } from '../util/logger.js';
@@ -107,7 +107,7 @@ export function createWebhookEngine(deps: WebhookEngineDeps): WebhookEngine {
         if (run.stopping) return;
         // A full disk is said once, not once per attempt.
         const condition = storageCondition(error);
-        if (condition) storageLog.note(condition, error);
+        if (condition) storageLogOf(logger).note(condition, error);
         else logger.warn(`webhook delivery ${row.id}: ${error instanceof Error ? error.message : String(error)}`);
       })
       .finally(() => {

@@ -1,3 +1,4 @@
+import type { Logger } from '../../src/util/logger.js';
 import { VirtualClock, frozenBase } from '../../src/clock/clock.js';
 import { createEmulator, type Emulator } from '../../src/emulator/create-emulator.js';
 import { applyFixtures } from '../../src/emulator/domain/apply-fixtures.js';
@@ -34,7 +35,7 @@ export interface TestEmulator extends Emulator {
  * An emulator over an in-memory database and a frozen virtual clock (2026-11-22T10:00:00Z):
  * time moves only when the test advances it.
  */
-export function testEmulator(options: { fixtures?: Fixtures | string; startIso?: string; rateLimitPerSecond?: number } = {}): TestEmulator {
+export function testEmulator(options: { fixtures?: Fixtures | string; startIso?: string; rateLimitPerSecond?: number; logger?: Logger } = {}): TestEmulator {
   const db = openDatabase(':memory:');
   const clock = new VirtualClock({ base: frozenBase(options.startIso) });
   const emulator = createEmulator({
@@ -42,6 +43,7 @@ export function testEmulator(options: { fixtures?: Fixtures | string; startIso?:
     clock,
     ids: randomIds,
     box: SecretBox.random(),
+    logger: options.logger,
     config: { rateLimitPerSecond: options.rateLimitPerSecond ?? 0, defaultAppId: DEMO.appId, fixturesPath: FIXTURES_FILE, version: 'test', validateResponses: true },
   });
   const fixtures =

@@ -235,7 +235,7 @@ describe('HTTP errors', () => {
     const app = new Hono().get('/boom', () => {
       throw new Error('secret internals sk_test_xyz');
     });
-    installFallbacks(app, { warn: () => undefined, error: (_message, error) => logged.push(error) });
+    installFallbacks(app, { warn: () => undefined, info: () => undefined, error: (_message, error) => logged.push(error) });
     const res = await app.request('/boom');
     expect(res.status).toBe(500);
     const error = expectErrorBody(await res.json());

@@ -43,7 +43,7 @@ describe('the emulator request listener', () => {
         () => {
           throw new Error('boom');
         },
-        { warn: () => undefined, error: (message, error) => logged.push([message, error]) },
+        { warn: () => undefined, info: () => undefined, error: (message, error) => logged.push([message, error]) },
       ),
     );
     const response = await fetch(`${base}/x`);

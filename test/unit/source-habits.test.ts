@@ -59,9 +59,6 @@ describe('source habits', () => {
     const found = occurrences(/\bconsole\.(log|error|warn|info|debug)\(|process\.(stderr|stdout)\.write|process\.emitWarning/).filter((hit) => !hit.startsWith('cli/'));
     const allowed: Allowed[] = [
       { file: 'testkit/start-emulator.ts', text: 'process.stderr.write(`scanctl ${line.method}', why: 'startEmulator({ quiet: false }) asks for the request log on stderr' },
-      // Defaults that print: these lines should go to the host's Logger as well (not done yet).
-      { file: 'emulator/http/connection-limits.ts', text: '(line) => process.stderr.write(line)', why: "the connection bound's line, a default writer" },
-      { file: 'store/storage-condition.ts', text: '(line) => process.stderr.write(line)', why: "a storage condition's line, said once, a default writer" },
     ];
     expect(unexpected(found, allowed)).toEqual([]);
   });

@@ -1,3 +1,4 @@
+import { streamLogger } from '../../src/util/logger.js';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createGroupCommit } from '../../src/store/group-commit.js';
@@ -30,7 +31,8 @@ const sessionCount = (emu: TestEmulator) => emu.store.db.prepare('SELECT count(*
 
 describe('storage conditions (CHOICE-36)', () => {
   it('CHOICE-36: a full disk answers 507 storage_full with the error body, stores nothing, logs one line (no stack), and service resumes once space is freed', async () => {
-    const emu = testEmulator();
+    // The host's log on stderr, as serve has it.
+    const emu = testEmulator({ logger: streamLogger(process.stderr) });
     const logged = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
     const consoleError = vi.spyOn(console, 'error');
     const free = fillDisk(emu);

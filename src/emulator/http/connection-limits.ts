@@ -2,6 +2,8 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
+import type { Logger } from '../../util/logger.js';
+import { onceAMinute } from '../../util/once-a-minute.js';
 
 /**
  * CHOICE-39: serve's bounds on connections. A request's head must arrive within 10 s and the whole
@@ -41,32 +43,17 @@ export function maxConnectionsFor(fileLimit: number | null): number {
   return Math.max(16, Math.min(16_384, Math.floor((files * 3) / 4) - 32));
 }
 
-/** One line per kind of closing, at most once a minute, with how many happened meanwhile. */
-function onceAMinute(write: (line: string) => void) {
-  const last = new Map<string, { at: number; unsaid: number }>();
-  return (kind: string, line: string) => {
-    const now = performance.now();
-    const seen = last.get(kind);
-    if (seen && now - seen.at < 60_000) {
-      seen.unsaid += 1;
-      return;
-    }
-    write(`scanctl: connections: ${line}${seen && seen.unsaid > 0 ? ` (${seen.unsaid} more since the last line)` : ''}\n`);
-    last.set(kind, { at: now, unsaid: 0 });
-  };
-}
-
 /**
  * Applies CHOICE-39 to serve's server. At the connection limit a new connection closes the oldest
  * one with no request in flight (a connection that never sent one, or a kept-alive one between
  * requests), so idle connections cannot lock other clients out; when every open connection has a
  * request in flight, the new one is closed at once. Each kind of closing is logged, once a minute at most.
  */
-export function limitConnections(server: Server, maxConnections: number, write: (line: string) => void = (line) => process.stderr.write(line)): void {
+export function limitConnections(server: Server, maxConnections: number, logger: Logger): void {
   server.headersTimeout = CONNECTION_LIMITS.headersTimeoutMs;
   server.requestTimeout = CONNECTION_LIMITS.requestTimeoutMs;
   server.keepAliveTimeout = CONNECTION_LIMITS.keepAliveTimeoutMs;
-  const say = onceAMinute(write);
+  const say = onceAMinute((line) => logger.info(`connections: ${line}`));
   // Oldest activity first (a Map keeps insertion order; a request moves its connection to the end).
   const open = new Map<Socket, { busy: number }>();
   server.on('connection', (socket: Socket) => {

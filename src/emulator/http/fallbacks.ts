@@ -18,7 +18,7 @@ export function toApiError(error: unknown, logger: Logger): ApiError {
     if (error.status === 413) return new ApiError('body_too_large', 'The request body is too large.');
     return new ApiError('parameter_invalid', error.message || 'Invalid request.', undefined, { status: error.status });
   }
-  const expected = storageApiError(error) ?? clientGone(error);
+  const expected = storageApiError(error, logger) ?? clientGone(error);
   if (expected) return expected;
   // A bug in the emulator: still the spec's body, and the details go to the host's log.
   logger.error('internal error', error);

@@ -60,7 +60,7 @@ export function emulatorRequestListener(fetch: (request: Request) => Response | 
 
 /** An error of the emulator's own, given to the host's logger; the client gets the spec's internal_error body. */
 function internalError(error: unknown, logger: Logger): ApiError {
-  const storage = storageApiError(error);
+  const storage = storageApiError(error, logger);
   if (storage) return storage;
   logger.error('internal error', error);
   return new ApiError('internal_error', 'The emulator hit an unexpected error; see the serve log.');

@@ -1,15 +1,16 @@
 import { ApiError } from '../../contract/errors.js';
-import { storageCondition, storageLog } from '../../store/storage-condition.js';
+import { storageCondition, storageLogOf } from '../../store/storage-condition.js';
+import type { Logger } from '../../util/logger.js';
 
 /**
  * CHOICE-36: a storage condition as the spec's error body with a code of its own, said once in the
- * serve log (not a stack trace per request); null for anything else. The request's transaction
+ * host's log (not a stack trace per request); null for anything else. The request's transaction
  * was rolled back, so nothing of it was stored or acknowledged.
  */
-export function storageApiError(error: unknown): ApiError | null {
+export function storageApiError(error: unknown, logger: Logger): ApiError | null {
   const condition = storageCondition(error);
   if (!condition) return null;
-  storageLog.note(condition, error);
+  storageLogOf(logger).note(condition, error);
   switch (condition) {
     case 'full':
       return new ApiError('storage_full', 'The emulator cannot store this request: its disk is full. Nothing was stored; retry once space is freed.');
