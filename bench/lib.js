@@ -1,5 +1,5 @@
 // Shared helpers of the benchmarks: timing child processes, starting the built emulator, load.
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync, readFileSync } from 'node:fs';
 import { cpus, freemem, totalmem, tmpdir, platform, release, loadavg } from 'node:os';
 import { join } from 'node:path';
@@ -151,6 +151,14 @@ export function rssMb(pid) {
   return kb / 1024;
 }
 
+/** The commit measured (with -dirty when the work tree has changes), or 'unknown' outside git. */
+function gitCommit() {
+  const git = (args) => spawnSync('git', args, { cwd: ROOT, encoding: 'utf8' });
+  const head = git(['rev-parse', '--short', 'HEAD']);
+  if (head.status !== 0) return 'unknown';
+  return `${head.stdout.trim()}${git(['status', '--porcelain', '--untracked-files=no']).stdout.trim() ? '-dirty' : ''}`;
+}
+
 export function machine() {
   const cpuList = cpus();
   return {
@@ -160,6 +168,7 @@ export function machine() {
     free_memory_gb: Math.round((freemem() / 1024 ** 3) * 10) / 10,
     load_average: loadavg().map((l) => Math.round(l * 100) / 100),
     node: process.version,
+    commit: gitCommit(),
     os: `${platform()} ${release()}`,
     date: new Date().toISOString(),
   };

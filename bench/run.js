@@ -67,7 +67,7 @@ const sections = [];
 /** The notes of cases that report several figures (their rows carry none). */
 const caseNotes = [];
 const info = machine();
-console.log(`scanctl benchmarks${quick ? ' (quick)' : ''}: ${info.cpu}, ${info.cores} cores, ${info.memory_gb} GB, Node ${info.node}, load ${info.load_average.join(' ')}`);
+console.log(`scanctl benchmarks${quick ? ' (quick)' : ''}: ${info.cpu}, ${info.cores} cores, ${info.memory_gb} GB, Node ${info.node}, commit ${info.commit}, load ${info.load_average.join(' ')}`);
 for (const bench of CASES) {
   if (only && !only.has(bench.id)) continue;
   process.stdout.write(`- ${bench.title} ... `);
@@ -116,6 +116,7 @@ if (write && !only) {
     `- Memory: ${info.memory_gb} GB (${info.free_memory_gb} GB free at the start)`,
     `- Load average at the start: ${info.load_average.join(', ')}`,
     `- Node ${info.node}, ${info.os}`,
+    `- Commit ${info.commit}`,
     '',
     '## Results',
     '',
