@@ -21,7 +21,7 @@ async function freePort(): Promise<number> {
 
 const json = (stdout: string) => JSON.parse(stdout);
 
-describe('scanctl as a process (the rest runs in-process: test/unit/cli-*.test.ts)', () => {
+describe('scanctl as a process (the rest runs in-process: test/unit/cli/)', () => {
   it('--version prints the package version', async () => {
     const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
     expect(await runCli(['--version'])).toMatchObject({ code: 0, stdout: `${pkg.version}\n`, stderr: '' });
