@@ -1,6 +1,6 @@
 // Writes docs/cli/ from the built program (npm run docs:cli builds first): one Markdown page per
 // top-level command and an index, rendered by src/cli/reference-docs.ts. Pages of commands that
-// no longer exist are removed. test/unit/cli-docs.test.ts fails when docs/cli/ is stale.
+// no longer exist are removed. test/unit/cli/reference-docs.test.ts fails when docs/cli/ is stale.
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { buildProgram } from '../dist/cli/program.js';

@@ -5,7 +5,7 @@ import { envOfOption } from './parse-options.js';
  * The command reference in docs/cli/, rendered from the commander program itself so that it
  * cannot drift from `--help`: one page per top-level command (a group with its subcommands, or a
  * single command), and an index. Pure: the same program gives the same bytes.
- * bin/gen-cli-docs.mjs writes the pages; test/unit/cli-docs.test.ts fails when they are stale.
+ * bin/gen-cli-docs.mjs writes the pages; test/unit/cli/reference-docs.test.ts fails when they are stale.
  */
 export interface ReferencePage {
   /** File name inside docs/cli/, e.g. `webhook.md`. */

@@ -2,7 +2,7 @@
  * The environment contract: the variables a backend's test suite reads to reach the emulator, in any
  * language. `scanctl exec` gives them to its command, `serve --json` prints them in its ready line
  * (`env`), the container image documents them and the CI action writes them to $GITHUB_ENV.
- * docs/environment.md lists them; test/unit/environment.test.ts checks that it lists exactly these.
+ * docs/environment.md lists them; test/unit/contract/environment.test.ts checks that it lists exactly these.
  */
 export const ENVIRONMENT = {
   SCANCTL_BASE_URL: "the emulator's base URL (every scanctl command reads it too)",

@@ -19,7 +19,7 @@ export interface OperationBody {
   schema: z.ZodType;
   /** Defaults to application/json. */
   contentType?: string;
-  /** Checked against the schema by test/unit/openapi.test.ts. */
+  /** Checked against the schema by test/unit/contract/openapi.test.ts. */
   example?: unknown;
   /** A larger body limit than the emulator's default (a state file); bytes. */
   maxBytes?: number;

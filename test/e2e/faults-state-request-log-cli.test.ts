@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, runCli, startServe, type ServeProcess } from '../helpers/cli.js';
 import { Condition } from '../helpers/wait.js';
 
-describe('scanctl logs tail following (built CLI, real socket; the rest is in test/unit/cli-faults-state-logs.test.ts)', () => {
+describe('scanctl logs tail following (built CLI, real socket; the rest is in test/unit/cli/commands/faults-state-logs.test.ts)', () => {
   let serve: ServeProcess;
   const cli = (args: string[]) => runCli([...args, '--base-url', serve.baseUrl]);
   beforeAll(async () => {

@@ -15,7 +15,7 @@ import { scanRoutes } from './scans.js';
 import { stateRoutes } from './state.js';
 import { webhookRoutes } from './webhooks.js';
 
-/** Every handler, one per declared operation (test/unit/openapi.test.ts checks the two lists agree). */
+/** Every handler, one per declared operation (test/unit/contract/openapi.test.ts checks the two lists agree). */
 export const ROUTES: readonly Route[] = [
   ...backendRoutes,
   ...portalRoutes,

@@ -7,7 +7,7 @@ import type { DeliveryStatus } from '../../contract/webhooks.js';
  * state that a crash turns back into "due" anyway. The database holds a claimed delivery as it
  * was, pending and due, which is exactly what it is after a kill -9. Every read of a delivery's
  * status goes through shown() (a row) or statusClause() (a filter), so none sees the difference;
- * test/unit/delivery-status-reads.test.ts fails on a read that does not. Only a state export,
+ * test/unit/store/tables/delivery-claims.test.ts fails on a read that does not. Only a state export,
  * which copies rows as stored, lists a claimed delivery as pending (what a restart makes of it).
  */
 export class DeliveryClaims {
