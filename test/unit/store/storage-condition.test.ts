@@ -1,4 +1,4 @@
-import { streamLogger } from '../../src/util/logger.js';
+import { streamLogger } from '../../../src/util/logger.js';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createGroupCommit } from '../../../src/store/group-commit.js';
