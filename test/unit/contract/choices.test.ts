@@ -14,7 +14,7 @@ afterEach(async () => {
 });
 
 describe('documented choices at the edges', () => {
-  it('WH-3: a scan.results_available not yet sent when results delivery is switched off is never sent: cancelled with the reason, not brought back; scan.completed unaffected', async () => {
+  it('WH-3, CHOICE-17: a scan.results_available not yet sent when results delivery is switched off is never sent: cancelled with the reason, not brought back; scan.completed unaffected', async () => {
     const emu = testEmulator();
     const r = await startReceiver(DEMO.webhookSecret, (n) => (n <= 2 ? 500 : 200));
     receivers.push(r);

@@ -124,6 +124,28 @@ describe('CHOICE-40: deeply nested results', () => {
 });
 
 describe('DELETE /v1/results and stored results', () => {
+  it("CHOICE-10: data is not separated by environment for deletion: the test key deletes the member's live results too, and the live key the test ones", async () => {
+    for (const [caller, other] of [[DEMO.testSecret, DEMO.liveSecret], [DEMO.liveSecret, DEMO.testSecret]] as const) {
+      const emu = testEmulator();
+      await setResultsDelivery(emu, true);
+      const envs: string[] = [];
+      for (const key of [caller, other]) {
+        const token = await mint(emu, 'member_1', { key });
+        const installation = await enroll(emu, token);
+        const scanId = uid('scn');
+        expect((await event(emu, token, { installation_id: installation, scan_id: scanId, status: 'completed' })).status).toBe(201);
+        expect((await upload(emu, token, scanId, installation)).status).toBe(201);
+        envs.push(String((emu.store.db.prepare('SELECT env FROM scans WHERE id = ?').get(scanId) as { env: string }).env));
+      }
+      // One result of each environment, then one call with one key removes both.
+      expect(envs.sort()).toEqual(['live', 'test']);
+      const res = await emu.call('DELETE', '/v1/results?host_user_ref=member_1', { key: caller });
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual({ host_user_ref: 'member_1', deleted: 2 });
+      expect(count(emu, "SELECT count(*) AS n FROM results WHERE host_user_ref = 'member_1'")).toBe(0);
+    }
+  });
+
   it("DEL-2: removes every stored result of the member under the calling key's app, leaves others and the scans", async () => {
     const emu = testEmulator();
     await setResultsDelivery(emu, true);
