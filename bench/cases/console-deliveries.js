@@ -21,8 +21,8 @@ export default {
     const { createEmulator } = await load('emulator/create-emulator.js');
     const { openDatabase } = await load('store/db.js');
     const { VirtualClock, frozenBase } = await load('clock/clock.js');
-    const { applyFixtures } = await load('emulator/domain/fixtures.js');
-    const { readFixtures } = await load('emulator/fixtures.js');
+    const { applyFixtures } = await load('emulator/domain/apply-fixtures.js');
+    const { readFixtures } = await load('emulator/fixture-file.js');
     const db = openDatabase(':memory:');
     const clock = new VirtualClock({ base: frozenBase() });
     const emulator = createEmulator({ db, clock, config: { defaultAppId: 'app_demo', rateLimitPerSecond: 0 } });
