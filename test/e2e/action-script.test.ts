@@ -1,6 +1,5 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -9,19 +8,11 @@ import { ENVIRONMENT } from '../../src/contract/environment.js';
 import { BIN, runCli } from '../helpers/cli.js';
 import { DEMO } from '../helpers/emulator.js';
 import { tempDir } from '../helpers/temp.js';
+import { freePort } from '../helpers/net.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const script = (name: string) => join(ROOT, '.github', 'action', name);
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** NAME=value lines of a $GITHUB_ENV or $GITHUB_OUTPUT file. */
 const entries = (file: string) => Object.fromEntries(readFileSync(file, 'utf8').trim().split('\n').map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]));

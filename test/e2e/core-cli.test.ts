@@ -1,23 +1,14 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, runCli, startServe, type ServeProcess } from '../helpers/cli.js';
 import { tempDir } from '../helpers/temp.js';
+import { freePort } from '../helpers/net.js';
 
 const DEMO_TEST_SECRET = 'sk_test_demoSecretKey00000000000001';
 const DEMO_LIVE_SECRET = 'sk_live_demoSecretKey00000000000001';
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 const json = (stdout: string) => JSON.parse(stdout);
 

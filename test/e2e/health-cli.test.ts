@@ -1,22 +1,13 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { request } from 'node:http';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ENVIRONMENT } from '../../src/contract/environment.js';
 import { runCli, startServe } from '../helpers/cli.js';
 import { DEMO } from '../helpers/emulator.js';
 import { tempDir } from '../helpers/temp.js';
+import { freePort } from '../helpers/net.js';
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** A GET with a chosen Host header (fetch does not let a caller set it). */
 function statusWithHost(baseUrl: string, path: string, host: string): Promise<number> {

@@ -1,9 +1,10 @@
-import net, { type AddressInfo, type Socket } from 'node:net';
+import net from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { EXIT } from '../../src/cli/exit-codes.js';
 import { runCli, startServe } from '../helpers/cli.js';
 import { control } from '../helpers/robust.js';
 import { playScans } from '../helpers/scans.js';
+import { listenOnLoopback } from '../helpers/net.js';
 
 const cleanups: Array<() => Promise<unknown>> = [];
 afterEach(async () => {
@@ -12,21 +13,10 @@ afterEach(async () => {
 
 /** A receiver that accepts connections, reads, and never answers. */
 async function hungReceiver(): Promise<string> {
-  const sockets = new Set<Socket>();
-  const server = net.createServer((socket) => {
-    sockets.add(socket);
-    socket.resume();
-    socket.on('close', () => sockets.delete(socket));
-  });
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-  cleanups.push(
-    () =>
-      new Promise<void>((done) => {
-        for (const socket of sockets) socket.destroy();
-        server.close(() => done());
-      }),
-  );
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
+  const server = net.createServer((socket) => socket.resume());
+  const { port, close } = await listenOnLoopback(server);
+  cleanups.push(close);
+  return `http://127.0.0.1:${port}/hook`;
 }
 
 describe('serve --attempt-timeout (CHOICE-23, built CLI)', () => {

@@ -1,5 +1,4 @@
 import http from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { VirtualClock, frozenBase } from '../../../../src/clock/clock.js';
 import { CHOICES } from '../../../../src/contract/choices.js';
@@ -13,6 +12,7 @@ import { createWebhookEngine } from '../../../../src/webhooks/engine.js';
 import { recordScanEvent } from '../../../../src/webhooks/outbox.js';
 import { DEMO, FIXTURES_FILE } from '../../../helpers/emulator.js';
 import { Condition } from '../../../helpers/wait.js';
+import { listenOnLoopback } from '../../../helpers/net.js';
 
 const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
@@ -21,7 +21,6 @@ afterEach(async () => {
 
 /** A receiver on 127.0.0.1 that answers 200, or never (`hang`); counts the requests it holds open at once. */
 async function receiver(hang: boolean) {
-  const sockets = new Set<Socket>();
   const arrived = new Condition();
   const state = { requests: 0, open: 0, mostOpen: 0 };
   const server = http.createServer((req, res) => {
@@ -33,19 +32,9 @@ async function receiver(hang: boolean) {
     req.resume();
     if (!hang) req.on('end', () => res.end('ok'));
   });
-  server.on('connection', (socket: Socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-  });
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-  cleanups.push(
-    () =>
-      new Promise<void>((done) => {
-        for (const socket of sockets) socket.destroy();
-        server.close(() => done());
-      }),
-  );
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`, state, arrived };
+  const { port, close } = await listenOnLoopback(server);
+  cleanups.push(close);
+  return { url: `http://127.0.0.1:${port}/hook`, state, arrived };
 }
 
 describe('fair across receivers (CHOICE-22)', () => {
