@@ -6,4 +6,9 @@ export interface TimerSource {
   runDue(): Promise<void>;
   /** The clock is advancing to `target` (null: the advance ended): work that arrives meanwhile may wait for its end. */
   advancing?(target: number | null): void;
+  /**
+   * Resolves once the work it has in flight is done (a webhook attempt on the wire, its outcome
+   * recorded): that outcome may schedule more within an advance's window (the next retry).
+   */
+  settle?(): Promise<void>;
 }

@@ -77,7 +77,7 @@ export class Scheduler {
   private async playWindow(target: () => number, finish: () => void): Promise<{ played: number }> {
     let played = 0;
     let stalls = 0;
-    let due = this.earliestDue();
+    let due = await this.settledEarliestDue();
     for (;;) {
       if (this.stopping) {
         this.persistOffset(this.clock.offsetMs);
@@ -85,6 +85,9 @@ export class Scheduler {
           headers: { Connection: 'close' },
         });
       }
+      // Nothing more in the window: once the work in flight is done (an attempt sent before the
+      // advance began), look again, since its outcome may fall due within the window.
+      if (due === null || due > target()) due = await this.settledEarliestDue();
       if (due === null || due > target()) break;
       this.clock.moveTo(due);
       if (played % Scheduler.PERSIST_EVERY === 0) this.persistOffset(this.clock.offsetMs);
@@ -100,6 +103,11 @@ export class Scheduler {
     finish();
     this.persistOffset(this.clock.offsetMs);
     return { played };
+  }
+
+  private async settledEarliestDue(): Promise<number | null> {
+    await Promise.all(this.sources.map((source) => source.settle?.()));
+    return this.earliestDue();
   }
 
   private earliestDue(): number | null {

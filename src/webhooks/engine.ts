@@ -223,6 +223,7 @@ export function createWebhookEngine(deps: WebhookEngineDeps): WebhookEngine {
       return started;
     },
     advancing: (target) => store.webhooks.holdNewUntil(target),
+    settle: drain,
   };
   return engine;
 }

@@ -112,3 +112,33 @@ describe('a clock move at a stop (CHOICE-35)', () => {
     await expect(scheduler.advanceTo(start + 20_000)).rejects.toMatchObject({ code: 'service_stopping' });
   });
 });
+
+describe('work in flight when an advance starts', () => {
+  it('CHOICE-9: an attempt already on the wire when the clock advances is waited for, and the retry its outcome schedules inside the window is played', async () => {
+    const clock = new VirtualClock({ base: frozenBase() });
+    const scheduler = new Scheduler(clock, () => undefined);
+    // One attempt in flight (sent before the advance): nothing is due until it ends, then its retry is.
+    let release!: () => void;
+    const inFlight = new Promise<void>((resolve) => (release = resolve));
+    let retryAt: number | null = null;
+    const played: number[] = [];
+    scheduler.register({
+      nextDueAt: () => retryAt,
+      runDue: async () => {
+        played.push(clock.now());
+        retryAt = null;
+      },
+      settle: () => inFlight,
+    });
+    const start = clock.now();
+    const advanced = scheduler.advanceBy(HOUR);
+    // The attempt ends a turn of the event loop after the advance began, and schedules its retry 30 s on.
+    setImmediate(() => {
+      retryAt = start + WEBHOOK_RETRY_GAPS_MS[0]!;
+      release();
+    });
+    expect(await advanced).toEqual({ played: 1 });
+    expect(played).toEqual([start + WEBHOOK_RETRY_GAPS_MS[0]!]);
+    expect(clock.now()).toBe(start + HOUR);
+  });
+});
