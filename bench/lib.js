@@ -70,11 +70,15 @@ export function startServe(extraArgs = [], { dir = tempDir(), env = {}, nodeArgs
     const started = performance.now();
     // SCANCTL_BENCH_SERVE_NODE_ARGS (space-separated), e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof", to profile serve.
     const extraNode = (process.env.SCANCTL_BENCH_SERVE_NODE_ARGS ?? '').split(' ').filter(Boolean);
-    const child = spawn(process.execPath, [...extraNode, ...nodeArgs, BIN, 'serve', '--port', '0', '--json', '--db', join(dir, 'emulator.db'), ...extraArgs], {
-      cwd: dir,
-      env: { ...process.env, NO_COLOR: '1', SCANCTL_BASE_URL: '', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      [...extraNode, ...nodeArgs, BIN, 'serve', '--port', '0', '--json', '--db', join(dir, 'emulator.db'), ...extraArgs],
+      {
+        cwd: dir,
+        env: { ...process.env, NO_COLOR: '1', SCANCTL_BASE_URL: '', ...env },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     let stderr = '';
     child.stderr.on('data', (chunk) => (stderr += chunk));
     const exited = new Promise((done) => child.once('exit', (code) => done(code)));
@@ -218,14 +222,15 @@ export const keepAliveAgent = new http.Agent({ keepAlive: true, maxSockets: 64 }
 export async function prepareOutbox(dir, { receiverUrl, deliveries }) {
   const fixtures = loadFixtures(dir, { webhookUrl: receiverUrl });
   const dbPath = join(dir, 'emulator.db');
-  const [{ openDatabase, loadSecretBox }, { createStore }, { applyFixtures }, { readFixtures }, { randomIds }, { recordScanEvent }] = await Promise.all([
-    distModule('store/db.js'),
-    distModule('store/index.js'),
-    distModule('emulator/domain/apply-fixtures.js'),
-    distModule('emulator/fixture-file.js'),
-    distModule('util/ids.js'),
-    distModule('webhooks/outbox.js'),
-  ]);
+  const [{ openDatabase, loadSecretBox }, { createStore }, { applyFixtures }, { readFixtures }, { randomIds }, { recordScanEvent }] =
+    await Promise.all([
+      distModule('store/db.js'),
+      distModule('store/index.js'),
+      distModule('emulator/domain/apply-fixtures.js'),
+      distModule('emulator/fixture-file.js'),
+      distModule('util/ids.js'),
+      distModule('webhooks/outbox.js'),
+    ]);
   const db = openDatabase(dbPath, { exclusive: true });
   try {
     const store = createStore(db);
@@ -286,7 +291,12 @@ export async function outboxCounts(dbPath) {
   const { default: Database } = await import('better-sqlite3');
   const db = new Database(dbPath, { readonly: true });
   try {
-    const deliveries = Object.fromEntries(db.prepare('SELECT status, count(*) AS n FROM deliveries GROUP BY status').all().map((r) => [r.status, r.n]));
+    const deliveries = Object.fromEntries(
+      db
+        .prepare('SELECT status, count(*) AS n FROM deliveries GROUP BY status')
+        .all()
+        .map((r) => [r.status, r.n]),
+    );
     const attempts = db.prepare('SELECT count(*) AS n FROM attempts').get().n;
     const maxAttempts = db.prepare('SELECT max(attempts) AS m, min(attempts) AS l FROM deliveries').get();
     return { deliveries, attempts, maxAttempts: maxAttempts.m, minAttempts: maxAttempts.l };

@@ -19,7 +19,21 @@ import consoleDeliveries from './cases/console-deliveries.js';
 import installTarball from './cases/install-tarball.js';
 import clockAdvanceLoad from './cases/clock-advance-load.js';
 
-const CASES = [coldStart, serveReady, sessionsThroughput, webhookThroughput, failingDeliveries, scanLatency, rssScans, consoleDeliveries, startEmulatorCase, execOverhead, installTarball, flatCosts, clockAdvanceLoad];
+const CASES = [
+  coldStart,
+  serveReady,
+  sessionsThroughput,
+  webhookThroughput,
+  failingDeliveries,
+  scanLatency,
+  rssScans,
+  consoleDeliveries,
+  startEmulatorCase,
+  execOverhead,
+  installTarball,
+  flatCosts,
+  clockAdvanceLoad,
+];
 
 const args = process.argv.slice(2);
 const quick = args.includes('--quick');
@@ -36,7 +50,8 @@ function fmt(value, unit) {
 
 /** Judges a result against its target: a ratio to the same-run baseline, or an absolute bound. */
 function judge(bench, result) {
-  if (result.notMeasured) return { measured: result.notMeasured, baseline: '-', ratio: '-', target: describeTarget(bench.target), verdict: 'not measured yet' };
+  if (result.notMeasured)
+    return { measured: result.notMeasured, baseline: '-', ratio: '-', target: describeTarget(bench.target), verdict: 'not measured yet' };
   const t = result.target ?? bench.target;
   if (t.ratio) {
     const ratio = result.value / result.baselineValue;
@@ -53,7 +68,13 @@ function judge(bench, result) {
     };
   }
   const pass = result.value <= t.max;
-  return { measured: result.display ?? fmt(result.value, result.unit), baseline: '-', ratio: '-', target: describeTarget(t), verdict: pass ? 'pass' : 'MISSED' };
+  return {
+    measured: result.display ?? fmt(result.value, result.unit),
+    baseline: '-',
+    ratio: '-',
+    target: describeTarget(t),
+    verdict: pass ? 'pass' : 'MISSED',
+  };
 }
 
 function describeTarget(t) {
@@ -67,7 +88,9 @@ const sections = [];
 /** The notes of cases that report several figures (their rows carry none). */
 const caseNotes = [];
 const info = machine();
-console.log(`scanctl benchmarks${quick ? ' (quick)' : ''}: ${info.cpu}, ${info.cores} cores, ${info.memory_gb} GB, Node ${info.node}, commit ${info.commit}, load ${info.load_average.join(' ')}`);
+console.log(
+  `scanctl benchmarks${quick ? ' (quick)' : ''}: ${info.cpu}, ${info.cores} cores, ${info.memory_gb} GB, Node ${info.node}, commit ${info.commit}, load ${info.load_average.join(' ')}`,
+);
 for (const bench of CASES) {
   if (only && !only.has(bench.id)) continue;
   process.stdout.write(`- ${bench.title} ... `);
@@ -75,7 +98,7 @@ for (const bench of CASES) {
   try {
     result = await bench.run({ quick });
   } catch (error) {
-    result = { failed: String(error?.message ?? error).replace(/\s+/g, " ") };
+    result = { failed: String(error?.message ?? error).replace(/\s+/g, ' ') };
   }
   // A case may report several figures (result.rows), each judged against the case's target.
   const parts = result.rows && !result.failed ? result.rows : [result];
@@ -85,7 +108,13 @@ for (const bench of CASES) {
   for (const part of parts) {
     const named = part === result ? bench : { ...bench, title: `${bench.title}: ${part.label}`, baseline: part.baseline ?? bench.baseline };
     const row = part.failed
-      ? { measured: `failed: ${part.failed.slice(0, 200)}`, baseline: '-', ratio: '-', target: describeTarget(bench.target), verdict: 'FAILED' }
+      ? {
+          measured: `failed: ${part.failed.slice(0, 200)}`,
+          baseline: '-',
+          ratio: '-',
+          target: describeTarget(bench.target),
+          verdict: 'FAILED',
+        }
       : judge(bench, part);
     rows.push({ bench: named, result: part, row });
     const line = `${row.verdict}: ${row.measured}${row.baseline !== '-' ? ` vs ${row.baseline} (${row.ratio})` : ''}${part.note ? ` [${part.note}]` : ''}`;
@@ -98,7 +127,10 @@ const header = ['Benchmark', 'Baseline (same run)', 'Measured', 'Baseline', 'Rat
 const table = [
   `| ${header.join(' | ')} |`,
   `|${header.map(() => '---').join('|')}|`,
-  ...rows.map(({ bench, row }) => `| ${bench.title} | ${bench.baseline} | ${row.measured} | ${row.baseline} | ${row.ratio} | ${row.target} | ${row.verdict} |`),
+  ...rows.map(
+    ({ bench, row }) =>
+      `| ${bench.title} | ${bench.baseline} | ${row.measured} | ${row.baseline} | ${row.ratio} | ${row.target} | ${row.verdict} |`,
+  ),
 ].join('\n');
 console.log(`\n${table}\n`);
 

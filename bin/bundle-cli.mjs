@@ -47,7 +47,8 @@ const tuiSeparate = {
     b.onResolve({ filter: /[\\/]tui[\\/]render\.js$/ }, () => ({ path: 'tui-loader', namespace: 'scanctl-tui' }));
     b.onLoad({ filter: /.*/, namespace: 'scanctl-tui' }, () => ({
       // A specifier in a variable: esbuild leaves the import to run time, beside the bundle.
-      contents: "const tui = './tui.mjs';\nexport async function renderListen(...args) { return (await import(tui)).renderListen(...args); }\n",
+      contents:
+        "const tui = './tui.mjs';\nexport async function renderListen(...args) { return (await import(tui)).renderListen(...args); }\n",
       loader: 'js',
     }));
   },
@@ -89,5 +90,7 @@ await build({
   splitting: true,
   chunkNames: 'tui-[hash]',
   // react's CommonJS modules call require() for node builtins: give the ESM bundle a require.
-  banner: { js: "import { createRequire as __scanctlCreateRequire } from 'node:module'; const require = __scanctlCreateRequire(import.meta.url);" },
+  banner: {
+    js: "import { createRequire as __scanctlCreateRequire } from 'node:module'; const require = __scanctlCreateRequire(import.meta.url);",
+  },
 });

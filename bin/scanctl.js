@@ -10,7 +10,9 @@ const args = process.argv.slice(2);
 const [major, minor] = process.versions.node.split('.').map(Number);
 if (major < 22 || (major === 22 && minor < 14) || (major === 23 && minor < 6)) {
   // better-sqlite3's prebuilt addon needs Node-API 10: an older Node crashes loading it.
-  process.stderr.write(`scanctl: needs Node 22.14 or newer, 24 or 26; this is Node ${process.versions.node} (Node 20 reached its end of life on 2026-04-30)\n`);
+  process.stderr.write(
+    `scanctl: needs Node 22.14 or newer, 24 or 26; this is Node ${process.versions.node} (Node 20 reached its end of life on 2026-04-30)\n`,
+  );
   process.exit(1);
 } else if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
   const pkg = JSON.parse(readFileSync(join(__dirname, '..', 'package.json'), 'utf8'));
@@ -23,7 +25,11 @@ if (major < 22 || (major === 22 && minor < 14) || (major === 23 && minor < 6)) {
     cli = require(bundle);
   } catch (error) {
     const unbuilt = error.code === 'MODULE_NOT_FOUND' && String(error.message).includes(bundle);
-    process.stderr.write(unbuilt ? `scanctl: its CLI is not built: run \`npm run build\` in ${join(__dirname, '..')}\n` : `scanctl: cannot load its CLI: ${String(error.message).split('\n')[0]}\n`);
+    process.stderr.write(
+      unbuilt
+        ? `scanctl: its CLI is not built: run \`npm run build\` in ${join(__dirname, '..')}\n`
+        : `scanctl: cannot load its CLI: ${String(error.message).split('\n')[0]}\n`,
+    );
     process.exit(1);
   }
   cli.main(process.argv);

@@ -61,7 +61,10 @@ export function verifySignature(rawBody: string | Uint8Array, signature: string 
   }
   // Both sides are 64 hex characters here, so the comparison takes the same time whatever they hold.
   if (!timingSafeEqual(Buffer.from(presented), Buffer.from(signPayload(rawBody, secret)))) {
-    throw new SignatureVerificationError('mismatch', 'The signature does not match the body: wrong secret, or the bytes changed after signing.');
+    throw new SignatureVerificationError(
+      'mismatch',
+      'The signature does not match the body: wrong secret, or the bytes changed after signing.',
+    );
   }
   return true;
 }

@@ -34,6 +34,8 @@ export function teardown(): void {
   if (ours.length > 0) {
     // vitest reports an error thrown here but still exits 0: set the exit code too.
     process.exitCode = 1;
-    throw new Error(`the tests left ${ours.length} temporary folder(s) behind (now removed): ${ours.join(', ')}; create them with tempDir() from test/helpers/temp.ts`);
+    throw new Error(
+      `the tests left ${ours.length} temporary folder(s) behind (now removed): ${ours.join(', ')}; create them with tempDir() from test/helpers/temp.ts`,
+    );
   }
 }

@@ -42,7 +42,9 @@ async function oneRun(loaded) {
       if (loaded) {
         load = setInterval(() => {
           const id = events[resends++ % events.length];
-          void request(`${serve.baseUrl}/_scanctl/webhooks/events/${id}/resend`, { method: 'POST', agent: keepAliveAgent }).catch(() => undefined);
+          void request(`${serve.baseUrl}/_scanctl/webhooks/events/${id}/resend`, { method: 'POST', agent: keepAliveAgent }).catch(
+            () => undefined,
+          );
         }, 1000 / RESENDS_PER_SECOND);
         await new Promise((resolve) => setTimeout(resolve, LOAD_BEFORE_MS));
       }

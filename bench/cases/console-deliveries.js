@@ -57,7 +57,8 @@ export default {
     };
     const medians = {};
     // Warm every page first (JIT, prepared statements), so the first one measured does not pay for all.
-    for (let i = 0; i < 5; i++) for (const path of Object.values(pages)) await (await emulator.app.request(path, { headers: { cookie } })).text();
+    for (let i = 0; i < 5; i++)
+      for (const path of Object.values(pages)) await (await emulator.app.request(path, { headers: { cookie } })).text();
     for (const [name, path] of Object.entries(pages)) {
       const samples = [];
       for (let i = 0; i < runs + 3; i++) {
@@ -66,7 +67,8 @@ export default {
         const html = await response.text();
         const ms = performance.now() - started;
         if (response.status !== 200) throw new Error(`${path} answered ${response.status}: ${html.slice(0, 200)}`);
-        if (name !== 'delivery' && (html.match(/<tr id="delivery-/g) ?? []).length !== 50) throw new Error(`${path} did not list 50 deliveries`);
+        if (name !== 'delivery' && (html.match(/<tr id="delivery-/g) ?? []).length !== 50)
+          throw new Error(`${path} did not list 50 deliveries`);
         if (i >= 3) samples.push(ms);
       }
       medians[name] = median(samples);

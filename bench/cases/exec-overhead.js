@@ -12,6 +12,11 @@ export default {
       [() => timeProcess([BIN, 'exec', '--', process.execPath, '-e', '0']), () => timeProcess(['-e', '0'])],
       runs,
     );
-    return { value: subject, baselineValue: baseline, unit: 'ms', note: `median of ${runs} runs each, interleaved; the subject includes its own \`node -e 0\`` };
+    return {
+      value: subject,
+      baselineValue: baseline,
+      unit: 'ms',
+      note: `median of ${runs} runs each, interleaved; the subject includes its own \`node -e 0\``,
+    };
   },
 };

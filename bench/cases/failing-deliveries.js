@@ -5,7 +5,17 @@
 // database must hold 17 recorded attempts for each delivery, every one `failed`.
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { outboxCounts, prepareOutbox, removeDir, request, ROOT, startChildServer, startServe, tempDir, waitForOutboxDrained } from '../lib.js';
+import {
+  outboxCounts,
+  prepareOutbox,
+  removeDir,
+  request,
+  ROOT,
+  startChildServer,
+  startServe,
+  tempDir,
+  waitForOutboxDrained,
+} from '../lib.js';
 
 const ATTEMPTS = 17;
 

@@ -32,7 +32,11 @@ function worker(args) {
     child.stdout.on('data', (c) => (out += c));
     child.stderr.on('data', (c) => (err += c));
     child.on('error', reject);
-    child.on('exit', (code) => (code === 0 ? resolve(JSON.parse(out.trim().split('\n').at(-1))) : reject(new Error(`worker ${args[0]} ${args.at(-1)} exited ${code}: ${err.trim().split('\n').slice(0, 3).join(' ')}`))));
+    child.on('exit', (code) =>
+      code === 0
+        ? resolve(JSON.parse(out.trim().split('\n').at(-1)))
+        : reject(new Error(`worker ${args[0]} ${args.at(-1)} exited ${code}: ${err.trim().split('\n').slice(0, 3).join(' ')}`)),
+    );
   });
 }
 
@@ -90,15 +94,33 @@ export default {
     const ratio = (s, op) => (costs[s][op] !== undefined && costs[0][op] ? costs[s][op] / costs[0][op] : null);
     writeFileSync(
       join(ROOT, 'bench', 'flat-costs.svg'),
-      ratioPlot({ title: 'Cost per operation as the database grows (1.0 = cost at 10^4 rows)', sizes, goal: GOAL, series: OPERATIONS.map((op) => ({ label: op.label, ratios: sizes.map((_, s) => ratio(s, op.id)) })) }),
+      ratioPlot({
+        title: 'Cost per operation as the database grows (1.0 = cost at 10^4 rows)',
+        sizes,
+        goal: GOAL,
+        series: OPERATIONS.map((op) => ({ label: op.label, ratios: sizes.map((_, s) => ratio(s, op.id)) })),
+      }),
     );
     const head = ['Operation', ...sizes.map((n) => `${sizeLabel(n)} (ms)`), ...sizes.slice(1).map((n) => `${sizeLabel(n)} / 10^4`)];
     const table = [
       `| ${head.join(' | ')} |`,
       `|${head.map(() => '---').join('|')}|`,
-      ...OPERATIONS.map((op) => `| ${op.label} | ${sizes.map((_, s) => (failures[s][op.id] && costs[s][op.id] === undefined ? 'failed' : fmt(costs[s][op.id]))).join(' | ')} | ${sizes.slice(1).map((_, i) => { const r = ratio(i + 1, op.id); return r === null ? '-' : `${r.toFixed(2)}x`; }).join(' | ')} |`),
+      ...OPERATIONS.map(
+        (op) =>
+          `| ${op.label} | ${sizes.map((_, s) => (failures[s][op.id] && costs[s][op.id] === undefined ? 'failed' : fmt(costs[s][op.id]))).join(' | ')} | ${sizes
+            .slice(1)
+            .map((_, i) => {
+              const r = ratio(i + 1, op.id);
+              return r === null ? '-' : `${r.toFixed(2)}x`;
+            })
+            .join(' | ')} |`,
+      ),
     ].join('\n');
-    const exports = exportDetail.map((d, s) => (d ? `${sizeLabel(sizes[s])}: ${d.rows.toLocaleString('en')} rows, ${(d.bytes / 2 ** 20).toFixed(1)} MB in ${(d.ms / 1000).toFixed(2)} s, first byte after ${d.first_byte_ms?.toFixed(1)} ms, RSS growth ${d.rss_growth_mb.toFixed(0)} MB` : `${sizeLabel(sizes[s])}: ${failures[s].export ?? 'not measured'}`));
+    const exports = exportDetail.map((d, s) =>
+      d
+        ? `${sizeLabel(sizes[s])}: ${d.rows.toLocaleString('en')} rows, ${(d.bytes / 2 ** 20).toFixed(1)} MB in ${(d.ms / 1000).toFixed(2)} s, first byte after ${d.first_byte_ms?.toFixed(1)} ms, RSS growth ${d.rss_growth_mb.toFixed(0)} MB`
+        : `${sizeLabel(sizes[s])}: ${failures[s].export ?? 'not measured'}`,
+    );
     console.log(`\n${table}\n  state export: ${exports.join('; ')}\n  wrote bench/flat-costs.svg`);
     return {
       rows,

@@ -41,7 +41,11 @@ export default {
         }
       }
       const median = [...seconds].sort((a, b) => a - b)[seconds.length >> 1];
-      return { value: median, unit: 's', note: `median of ${runs} installs (${seconds.map((s) => s.toFixed(1)).join(', ')} s), npm's cache warm` };
+      return {
+        value: median,
+        unit: 's',
+        note: `median of ${runs} installs (${seconds.map((s) => s.toFixed(1)).join(', ')} s), npm's cache warm`,
+      };
     } finally {
       removeDir(packDir);
     }

@@ -10,7 +10,18 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import { readFileSync } from 'node:fs';
-import { loadFixtures, outboxCounts, removeDir, request, ROOT, rssMb, startChildServer, startServe, tempDir, waitForOutboxDrained } from '../lib.js';
+import {
+  loadFixtures,
+  outboxCounts,
+  removeDir,
+  request,
+  ROOT,
+  rssMb,
+  startChildServer,
+  startServe,
+  tempDir,
+  waitForOutboxDrained,
+} from '../lib.js';
 
 const CONCURRENCY = 32;
 
@@ -35,7 +46,12 @@ export default {
     const k = (n) => `${Math.round(n / 1000)}k`;
     const first = k(results[0].checkpoints[0].scans);
     const last = k(total);
-    const each = results.map((x, i) => `run ${i + 1}: ${x.checkpoints.map((c) => `${k(c.scans)} ${c.rss.toFixed(0)} MB`).join(', ')} (ready ${x.startRss.toFixed(0)} MB, peak ${x.peak.toFixed(0)} MB, ${x.rate} scans/s)`).join('; ');
+    const each = results
+      .map(
+        (x, i) =>
+          `run ${i + 1}: ${x.checkpoints.map((c) => `${k(c.scans)} ${c.rss.toFixed(0)} MB`).join(', ')} (ready ${x.startRss.toFixed(0)} MB, peak ${x.peak.toFixed(0)} MB, ${x.rate} scans/s)`,
+      )
+      .join('; ');
     const worstRatio = Math.max(...results.map((x) => x.checkpoints[1].rss / x.checkpoints[0].rss));
     const worstMb = Math.max(...results.flatMap((x) => x.checkpoints.map((c) => c.rss)));
     const worstRun = results.find((x) => x.checkpoints[1].rss / x.checkpoints[0].rss === worstRatio);
@@ -58,64 +74,82 @@ export default {
 
 /** One fresh serve: `total` scans, VmRSS at a third of them and at the end (each after the outbox drained). */
 async function oneRun(scans) {
-    const checkpoints = [];
-    const { simulate } = await import(pathToFileURL(join(ROOT, 'dist', 'sdk', 'simulate.js')).href);
-    const receiver = await startChildServer(join(ROOT, 'bench', 'receiver.js'), ['200']);
-    const dir = tempDir();
-    const fixtures = loadFixtures(dir, { webhookUrl: receiver.url });
-    const app = JSON.parse(readFileSync(fixtures.file, 'utf8')).apps[0];
-    const serve = await startServe(['--rate-limit', '0', '--fixtures', fixtures.file], { dir });
-    const base = serve.baseUrl;
-    const auth = { authorization: `Bearer ${fixtures.testSecret}` };
-    let peak;
-    let startRss;
-    let seconds;
-    try {
-      startRss = rssMb(serve.child.pid);
-      // One enrolled installation (and the model version) through the simulated SDK.
-      const [first] = await simulate(
-        {
-          baseUrl: base, secretKey: fixtures.testSecret, hostUserRef: 'member_0', outcome: 'completed', count: 1, offlineLateMs: null, result: {},
-          noScope: false, duplicateReport: false, uploadRetries: 0, installationId: null, reinstall: false,
-          bundleId: app.bundle_id, teamId: app.team_id, appVersion: '1.0.0',
-        },
-        () => {},
+  const checkpoints = [];
+  const { simulate } = await import(pathToFileURL(join(ROOT, 'dist', 'sdk', 'simulate.js')).href);
+  const receiver = await startChildServer(join(ROOT, 'bench', 'receiver.js'), ['200']);
+  const dir = tempDir();
+  const fixtures = loadFixtures(dir, { webhookUrl: receiver.url });
+  const app = JSON.parse(readFileSync(fixtures.file, 'utf8')).apps[0];
+  const serve = await startServe(['--rate-limit', '0', '--fixtures', fixtures.file], { dir });
+  const base = serve.baseUrl;
+  const auth = { authorization: `Bearer ${fixtures.testSecret}` };
+  let peak;
+  let startRss;
+  let seconds;
+  try {
+    startRss = rssMb(serve.child.pid);
+    // One enrolled installation (and the model version) through the simulated SDK.
+    const [first] = await simulate(
+      {
+        baseUrl: base,
+        secretKey: fixtures.testSecret,
+        hostUserRef: 'member_0',
+        outcome: 'completed',
+        count: 1,
+        offlineLateMs: null,
+        result: {},
+        noScope: false,
+        duplicateReport: false,
+        uploadRetries: 0,
+        installationId: null,
+        reinstall: false,
+        bundleId: app.bundle_id,
+        teamId: app.team_id,
+        appVersion: '1.0.0',
+      },
+      () => {},
+    );
+    const installation = first.installation_id;
+    const modelVersion = first.steps.find((s) => s.step === 'model').model_version;
+    let next = 0;
+    const started = performance.now();
+    for (const stop of [Math.round(scans / 3), scans]) {
+      await Promise.all(
+        Array.from({ length: CONCURRENCY }, async () => {
+          while (next < stop) {
+            const i = next++;
+            const member = `member_${i % 1000}`;
+            const minted = await request(`${base}/v1/sessions`, { method: 'POST', headers: auth, json: { host_user_ref: member } });
+            if (minted.status !== 201) throw new Error(`mint answered ${minted.status}: ${JSON.stringify(minted.body)}`);
+            const reported = await request(`${base}/v1/scan-events`, {
+              method: 'POST',
+              headers: { authorization: `Bearer ${minted.body.session_token}`, 'idempotency-key': `idem_${i}` },
+              json: {
+                installation_id: installation,
+                scan_id: `scn_rss${i}`,
+                status: 'completed',
+                occurred_at: new Date().toISOString(),
+                model_version: modelVersion,
+              },
+            });
+            if (reported.status !== 201) throw new Error(`scan event answered ${reported.status}: ${JSON.stringify(reported.body)}`);
+          }
+        }),
       );
-      const installation = first.installation_id;
-      const modelVersion = first.steps.find((s) => s.step === 'model').model_version;
-      let next = 0;
-      const started = performance.now();
-      for (const stop of [Math.round(scans / 3), scans]) {
-        await Promise.all(
-          Array.from({ length: CONCURRENCY }, async () => {
-            while (next < stop) {
-              const i = next++;
-              const member = `member_${i % 1000}`;
-              const minted = await request(`${base}/v1/sessions`, { method: 'POST', headers: auth, json: { host_user_ref: member } });
-              if (minted.status !== 201) throw new Error(`mint answered ${minted.status}: ${JSON.stringify(minted.body)}`);
-              const reported = await request(`${base}/v1/scan-events`, {
-                method: 'POST',
-                headers: { authorization: `Bearer ${minted.body.session_token}`, 'idempotency-key': `idem_${i}` },
-                json: { installation_id: installation, scan_id: `scn_rss${i}`, status: 'completed', occurred_at: new Date().toISOString(), model_version: modelVersion },
-              });
-              if (reported.status !== 201) throw new Error(`scan event answered ${reported.status}: ${JSON.stringify(reported.body)}`);
-            }
-          }),
-        );
-        await waitForOutboxDrained(base, { timeoutMs: 300_000, intervalMs: 100 });
-        checkpoints.push({ scans: stop, rss: rssMb(serve.child.pid) });
-      }
-      seconds = (performance.now() - started) / 1000;
-      peak = peakMb(serve.child.pid);
-    } finally {
-      await serve.stop();
-      await receiver.stop();
+      await waitForOutboxDrained(base, { timeoutMs: 300_000, intervalMs: 100 });
+      checkpoints.push({ scans: stop, rss: rssMb(serve.child.pid) });
     }
-    try {
-      const counts = await outboxCounts(join(dir, 'emulator.db'));
-      if (counts.deliveries.succeeded !== scans + 1) throw new Error(`expected ${scans + 1} delivered webhooks: ${JSON.stringify(counts)}`);
-    } finally {
-      removeDir(dir);
-    }
-    return { checkpoints, startRss, peak, rate: Math.round(scans / seconds) };
+    seconds = (performance.now() - started) / 1000;
+    peak = peakMb(serve.child.pid);
+  } finally {
+    await serve.stop();
+    await receiver.stop();
+  }
+  try {
+    const counts = await outboxCounts(join(dir, 'emulator.db'));
+    if (counts.deliveries.succeeded !== scans + 1) throw new Error(`expected ${scans + 1} delivered webhooks: ${JSON.stringify(counts)}`);
+  } finally {
+    removeDir(dir);
+  }
+  return { checkpoints, startRss, peak, rate: Math.round(scans / seconds) };
 }

@@ -8,7 +8,18 @@
 import http from 'node:http';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { outboxCounts, prepareOutbox, removeDir, request, ROOT, startChildServer, startServe, tempDir, waitForOutboxDrained, waitForReceiver } from '../lib.js';
+import {
+  outboxCounts,
+  prepareOutbox,
+  removeDir,
+  request,
+  ROOT,
+  startChildServer,
+  startServe,
+  tempDir,
+  waitForOutboxDrained,
+  waitForReceiver,
+} from '../lib.js';
 
 const IN_FLIGHT = 32;
 // serve's delivery path is warm (JIT, connections, SQLite's cache) after ~3,000 deliveries: the first
@@ -56,7 +67,7 @@ async function rawDeliveries(url, payload, count) {
 export default {
   id: 'webhook-throughput',
   title: 'Webhook deliveries per second to a local receiver, every attempt recorded',
-  baseline: 'raw `http.request`, keep-alive Agent with the sender\'s settings, 32 in flight',
+  baseline: "raw `http.request`, keep-alive Agent with the sender's settings, 32 in flight",
   target: { ratio: 'min', value: 0.75 },
   async run({ quick }) {
     const count = quick ? 5_000 : 20_000;
@@ -91,7 +102,9 @@ export default {
       const counts = await outboxCounts(outbox.dbPath);
       const total = WARMUP + count;
       if (counts.deliveries.succeeded !== total || counts.attempts !== total || received !== total) {
-        throw new Error(`expected ${total} succeeded deliveries with one recorded attempt each: ${JSON.stringify(counts)}, receiver saw ${received}`);
+        throw new Error(
+          `expected ${total} succeeded deliveries with one recorded attempt each: ${JSON.stringify(counts)}, receiver saw ${received}`,
+        );
       }
       return {
         value: timed / seconds,

@@ -36,27 +36,46 @@ export function ratioPlot({ title, sizes, series, goal }) {
     `<line x1="${left}" y1="${top + plotH}" x2="${left + plotW}" y2="${top + plotH}" stroke="black"/>`,
     `<line x1="${left}" y1="${top}" x2="${left}" y2="${top + plotH}" stroke="black"/>`,
   ];
-  const ticks = logY ? [0.5, 1, 2, 5, 10, 20, 40].filter((t) => t <= maxRatio) : Array.from({ length: Math.floor(maxRatio / 0.5) }, (_, i) => 0.5 + i * 0.5);
+  const ticks = logY
+    ? [0.5, 1, 2, 5, 10, 20, 40].filter((t) => t <= maxRatio)
+    : Array.from({ length: Math.floor(maxRatio / 0.5) }, (_, i) => 0.5 + i * 0.5);
   for (const t of ticks) {
     const y = yOf(t);
-    out.push(`<line x1="${left - 4}" y1="${y}" x2="${left + plotW}" y2="${y}" stroke="#eee"/>`, `<text x="${left - 8}" y="${y + 4}" text-anchor="end">${t}x</text>`);
+    out.push(
+      `<line x1="${left - 4}" y1="${y}" x2="${left + plotW}" y2="${y}" stroke="#eee"/>`,
+      `<text x="${left - 8}" y="${y + 4}" text-anchor="end">${t}x</text>`,
+    );
   }
   for (const size of sizes) {
     const x = xOf(size);
-    out.push(`<line x1="${x}" y1="${top + plotH}" x2="${x}" y2="${top + plotH + 4}" stroke="black"/>`, `<text x="${x}" y="${top + plotH + 18}" text-anchor="middle">10^${Math.round(Math.log10(size))}</text>`);
+    out.push(
+      `<line x1="${x}" y1="${top + plotH}" x2="${x}" y2="${top + plotH + 4}" stroke="black"/>`,
+      `<text x="${x}" y="${top + plotH + 18}" text-anchor="middle">10^${Math.round(Math.log10(size))}</text>`,
+    );
   }
   out.push(`<text x="${left + plotW / 2}" y="${height - 10}" text-anchor="middle">rows per table already in the database</text>`);
-  out.push(`<text x="14" y="${top + plotH / 2}" transform="rotate(-90 14 ${top + plotH / 2})" text-anchor="middle">cost / cost at 10^${Math.round(logMin)}</text>`);
+  out.push(
+    `<text x="14" y="${top + plotH / 2}" transform="rotate(-90 14 ${top + plotH / 2})" text-anchor="middle">cost / cost at 10^${Math.round(logMin)}</text>`,
+  );
   const gy = yOf(goal);
-  out.push(`<line x1="${left}" y1="${gy}" x2="${left + plotW}" y2="${gy}" stroke="#d00" stroke-dasharray="6 4"/>`, `<text x="${left + plotW - 4}" y="${gy - 5}" text-anchor="end" fill="#d00">goal ${goal}x</text>`);
+  out.push(
+    `<line x1="${left}" y1="${gy}" x2="${left + plotW}" y2="${gy}" stroke="#d00" stroke-dasharray="6 4"/>`,
+    `<text x="${left + plotW - 4}" y="${gy - 5}" text-anchor="end" fill="#d00">goal ${goal}x</text>`,
+  );
   series.forEach((s, i) => {
     const color = COLORS[i % COLORS.length];
     const points = s.ratios.map((r, j) => (typeof r === 'number' && Number.isFinite(r) ? [xOf(sizes[j]), yOf(r)] : null)).filter(Boolean);
-    if (points.length > 1) out.push(`<polyline fill="none" stroke="${color}" stroke-width="2" points="${points.map(([x, y]) => `${x.toFixed(1)},${y.toFixed(1)}`).join(' ')}"/>`);
+    if (points.length > 1)
+      out.push(
+        `<polyline fill="none" stroke="${color}" stroke-width="2" points="${points.map(([x, y]) => `${x.toFixed(1)},${y.toFixed(1)}`).join(' ')}"/>`,
+      );
     for (const [x, y] of points) out.push(`<circle cx="${x.toFixed(1)}" cy="${y.toFixed(1)}" r="3" fill="${color}"/>`);
     const ly = top + 10 + i * 18;
     const last = s.ratios.at(-1);
-    out.push(`<rect x="${left + plotW + 16}" y="${ly - 9}" width="12" height="12" fill="${color}"/>`, `<text x="${left + plotW + 34}" y="${ly + 1}">${escape(s.label)}${typeof last === 'number' ? ` (${last.toFixed(2)}x)` : ''}</text>`);
+    out.push(
+      `<rect x="${left + plotW + 16}" y="${ly - 9}" width="12" height="12" fill="${color}"/>`,
+      `<text x="${left + plotW + 34}" y="${ly + 1}">${escape(s.label)}${typeof last === 'number' ? ` (${last.toFixed(2)}x)` : ''}</text>`,
+    );
   });
   out.push('</svg>', '');
   return out.join('\n');

@@ -20,7 +20,10 @@ const HOOK = 'http://127.0.0.1:9/hook';
 const [mode, dbPath, arg] = process.argv.slice(2);
 
 async function open() {
-  const [{ openDatabase, loadSecretBox }, { createEmulator }] = await Promise.all([dist('store/db.js'), dist('emulator/create-emulator.js')]);
+  const [{ openDatabase, loadSecretBox }, { createEmulator }] = await Promise.all([
+    dist('store/db.js'),
+    dist('emulator/create-emulator.js'),
+  ]);
   const db = openDatabase(dbPath, { exclusive: true });
   const emulator = createEmulator({ db, box: loadSecretBox(dbPath), config: { version: 'bench', rateLimitPerSecond: 0 } });
   return { db, emulator };
@@ -39,7 +42,13 @@ async function prepare(rows) {
   const fixtures = loadFixtures(dir, { webhookUrl: HOOK });
   applyFixtures(emulator.store, randomIds, emulator.box, now, readFixtures(fixtures.file));
   const key = db.prepare("SELECT id FROM api_keys WHERE app_id = ? AND env = 'test' AND kind = 'secret'").get(APP);
-  const columns = (table) => new Set(db.prepare(`PRAGMA table_info(${table})`).all().map((c) => c.name));
+  const columns = (table) =>
+    new Set(
+      db
+        .prepare(`PRAGMA table_info(${table})`)
+        .all()
+        .map((c) => c.name),
+    );
   const deliveryColumns = columns('deliveries');
   const model = MODEL_VERSIONS[0];
   // A year of history, oldest first: row i happened at `at(i)`.
@@ -49,16 +58,23 @@ async function prepare(rows) {
     `INSERT INTO installations (id, app_id, status, bundle_id, team_id, app_version, enrolled_at, enrollments, blocked_at, last_seen_at)
      VALUES (?, ?, 'enrolled', 'com.example.scanner', 'A1B2C3D4E5', '1.0.0', ?, 1, NULL, ?)`,
   ).run(INSTALLATION, APP, now - span, now);
-  const session = db.prepare(`INSERT INTO sessions (id, token_hash, app_id, key_id, env, host_user_ref, scopes, created_at, expires_at, scan_id)
+  const session =
+    db.prepare(`INSERT INTO sessions (id, token_hash, app_id, key_id, env, host_user_ref, scopes, created_at, expires_at, scan_id)
     VALUES (?, ?, ?, ?, ?, ?, '["scan.create","results.upload"]', ?, ?, ?)`);
-  const scan = db.prepare(`INSERT INTO scans (app_id, id, installation_id, session_id, env, host_user_ref, status, model_version, occurred_at,
+  const scan =
+    db.prepare(`INSERT INTO scans (app_id, id, installation_id, session_id, env, host_user_ref, status, model_version, occurred_at,
     started_at, recorded_at, billable, reports) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, ?, 1)`);
-  const idem = db.prepare(`INSERT INTO idempotency_keys (app_id, key, request_hash, status, response, created_at) VALUES (?, ?, ?, 201, '{}', ?)`);
-  const event = db.prepare(`INSERT INTO events (id, app_id, type, scan_id, host_user_ref, payload, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)`);
+  const idem = db.prepare(
+    `INSERT INTO idempotency_keys (app_id, key, request_hash, status, response, created_at) VALUES (?, ?, ?, 201, '{}', ?)`,
+  );
+  const event = db.prepare(
+    `INSERT INTO events (id, app_id, type, scan_id, host_user_ref, payload, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+  );
   const withSeq = deliveryColumns.has('app_seq');
   const delivery = db.prepare(`INSERT INTO deliveries (id, event_id, app_id, host_user_ref, status, attempts, next_attempt_at, last_status,
     created_at, updated_at, origin${withSeq ? ', app_seq' : ''}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'event'${withSeq ? ', ?' : ''})`);
-  const attempt = db.prepare(`INSERT INTO attempts (delivery_id, event_id, number, url, started_at, status, latency_ms, error, response_excerpt, request_headers)
+  const attempt =
+    db.prepare(`INSERT INTO attempts (delivery_id, event_id, number, url, started_at, status, latency_ms, error, response_excerpt, request_headers)
     VALUES (?, ?, 1, ?, ?, 200, 3, NULL, '{"ok":true}', NULL)`);
   const pad = (i) => String(i).padStart(8, '0');
   const BATCH = 50_000;
@@ -74,15 +90,50 @@ async function prepare(rows) {
         const scanId = `scn_flat${pad(i)}`;
         const sessionId = `ses_flat${pad(i)}`;
         session.run(sessionId, `h${pad(i)}${'0'.repeat(55)}`, APP, key.id, live ? 'live' : 'test', member, t, t + 15 * 60_000, scanId);
-        scan.run(APP, scanId, INSTALLATION, sessionId, live ? 'live' : 'test', member, status, model, t, t, live && status === 'completed' ? 1 : 0);
+        scan.run(
+          APP,
+          scanId,
+          INSTALLATION,
+          sessionId,
+          live ? 'live' : 'test',
+          member,
+          status,
+          model,
+          t,
+          t,
+          live && status === 'completed' ? 1 : 0,
+        );
         idem.run(APP, `idem_flat${pad(i)}`, 'f'.repeat(64), t);
         const eventId = `evt_flat${pad(i)}`;
         const type = status === 'completed' ? 'scan.completed' : 'scan.failed';
-        const payload = JSON.stringify({ id: eventId, type, created_at: new Date(t).toISOString(), data: { scan_id: scanId, app_id: APP, host_user_ref: member, occurred_at: new Date(t).toISOString(), model_version: model, status } });
+        const payload = JSON.stringify({
+          id: eventId,
+          type,
+          created_at: new Date(t).toISOString(),
+          data: {
+            scan_id: scanId,
+            app_id: APP,
+            host_user_ref: member,
+            occurred_at: new Date(t).toISOString(),
+            model_version: model,
+            status,
+          },
+        });
         event.run(eventId, APP, type, scanId, member, payload, t);
         const deliveryId = `del_flat${pad(i)}`;
         const pending = i >= rows - PENDING;
-        const values = [deliveryId, eventId, APP, member, pending ? 'pending' : 'succeeded', pending ? 0 : 1, pending ? now - 1_000 : null, pending ? null : 200, t, t];
+        const values = [
+          deliveryId,
+          eventId,
+          APP,
+          member,
+          pending ? 'pending' : 'succeeded',
+          pending ? 0 : 1,
+          pending ? now - 1_000 : null,
+          pending ? null : 200,
+          t,
+          t,
+        ];
         if (withSeq) values.push(i);
         delivery.run(...values);
         if (!pending) attempt.run(deliveryId, eventId, HOOK, t);
@@ -127,7 +178,13 @@ async function measure(ops) {
         json('/v1/scan-events', {
           method: 'POST',
           headers: { authorization: `Bearer ${tokens[i]}`, 'idempotency-key': `idem_${run}_${i}`, 'content-type': 'application/json' },
-          body: JSON.stringify({ installation_id: INSTALLATION, scan_id: `scn_${run}_${i}`, status: 'completed', occurred_at: new Date(emulator.clock.now()).toISOString(), model_version: MODEL_VERSIONS[0] }),
+          body: JSON.stringify({
+            installation_id: INSTALLATION,
+            scan_id: `scn_${run}_${i}`,
+            status: 'completed',
+            occurred_at: new Date(emulator.clock.now()).toISOString(),
+            model_version: MODEL_VERSIONS[0],
+          }),
         }),
       );
     } else if (op === 'claim') {
@@ -146,18 +203,39 @@ async function measure(ops) {
       results.claim = median(samples);
     } else if (op === 'usage') results.usage = await timed(30, 3, () => json('/_scanctl/usage'));
     else if (op === 'scans-list') results['scans-list'] = await timed(100, 10, () => json(`/_scanctl/apps/${APP}/scans?limit=100`));
-    else if (op === 'deliveries-list') results['deliveries-list'] = await timed(100, 10, () => json(`/_scanctl/webhooks/deliveries?app_id=${APP}&limit=100`));
+    else if (op === 'deliveries-list')
+      results['deliveries-list'] = await timed(100, 10, () => json(`/_scanctl/webhooks/deliveries?app_id=${APP}&limit=100`));
     else if (op === 'chaos') {
-      store.chaos.upsert({ app_id: APP, seed: 7, drop_probability: 0.1, duplicate_probability: 0.1, delay_ms: null, delay_probability: 0.1, reorder: 1, fail_first: 0, fail_status: 500, created_at: 0, updated_at: 0 });
+      store.chaos.upsert({
+        app_id: APP,
+        seed: 7,
+        drop_probability: 0.1,
+        duplicate_probability: 0.1,
+        delay_ms: null,
+        delay_probability: 0.1,
+        reorder: 1,
+        fail_first: 0,
+        fail_status: 500,
+        created_at: 0,
+        updated_at: 0,
+      });
       // The newest deliveries: the ones a running outbox asks about.
-      const ids = db.prepare('SELECT id FROM deliveries ORDER BY rowid DESC LIMIT 300').all().map((r) => r.id);
+      const ids = db
+        .prepare('SELECT id FROM deliveries ORDER BY rowid DESC LIMIT 300')
+        .all()
+        .map((r) => r.id);
       results.chaos = await timed(250, 50, (i) => chaosVerdict(store, APP, ids[i], 1));
       store.chaos.delete(APP);
     } else if (op === 'export') {
       // The whole state, read as a client reads it; the figure is the time per 1,000 rows.
       // The exported tables: derived ones (when this build has them) are not part of the file.
-      const derived = await dist('store/derived.js').then((m) => m.DERIVED_TABLES, () => new Set());
-      const rowCount = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'").all()
+      const derived = await dist('store/derived.js').then(
+        (m) => m.DERIVED_TABLES,
+        () => new Set(),
+      );
+      const rowCount = db
+        .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
+        .all()
         .filter(({ name }) => !derived.has(name))
         .reduce((sum, { name }) => sum + db.prepare(`SELECT count(*) AS n FROM "${name}"`).get().n, 0);
       const rssBefore = process.memoryUsage().rss;

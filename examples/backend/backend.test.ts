@@ -36,7 +36,11 @@ describe('the example backend, tested against startEmulator', () => {
     expect(scan.state).toBe('recorded');
     const deliveries = await emu.waitForDeliveries();
     expect(deliveries.map((d) => d.status)).toEqual(['succeeded', 'succeeded']);
-    expect(backend.state.completedScans.get(scan.scan_id!)).toEqual({ member: 'member_1', occurredAt: '2026-03-10T09:00:00.000Z', month: '2026-03' });
+    expect(backend.state.completedScans.get(scan.scan_id!)).toEqual({
+      member: 'member_1',
+      occurredAt: '2026-03-10T09:00:00.000Z',
+      month: '2026-03',
+    });
     expect(backend.state.results.get('member_1')?.map((r) => r.scanId)).toEqual([scan.scan_id]);
     expect(backend.billableMembers('2026-03')).toBe(1);
   });
@@ -69,7 +73,11 @@ describe('the example backend, tested against startEmulator', () => {
     expect(await replay.json()).toEqual({ duplicate: true });
     expect(backend.state.completedScans.size).toBe(1);
 
-    const forged = await fetch(backend.webhookUrl, { method: 'POST', headers: { ...headers, 'Service-Signature': signPayload(body, 'whsec_somebodyElse') }, body });
+    const forged = await fetch(backend.webhookUrl, {
+      method: 'POST',
+      headers: { ...headers, 'Service-Signature': signPayload(body, 'whsec_somebodyElse') },
+      body,
+    });
     expect(forged.status).toBe(400);
     expect(await forged.json()).toEqual({ error: 'mismatch' });
     const altered = await fetch(backend.webhookUrl, { method: 'POST', headers, body: body.replace('member_3', 'member_x') });
@@ -79,7 +87,8 @@ describe('the example backend, tested against startEmulator', () => {
 
   it('SES-5: a token the backend minted works for 15 minutes, then the device is refused', async () => {
     const { session_token } = (await (await mintAt('member_4')).json()) as { session_token: string };
-    const challenge = () => fetch(`${emu.baseUrl}/v1/device/challenge`, { method: 'POST', headers: { authorization: `Bearer ${session_token}` } });
+    const challenge = () =>
+      fetch(`${emu.baseUrl}/v1/device/challenge`, { method: 'POST', headers: { authorization: `Bearer ${session_token}` } });
     expect((await challenge()).status).toBe(201);
     await emu.clock.advance('15m');
     const expired = await challenge();

@@ -9,7 +9,10 @@ import { describe, expect, it } from 'vitest';
 const run = promisify(execFile);
 /** The scanctl launcher of the installed package (node_modules/scanctl): what `npx scanctl` runs. */
 const require = createRequire(import.meta.url);
-const BIN = join(dirname(require.resolve('scanctl/package.json')), (require('scanctl/package.json') as { bin: { scanctl: string } }).bin.scanctl);
+const BIN = join(
+  dirname(require.resolve('scanctl/package.json')),
+  (require('scanctl/package.json') as { bin: { scanctl: string } }).bin.scanctl,
+);
 const CHECK = fileURLToPath(new URL('./ci-check.js', import.meta.url));
 
 async function freePort(): Promise<number> {
@@ -26,7 +29,20 @@ describe('the example backend under scanctl exec', () => {
     const port = await freePort();
     const { stdout } = await run(
       process.execPath,
-      [BIN, 'exec', '--seed', '1', '--clock-start', '2026-04-01T08:00:00Z', '--frozen-clock', '--forward', `http://127.0.0.1:${port}/webhooks`, '--', process.execPath, CHECK],
+      [
+        BIN,
+        'exec',
+        '--seed',
+        '1',
+        '--clock-start',
+        '2026-04-01T08:00:00Z',
+        '--frozen-clock',
+        '--forward',
+        `http://127.0.0.1:${port}/webhooks`,
+        '--',
+        process.execPath,
+        CHECK,
+      ],
       { env: { ...process.env, BACKEND_PORT: String(port), SCANCTL_BASE_URL: '', SCANCTL_SECRET_KEY: '' }, timeout: 60_000 },
     );
     const out = JSON.parse(stdout.trim().split('\n').at(-1)!);
@@ -35,7 +51,9 @@ describe('the example backend under scanctl exec', () => {
   }, 90_000);
 
   it('a failing command fails the step: exec exits with its code', async () => {
-    const failed = await run(process.execPath, [BIN, 'exec', '--', process.execPath, '-e', 'process.exit(3)']).catch((error: { code: number }) => error);
+    const failed = await run(process.execPath, [BIN, 'exec', '--', process.execPath, '-e', 'process.exit(3)']).catch(
+      (error: { code: number }) => error,
+    );
     expect((failed as { code: number }).code).toBe(3);
   });
 });

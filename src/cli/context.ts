@@ -82,7 +82,10 @@ export class CommandContext {
       this.base = url;
       this.source = source;
       // Not found by discovery: say which emulator this is, it may be another project's.
-      if (source === 'default') this.io.stderr.write(`scanctl: note: no .scanctl/serve.json in ${this.io.cwd} or above: using the emulator at ${url} (the default)\n`);
+      if (source === 'default')
+        this.io.stderr.write(
+          `scanctl: note: no .scanctl/serve.json in ${this.io.cwd} or above: using the emulator at ${url} (the default)\n`,
+        );
     }
     return this.base;
   }
@@ -95,9 +98,12 @@ export class CommandContext {
   requireKnownEmulator(what: string): void {
     const url = this.baseUrl;
     if (this.source !== 'default') return;
-    throw new UserError(`${what} is not undone, and no emulator was found from this folder: refusing the default ${url}, which may be another project's`, {
-      hint: `run it in the folder where \`scanctl serve\` runs, or name the emulator with --base-url ${url} (or SCANCTL_BASE_URL)`,
-    });
+    throw new UserError(
+      `${what} is not undone, and no emulator was found from this folder: refusing the default ${url}, which may be another project's`,
+      {
+        hint: `run it in the folder where \`scanctl serve\` runs, or name the emulator with --base-url ${url} (or SCANCTL_BASE_URL)`,
+      },
+    );
   }
 
   control(): ControlClient {
@@ -138,11 +144,14 @@ function resolveBaseUrl(options: GlobalOptions, io: CliIo): { url: string; sourc
   }
   const found = findServeState(io.cwd);
   if (found && !found.running) {
-    throw new UserError(`the emulator is not running: ${found.file} names pid ${found.state.pid} (${found.state.base_url}), which has exited`, {
-      exitCode: EXIT.connection,
-      code: 'emulator_not_running',
-      hint: 'start it with `scanctl serve`, or pass --base-url',
-    });
+    throw new UserError(
+      `the emulator is not running: ${found.file} names pid ${found.state.pid} (${found.state.base_url}), which has exited`,
+      {
+        exitCode: EXIT.connection,
+        code: 'emulator_not_running',
+        hint: 'start it with `scanctl serve`, or pass --base-url',
+      },
+    );
   }
   if (found) return { url: found.state.base_url, source: 'discovered' };
   return { url: `http://${DEFAULT_HOST}:${DEFAULT_PORT}`, source: 'default' };
@@ -196,7 +205,11 @@ async function resolveSecretKey(
 function rethrowMissingApp(error: unknown, appId: string): null {
   if (error instanceof ConnectionError) throw error;
   if (error instanceof ApiCallError && error.status === 404) {
-    throw new UserError(`the emulator has no app ${appId}`, { exitCode: EXIT.api, code: 'resource_missing', hint: 'leave out --app for the default app, or pass an app id from the fixtures' });
+    throw new UserError(`the emulator has no app ${appId}`, {
+      exitCode: EXIT.api,
+      code: 'resource_missing',
+      hint: 'leave out --app for the default app, or pass an app id from the fixtures',
+    });
   }
   return null;
 }

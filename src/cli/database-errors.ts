@@ -2,7 +2,8 @@ import { accessSync, constants } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { UserError } from './errors.js';
 
-const OPEN_FAILURE = /^(SQLITE_(CANTOPEN|NOTADB|CORRUPT|READONLY|IOERR|PERM|AUTH|FULL)|EACCES|EPERM|ENOTDIR|EISDIR|EEXIST|EROFS|ENOSPC|ENOENT|ELOOP|ENAMETOOLONG)/;
+const OPEN_FAILURE =
+  /^(SQLITE_(CANTOPEN|NOTADB|CORRUPT|READONLY|IOERR|PERM|AUTH|FULL)|EACCES|EPERM|ENOTDIR|EISDIR|EEXIST|EROFS|ENOSPC|ENOENT|ELOOP|ENAMETOOLONG)/;
 
 const canWrite = (path: string): boolean => {
   try {
@@ -24,16 +25,22 @@ export function databaseOpenError(error: unknown, dbPath: string, writable: (pat
   const hint = 'pick another file with --db (or --db :memory:)';
   const folder = dirname(resolve(dbPath));
   if (code === 'SQLITE_FULL' || code === 'ENOSPC') {
-    return new UserError(`the disk holding the database ${dbPath} is full: scanctl cannot start on it`, { hint: 'free some space, or pick another file with --db (or --db :memory:)' });
+    return new UserError(`the disk holding the database ${dbPath} is full: scanctl cannot start on it`, {
+      hint: 'free some space, or pick another file with --db (or --db :memory:)',
+    });
   }
   // The folder (.scanctl/) could not be made: a read-only folder or mount, or a place like /proc.
   if ((error as { syscall?: unknown }).syscall === 'mkdir') {
-    return new UserError(`cannot create the folder of the database ${dbPath} (${code}${code === 'EROFS' ? ': read-only file system' : ''})`, { hint });
+    return new UserError(
+      `cannot create the folder of the database ${dbPath} (${code}${code === 'EROFS' ? ': read-only file system' : ''})`,
+      { hint },
+    );
   }
   if (code === 'EROFS') return new UserError(`the database ${dbPath} is on a read-only file system`, { hint });
   if (/^(SQLITE_(READONLY|IOERR|CANTOPEN)|EACCES|EPERM)/.test(code)) {
     if (!writable(dbPath)) return new UserError(`the database ${dbPath} is read-only: scanctl needs to write to it`, { hint });
-    if (!writable(folder)) return new UserError(`the folder of the database ${dbPath} is read-only: SQLite writes its journal beside the file`, { hint });
+    if (!writable(folder))
+      return new UserError(`the folder of the database ${dbPath} is read-only: SQLite writes its journal beside the file`, { hint });
   }
   return new UserError(`cannot open the database ${dbPath}: ${(error as Error).message}`, { hint });
 }

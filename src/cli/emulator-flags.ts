@@ -41,7 +41,10 @@ export function addEmulatorOptions(command: Command, defaults: { db: string; env
     .addOption(env(new Option('--db <path>', 'SQLite file, or :memory:').default(defaults.db), 'SCANCTL_DB'))
     .addOption(
       env(
-        new Option('--fixtures <file>', 'fixture file to load (upserted on every start); default: the bundled fixtures/default.json seeds a fresh database'),
+        new Option(
+          '--fixtures <file>',
+          'fixture file to load (upserted on every start); default: the bundled fixtures/default.json seeds a fresh database',
+        ),
         'SCANCTL_FIXTURES',
       ),
     )
@@ -54,11 +57,17 @@ export function addEmulatorOptions(command: Command, defaults: { db: string; env
       ),
     )
     .addOption(
-      new Option('--seed <n>', 'draw every id and token from this seed: the same commands give the same bytes (predictable: for tests only)').argParser(
-        wholeNumber(0, MAX_SEED),
-      ),
+      new Option(
+        '--seed <n>',
+        'draw every id and token from this seed: the same commands give the same bytes (predictable: for tests only)',
+      ).argParser(wholeNumber(0, MAX_SEED)),
     )
-    .addOption(new Option('--clock-start <time>', 'start the virtual clock at this time (2026-01-01 or 2026-01-01T09:00:00Z: UTC or an offset)').argParser(clockStart))
+    .addOption(
+      new Option(
+        '--clock-start <time>',
+        'start the virtual clock at this time (2026-01-01 or 2026-01-01T09:00:00Z: UTC or an offset)',
+      ).argParser(clockStart),
+    )
     .option('--frozen-clock', 'the clock moves only when told (clock advance/set), never with real time')
     .addOption(
       env(
@@ -70,7 +79,12 @@ export function addEmulatorOptions(command: Command, defaults: { db: string; env
       ),
     )
     .option('--import <file>', 'start from a state written by `scanctl state export` (or --export-on-exit)')
-    .addOption(env(new Option('--export-on-exit <file>', 'when the emulator stops, write its whole state there (signing secrets included, mode 0600)'), 'SCANCTL_EXPORT_ON_EXIT'));
+    .addOption(
+      env(
+        new Option('--export-on-exit <file>', 'when the emulator stops, write its whole state there (signing secrets included, mode 0600)'),
+        'SCANCTL_EXPORT_ON_EXIT',
+      ),
+    );
 }
 
 /** Reads what the flags name (the state file to import): after this, nothing is left to refuse. */

@@ -32,7 +32,9 @@ export const GLOBAL_OPTIONS = [
 export type GlobalOptionName = (typeof GLOBAL_OPTIONS)[number]['name'];
 
 /** Global options whose value is the next word (`--app ID`): that word is not a command's name. */
-const GLOBAL_VALUE_OPTIONS: ReadonlySet<string> = new Set(GLOBAL_OPTIONS.filter((option) => option.takesValue).map((option) => option.name));
+const GLOBAL_VALUE_OPTIONS: ReadonlySet<string> = new Set(
+  GLOBAL_OPTIONS.filter((option) => option.takesValue).map((option) => option.name),
+);
 
 /** The first word of a command line that is not an option or a global option's value: the command or group it names. */
 export function commandWord(args: readonly string[]): string | undefined {

@@ -26,7 +26,10 @@ export function addHelpCommand(program: Command): void {
       let target = program;
       for (const name of path) {
         const next = target.commands.find((c) => c.name() === name || c.aliases().includes(name));
-        if (!next) throw new UserError(`no command "${[...path.slice(0, path.indexOf(name)), name].join(' ')}"`, { hint: 'run scanctl --help for the list' });
+        if (!next)
+          throw new UserError(`no command "${[...path.slice(0, path.indexOf(name)), name].join(' ')}"`, {
+            hint: 'run scanctl --help for the list',
+          });
         target = next;
       }
       target.outputHelp();

@@ -59,6 +59,6 @@ export function waitForInterrupt(io: CliIo): Promise<void> {
 /** All of stdin, as bytes. */
 export async function readAll(stream: InStream): Promise<Buffer> {
   const chunks: Buffer[] = [];
-  for await (const chunk of stream) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
+  for await (const chunk of stream) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
   return Buffer.concat(chunks);
 }

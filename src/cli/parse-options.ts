@@ -27,7 +27,8 @@ export function wholeNumber(min: number, max: number): Parser<number> {
 function decimal(min: number, max: number): Parser<number> {
   return (value) => {
     const n = Number(value);
-    if (value.trim() === '' || !/^[0-9.]+$/.test(value.trim()) || !Number.isFinite(n) || n < min || n > max) fail(`a number from ${min} to ${max}`);
+    if (value.trim() === '' || !/^[0-9.]+$/.test(value.trim()) || !Number.isFinite(n) || n < min || n > max)
+      fail(`a number from ${min} to ${max}`);
     return n;
   };
 }
@@ -114,7 +115,8 @@ const LATEST_MS = Date.parse('9999-12-31T23:59:59.999Z');
 /** A date (midnight UTC) or a date-time with its offset: never local time, so a run repeats on any machine. */
 export function clockStart(value: string): number {
   const ms = ISO_TIME.test(value) ? Date.parse(value) : NaN;
-  if (!(ms >= 0 && ms <= LATEST_MS)) throw new InvalidArgumentError('Expected a time such as 2026-01-01 or 2026-01-01T09:00:00Z (with Z or an offset).');
+  if (!(ms >= 0 && ms <= LATEST_MS))
+    throw new InvalidArgumentError('Expected a time such as 2026-01-01 or 2026-01-01T09:00:00Z (with Z or an offset).');
   return ms;
 }
 
@@ -129,7 +131,14 @@ export function parseDelay(value: string): { delay_ms: number | null; delay_prob
 
 /** --events (commander's argParser): a comma-separated list of event types, each one of the three there are. */
 export function eventTypes(text: string): WebhookEventType[] {
-  const names = [...new Set(text.split(',').map((n) => n.trim()).filter(Boolean))];
+  const names = [
+    ...new Set(
+      text
+        .split(',')
+        .map((n) => n.trim())
+        .filter(Boolean),
+    ),
+  ];
   const unknown = names.filter((n) => !(WEBHOOK_EVENT_TYPES as readonly string[]).includes(n));
   if (names.length === 0 || unknown.length > 0) {
     const what = unknown.length > 0 ? `unknown: ${unknown.map((n) => `"${n}"`).join(', ')}` : 'none given';
@@ -147,9 +156,12 @@ export function parseRoute(route: string): FaultRoute {
   if (parts.length !== 2) throw new InvalidArgumentError('Expected "METHOD PATH", e.g. "POST /v1/sessions".');
   const method = parts[0]!.toUpperCase();
   const path = parts[1]!;
-  if (!(FAULT_METHODS as readonly string[]).includes(method)) throw new InvalidArgumentError(`Unknown method "${parts[0]}" (use ${FAULT_METHODS.join(', ')}).`);
-  if (path === '/_scanctl' || path.startsWith('/_scanctl/')) throw new InvalidArgumentError("The control plane (/_scanctl) can't be faulted.");
-  if (!FAULT_PATH_PATTERN.test(path)) throw new InvalidArgumentError('Expected a path such as /v1/sessions (":name" matches a segment, a trailing "*" the rest).');
+  if (!(FAULT_METHODS as readonly string[]).includes(method))
+    throw new InvalidArgumentError(`Unknown method "${parts[0]}" (use ${FAULT_METHODS.join(', ')}).`);
+  if (path === '/_scanctl' || path.startsWith('/_scanctl/'))
+    throw new InvalidArgumentError("The control plane (/_scanctl) can't be faulted.");
+  if (!FAULT_PATH_PATTERN.test(path))
+    throw new InvalidArgumentError('Expected a path such as /v1/sessions (":name" matches a segment, a trailing "*" the rest).');
   return { method: method as FaultRoute['method'], path };
 }
 

@@ -24,7 +24,9 @@ export function renderCliReference(program: Command): ReferencePage[] {
 
 function renderIndex(program: Command, groups: Command[]): string {
   const rows = groups.flatMap((group) =>
-    leafCommands(group).map((command) => `| [\`${qualifiedName(command)}\`](${group.name()}.md#${anchor(command)}) | ${cell(summary(command))} |`),
+    leafCommands(group).map(
+      (command) => `| [\`${qualifiedName(command)}\`](${group.name()}.md#${anchor(command)}) | ${cell(summary(command))} |`,
+    ),
   );
   return [
     GENERATED,
@@ -34,7 +36,7 @@ function renderIndex(program: Command, groups: Command[]): string {
     cell(program.description()),
     '',
     `Usage: \`${program.name()} [global options] <command> [options]\`. Every page below lists a command's`,
-    "arguments, its options with their defaults and environment variables, and the global options it",
+    'arguments, its options with their defaults and environment variables, and the global options it',
     'takes. `scanctl <command> --help` prints the same.',
     '',
     '| Command | What it does |',
@@ -61,7 +63,14 @@ function renderGroupPage(program: Command, group: Command): string {
     lines.push('');
   }
   for (const command of leaves) lines.push(...renderCommand(command));
-  lines.push('## Global options', '', `Every command above also takes these (see [the index](README.md)).`, '', optionTable(globalOptions(program)), '');
+  lines.push(
+    '## Global options',
+    '',
+    `Every command above also takes these (see [the index](README.md)).`,
+    '',
+    optionTable(globalOptions(program)),
+    '',
+  );
   return lines.join('\n');
 }
 
@@ -126,7 +135,10 @@ function globalOptions(program: Command): Option[] {
 
 /** A group's runnable commands, depth first; a command without subcommands is its own leaf. */
 function leafCommands(command: Command): Command[] {
-  const children = command.createHelp().visibleCommands(command).filter((c) => c.name() !== 'help');
+  const children = command
+    .createHelp()
+    .visibleCommands(command)
+    .filter((c) => c.name() !== 'help');
   if (children.length === 0) return [command];
   return children.flatMap((child) => leafCommands(child));
 }

@@ -23,7 +23,13 @@ const CODE_BY_EXIT: Record<number, string> = {
 
 /** The report of an error, and the plain lines that say it (the message, then a hint). */
 function describeError(error: unknown, debug: boolean, help = 'scanctl --help'): { report: CliErrorReport; lines: string[] } {
-  const report = (type: string, code: string, message: string, exit: number, extra: { param?: string | null; status?: number | null } = {}) => ({
+  const report = (
+    type: string,
+    code: string,
+    message: string,
+    exit: number,
+    extra: { param?: string | null; status?: number | null } = {},
+  ) => ({
     object: 'error' as const,
     error: { type, code, message, param: extra.param ?? null },
     http_status: extra.status ?? null,
@@ -37,7 +43,10 @@ function describeError(error: unknown, debug: boolean, help = 'scanctl --help'):
   if (error instanceof UserError) {
     const code = error.options.code ?? CODE_BY_EXIT[error.exitCode] ?? 'error';
     const type = error.exitCode === EXIT.usage ? 'usage_error' : 'cli_error';
-    return { report: report(type, code, error.message, error.exitCode), lines: [`scanctl: ${error.message}`, ...(error.options.hint ? [`  hint: ${error.options.hint}`] : [])] };
+    return {
+      report: report(type, code, error.message, error.exitCode),
+      lines: [`scanctl: ${error.message}`, ...(error.options.hint ? [`  hint: ${error.options.hint}`] : [])],
+    };
   }
   if (error instanceof ApiCallError) {
     const e = error.error;
@@ -76,7 +85,8 @@ function describeError(error: unknown, debug: boolean, help = 'scanctl --help'):
 
 /** What to try next for the service's errors whose message cannot say it (the CLI's own flags). */
 function apiHint(code: string): string | null {
-  if (code === 'key_revoked') return 'the key was rotated and its grace period ended: pass the new key with --key (or set SCANCTL_SECRET_KEY)';
+  if (code === 'key_revoked')
+    return 'the key was rotated and its grace period ended: pass the new key with --key (or set SCANCTL_SECRET_KEY)';
   return null;
 }
 

@@ -3,8 +3,10 @@ import type { OutStream } from './io.js';
 
 const enabled = (stream: OutStream) => Boolean(stream.isTTY) && !process.env.NO_COLOR && process.env.TERM !== 'dumb';
 
-const wrap = (open: number, close: number) => (text: string, stream: OutStream = process.stdout) =>
-  enabled(stream) ? `\u001b[${open}m${text}\u001b[${close}m` : text;
+const wrap =
+  (open: number, close: number) =>
+  (text: string, stream: OutStream = process.stdout) =>
+    enabled(stream) ? `\u001b[${open}m${text}\u001b[${close}m` : text;
 
 export const bold = wrap(1, 22);
 export const dim = wrap(2, 22);

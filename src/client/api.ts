@@ -1,11 +1,4 @@
-import {
-  fillPath,
-  type BodyInput,
-  type Operation,
-  type PathParams,
-  type QueryInput,
-  type Result,
-} from '../contract/operation.js';
+import { fillPath, type BodyInput, type Operation, type PathParams, type QueryInput, type Result } from '../contract/operation.js';
 import { z } from 'zod';
 import { parseJson } from '../contract/parse-json.js';
 import { ApiCallError, ConnectionError, ContractError, describeFetchError, readErrorBody } from './http.js';
@@ -44,7 +37,10 @@ type InputArgs<O extends Operation> = {} extends CallInput<O> ? [input?: CallInp
 export class ApiClient {
   readonly baseUrl: string;
 
-  constructor(baseUrl: string, private readonly fetchImpl: FetchLike = (input, init) => fetch(input, init)) {
+  constructor(
+    baseUrl: string,
+    private readonly fetchImpl: FetchLike = (input, init) => fetch(input, init),
+  ) {
     this.baseUrl = baseUrl.replace(/\/+$/, '');
   }
 
@@ -65,12 +61,15 @@ export class ApiClient {
   async send<O extends Operation>(op: O, ...[input]: InputArgs<O>): Promise<Response> {
     const call = (input ?? {}) as CallOptions & { params?: Record<string, string>; query?: Record<string, unknown>; body?: unknown };
     const url = new URL(`${this.baseUrl}${fillPath(op.path, call.params)}`);
-    for (const [name, value] of Object.entries(call.query ?? {})) if (value !== undefined && value !== null) url.searchParams.set(name, String(value));
+    for (const [name, value] of Object.entries(call.query ?? {}))
+      if (value !== undefined && value !== null) url.searchParams.set(name, String(value));
     const headers: Record<string, string> = { accept: 'application/json', ...call.headers };
     if (call.bearer !== undefined) headers.authorization = `Bearer ${call.bearer}`;
     if (call.cookie !== undefined) headers.cookie = call.cookie;
     if (call.body !== undefined) headers['content-type'] = op.request?.contentType ?? 'application/json';
-    const signals = [call.signal, call.timeoutMs ? AbortSignal.timeout(call.timeoutMs) : undefined].filter((s): s is AbortSignal => s !== undefined);
+    const signals = [call.signal, call.timeoutMs ? AbortSignal.timeout(call.timeoutMs) : undefined].filter(
+      (s): s is AbortSignal => s !== undefined,
+    );
     let response: Response;
     try {
       response = await this.fetchImpl(url.toString(), {
@@ -84,7 +83,8 @@ export class ApiClient {
       throw new ConnectionError(this.baseUrl, describeFetchError(error));
     }
     // A status the operation declares is an answer (the health check's 503), not an error.
-    if (response.status >= 300 && !op.responses[response.status]) throw new ApiCallError(response.status, await readErrorBody(response), op.method.toUpperCase(), url.pathname, response.headers);
+    if (response.status >= 300 && !op.responses[response.status])
+      throw new ApiCallError(response.status, await readErrorBody(response), op.method.toUpperCase(), url.pathname, response.headers);
     return response;
   }
 
@@ -93,7 +93,11 @@ export class ApiClient {
    * `onEvent` gets each event with its data as sent: the caller checks it against the schema of
    * that event (`streamData`). An error thrown by `onEvent` ends the stream with a ConnectionError.
    */
-  async stream<O extends Operation>(op: O, input: CallInput<O> & { signal: AbortSignal }, onEvent: (event: ServerSentEvent) => void): Promise<void> {
+  async stream<O extends Operation>(
+    op: O,
+    input: CallInput<O> & { signal: AbortSignal },
+    onEvent: (event: ServerSentEvent) => void,
+  ): Promise<void> {
     const response = await this.send(op, ...([{ ...input, headers: { accept: 'text/event-stream', ...input.headers } }] as InputArgs<O>));
     try {
       await readServerSentEvents(response, onEvent);
@@ -106,6 +110,11 @@ export class ApiClient {
 /** The data of one stream event checked against its schema; a ContractError names the operation when it does not fit. */
 export function streamData<S extends z.ZodType>(op: Operation, event: ServerSentEvent, schema: S): z.output<S> {
   const parsed = parseJson(schema, event.data);
-  if (!parsed.ok) throw new ContractError(op, 200, `the ${event.event} event ${parsed.stage === 'json' ? 'is not JSON' : `does not match its schema (${parsed.message})`}`);
+  if (!parsed.ok)
+    throw new ContractError(
+      op,
+      200,
+      `the ${event.event} event ${parsed.stage === 'json' ? 'is not JSON' : `does not match its schema (${parsed.message})`}`,
+    );
   return parsed.value;
 }

@@ -21,7 +21,10 @@ export type RequestLogQuery = z.input<typeof LogQuery>;
 export class ControlClient {
   readonly api: ApiClient;
 
-  constructor(readonly baseUrl: string, fetchImpl?: FetchLike) {
+  constructor(
+    readonly baseUrl: string,
+    fetchImpl?: FetchLike,
+  ) {
     this.api = new ApiClient(baseUrl, fetchImpl);
   }
 
@@ -45,20 +48,26 @@ export class ControlClient {
   issueKeys = (appId: string, env: Env) => this.body(this.api.call(OPS.issueKeys, { params: { app_id: appId }, body: { env } }));
   rotateKey = (appId: string, env: Env) => this.body(this.api.call(OPS.rotateKey, { params: { app_id: appId }, body: { env } }));
   keyAction = (appId: string, action: 'revoke' | 'suspend' | 'reinstate', target: { env?: Env; key_id?: string }) =>
-    this.body(this.api.call({ revoke: OPS.revokeKey, suspend: OPS.suspendKey, reinstate: OPS.reinstateKey }[action], { params: { app_id: appId }, body: target }));
+    this.body(
+      this.api.call({ revoke: OPS.revokeKey, suspend: OPS.suspendKey, reinstate: OPS.reinstateKey }[action], {
+        params: { app_id: appId },
+        body: target,
+      }),
+    );
   accounts = () => this.body(this.api.call(OPS.listAccounts));
   accountAction = (accountId: string, action: 'suspend' | 'reinstate') =>
     this.body(this.api.call(action === 'suspend' ? OPS.suspendAccount : OPS.reinstateAccount, { params: { account_id: accountId } }));
 
   installations = (appId: string) => this.body(this.api.call(OPS.listInstallations, { params: { app_id: appId } }));
   installationAction = (installationId: string, action: 'block' | 'unblock') =>
-    this.body(this.api.call(action === 'block' ? OPS.blockInstallation : OPS.unblockInstallation, { params: { installation_id: installationId } }));
+    this.body(
+      this.api.call(action === 'block' ? OPS.blockInstallation : OPS.unblockInstallation, { params: { installation_id: installationId } }),
+    );
   scans = (appId: string, query: z.output<typeof ScanListQuery> = {}) =>
     this.body(this.api.call(OPS.listScans, { params: { app_id: appId }, query }));
   usage = (query: z.output<typeof UsageQuery> = {}) => this.body(this.api.call(OPS.getUsage, { query }));
 
-  deliveries = (query: z.output<typeof DeliveryListQuery> = {}) =>
-    this.body(this.api.call(OPS.listWebhookDeliveries, { query }));
+  deliveries = (query: z.output<typeof DeliveryListQuery> = {}) => this.body(this.api.call(OPS.listWebhookDeliveries, { query }));
   delivery = (deliveryId: string) => this.body(this.api.call(OPS.getWebhookDelivery, { params: { delivery_id: deliveryId } }));
   resendEvent = (eventId: string) => this.body(this.api.call(OPS.resendWebhookEvent, { params: { event_id: eventId } }));
   /** The app's whsec_ signing secret, issued if it has none yet. */
@@ -79,13 +88,16 @@ export class ControlClient {
 
   faults = () => this.body(this.api.call(OPS.listFaults));
   addFault = (fault: FaultCreateRequest) => this.body(this.api.call(OPS.addFault, { body: fault }));
-  clearFaults = (id?: string) => this.body(id ? this.api.call(OPS.clearFault, { params: { fault_id: id } }) : this.api.call(OPS.clearFaults));
+  clearFaults = (id?: string) =>
+    this.body(id ? this.api.call(OPS.clearFault, { params: { fault_id: id } }) : this.api.call(OPS.clearFaults));
 
   chaos = (appId: string) => this.body(this.api.call(OPS.getChaos, { params: { app_id: appId } }));
-  setChaos = (appId: string, setting: ChaosSetRequest) => this.body(this.api.call(OPS.setChaos, { params: { app_id: appId }, body: setting }));
+  setChaos = (appId: string, setting: ChaosSetRequest) =>
+    this.body(this.api.call(OPS.setChaos, { params: { app_id: appId }, body: setting }));
   clearChaos = (appId: string) => this.body(this.api.call(OPS.clearChaos, { params: { app_id: appId } }));
 
-  exportState = (includeSecrets: boolean) => this.body(this.api.call(OPS.exportState, includeSecrets ? { query: { include_secrets: '1' } } : {}));
+  exportState = (includeSecrets: boolean) =>
+    this.body(this.api.call(OPS.exportState, includeSecrets ? { query: { include_secrets: '1' } } : {}));
   importState = (file: StateFile) => this.body(this.api.call(OPS.importState, { body: file }));
   resetState = () => this.body(this.api.call(OPS.resetState));
 
@@ -95,7 +107,12 @@ export class ControlClient {
    * Follows the live request log: calls onLine for each line, backlog first, until the signal
    * aborts or the emulator goes away.
    */
-  async followRequestLog(query: RequestLogQuery, onLine: (line: RequestLogLine) => void, signal: AbortSignal, onReady?: () => void): Promise<void> {
+  async followRequestLog(
+    query: RequestLogQuery,
+    onLine: (line: RequestLogLine) => void,
+    signal: AbortSignal,
+    onReady?: () => void,
+  ): Promise<void> {
     await this.api.stream(OPS.streamRequestLog, { query, signal }, (event) => {
       if (event.event === 'ready') onReady?.();
       else if (event.event === 'request') onLine(streamData(OPS.streamRequestLog, event, RequestLogLine));

@@ -4,7 +4,10 @@ import type { Operation } from '../contract/operation.js';
 
 /** The base URL could not be reached at all. */
 export class ConnectionError extends Error {
-  constructor(readonly url: string, readonly reason: string) {
+  constructor(
+    readonly url: string,
+    readonly reason: string,
+  ) {
     super(`could not reach ${url} (${reason})`);
     this.name = 'ConnectionError';
   }
@@ -26,7 +29,11 @@ export class ApiCallError extends Error {
 
 /** A success that does not match the operation's declaration: the server and the contract disagree. */
 export class ContractError extends Error {
-  constructor(readonly operation: Operation, readonly status: number, readonly reason: string) {
+  constructor(
+    readonly operation: Operation,
+    readonly status: number,
+    readonly reason: string,
+  ) {
     super(`${operation.method.toUpperCase()} ${operation.path} answered ${status}, but ${reason}`);
     this.name = 'ContractError';
   }

@@ -11,5 +11,6 @@ export async function mintSession(baseUrl: string, secretKey: string, body: Crea
 }
 
 export async function deleteResults(baseUrl: string, secretKey: string, hostUserRef: string, fetchImpl?: FetchLike) {
-  return (await new ApiClient(baseUrl, fetchImpl).call(OPS.deleteResults, { bearer: secretKey, query: { host_user_ref: hostUserRef } })).body;
+  return (await new ApiClient(baseUrl, fetchImpl).call(OPS.deleteResults, { bearer: secretKey, query: { host_user_ref: hostUserRef } }))
+    .body;
 }

@@ -14,7 +14,10 @@ const READY_POLL_MS = 100;
  * connection, a 503 or any other answer means "not yet": the emulator may still be binding its port.
  * Polling, bounded by the timeout: there is nothing to subscribe to before the port is open.
  */
-export async function waitUntilReady(control: ControlClient, options: { timeoutMs: number; pollMs?: number; timer?: WaitTimer }): Promise<ReadyOutcome> {
+export async function waitUntilReady(
+  control: ControlClient,
+  options: { timeoutMs: number; pollMs?: number; timer?: WaitTimer },
+): Promise<ReadyOutcome> {
   const timer = options.timer ?? realTimer;
   const deadline = timer.now() + options.timeoutMs;
   let last = 'no answer yet';
@@ -35,6 +38,10 @@ export async function waitUntilReady(control: ControlClient, options: { timeoutM
 
 /** The checks of a health answer that are not passing, in words. */
 export function notReady(health: HealthResponse): string[] {
-  const words = { database: 'the database is not open', fixtures: 'the fixtures are not loaded', deliveries: 'deliveries are not dispatched' } as const;
+  const words = {
+    database: 'the database is not open',
+    fixtures: 'the fixtures are not loaded',
+    deliveries: 'deliveries are not dispatched',
+  } as const;
   return (Object.keys(words) as Array<keyof typeof words>).filter((check) => !health.checks[check]).map((check) => words[check]);
 }

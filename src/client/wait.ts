@@ -63,7 +63,9 @@ export function waitProgress(deliveries: DeliveryView[]): string {
     [count((d) => d.status === 'failed'), 'exhausted'],
     [count((d) => d.status === 'cancelled'), 'cancelled'],
   ];
-  const retries = deliveries.filter((d) => d.status === 'pending' && d.attempts > 0 && d.next_attempt_at !== null).map((d) => d.next_attempt_at!);
+  const retries = deliveries
+    .filter((d) => d.status === 'pending' && d.attempts > 0 && d.next_attempt_at !== null)
+    .map((d) => d.next_attempt_at!);
   const next = retries.sort()[0];
   const said = parts.filter(([n], i) => n > 0 || i === 0).map(([n, what]) => `${n} ${what}`);
   if (next) said.push(`next attempt ${next.slice(11, 19)} on the emulator clock`);

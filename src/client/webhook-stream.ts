@@ -1,5 +1,11 @@
 import { OPS } from '../contract/operations/index.js';
-import { DeliveryStreamEvent, DeliveryStreamReady, ListenerEndedEvent, ListenerReplacedEvent, type WebhookEventType } from '../contract/webhooks.js';
+import {
+  DeliveryStreamEvent,
+  DeliveryStreamReady,
+  ListenerEndedEvent,
+  ListenerReplacedEvent,
+  type WebhookEventType,
+} from '../contract/webhooks.js';
 import { StreamClosedEvent } from '../contract/stream-closed.js';
 import { ApiClient, streamData, type FetchLike } from './api.js';
 import { ConnectionError } from './http.js';
@@ -70,7 +76,7 @@ export function openDeliveryStream(
         },
       );
     const finished = done.then((): StreamEnd => {
-      const told = notice as StreamNotice | null;
+      const told = notice;
       if (told?.object === 'listener.replaced') return { reason: 'replaced', event: told };
       if (told?.object === 'listener.ended') return { reason: 'ended', event: told };
       if (closedBy) return { reason: 'dropped', event: closedBy };

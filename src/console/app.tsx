@@ -22,8 +22,12 @@ import { requireSignIn, sameOriginPosts } from './session.js';
 export function createConsoleApp(ctx: EmulatorContext): Hono<ConsoleEnv> {
   const app = new Hono<ConsoleEnv>();
   app.use('*', securityHeaders());
-  app.get('/console/console.css', (c) => c.body(CONSOLE_CSS, 200, { 'content-type': 'text/css; charset=utf-8', 'cache-control': 'no-cache' }));
-  app.get('/console/console.js', (c) => c.body(CONSOLE_JS, 200, { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'no-cache' }));
+  app.get('/console/console.css', (c) =>
+    c.body(CONSOLE_CSS, 200, { 'content-type': 'text/css; charset=utf-8', 'cache-control': 'no-cache' }),
+  );
+  app.get('/console/console.js', (c) =>
+    c.body(CONSOLE_JS, 200, { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'no-cache' }),
+  );
   app.get('/console/icon.svg', (c) => c.body(CONSOLE_ICON, 200, { 'content-type': 'image/svg+xml', 'cache-control': 'max-age=86400' }));
   app.use('*', sameOriginPosts());
   app.use('*', requireSignIn(ctx));
@@ -34,11 +38,26 @@ export function createConsoleApp(ctx: EmulatorContext): Hono<ConsoleEnv> {
   app.route('/', keyRoutes(ctx));
   app.route('/', scanRoutes(ctx));
   app.route('/', clockRoutes(ctx));
-  app.notFound((c) => renderPage(c, <ErrorPage status={404} code="route_not_found" message={`No console page ${c.req.method} ${c.req.path.slice(0, 200)}.`} signedIn={false} />, 404));
+  app.notFound((c) =>
+    renderPage(
+      c,
+      <ErrorPage
+        status={404}
+        code="route_not_found"
+        message={`No console page ${c.req.method} ${c.req.path.slice(0, 200)}.`}
+        signedIn={false}
+      />,
+      404,
+    ),
+  );
   app.onError((error, c) => {
     const apiError = toApiError(error, ctx.logger);
     const signedIn = c.get('developer') !== undefined;
-    return renderPage(c, <ErrorPage status={apiError.status} code={apiError.code} message={apiError.message} signedIn={signedIn} />, apiError.status);
+    return renderPage(
+      c,
+      <ErrorPage status={apiError.status} code={apiError.code} message={apiError.message} signedIn={signedIn} />,
+      apiError.status,
+    );
   });
   return app;
 }

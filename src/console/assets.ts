@@ -81,7 +81,8 @@ ul.accounts { list-style: none; padding: 0; display: grid; gap: 12px; }
 `;
 
 /** The tab's icon (a browser asks for one; without it every page logs a 404). */
-export const CONSOLE_ICON = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"><rect width="16" height="16" rx="3" fill="#0b5cad"/><path d="M4 8h8M8 4v8" stroke="#fff" stroke-width="2"/></svg>';
+export const CONSOLE_ICON =
+  '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"><rect width="16" height="16" rx="3" fill="#0b5cad"/><path d="M4 8h8M8 4v8" stroke="#fff" stroke-width="2"/></svg>';
 
 /**
  * Live updates: the page names its stream in <body data-live>; each `patch` event carries

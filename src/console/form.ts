@@ -33,7 +33,10 @@ export function failureOf(form: string, error: unknown): Failure {
 }
 
 /** Runs an action; its API error becomes the page's failure, its value the result. */
-export async function attempt<T>(form: string, action: () => T | Promise<T>): Promise<{ ok: true; value: T } | { ok: false; failure: Failure }> {
+export async function attempt<T>(
+  form: string,
+  action: () => T | Promise<T>,
+): Promise<{ ok: true; value: T } | { ok: false; failure: Failure }> {
   try {
     return { ok: true, value: await action() };
   } catch (error) {

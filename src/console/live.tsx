@@ -34,7 +34,8 @@ export function deliveryStream(ctx: EmulatorContext, c: Context<ConsoleEnv>): Re
   let appId = chrome.app.id;
   if (only !== undefined) {
     const row = ctx.store.webhooks.deliveryById(only);
-    if (!row || !chrome.apps.some((a) => a.id === row.app_id)) throw new ApiError('resource_missing', `No delivery ${only.slice(0, 100)}.`, 'delivery_id');
+    if (!row || !chrome.apps.some((a) => a.id === row.app_id))
+      throw new ApiError('resource_missing', `No delivery ${only.slice(0, 100)}.`, 'delivery_id');
     appId = row.app_id;
   }
   const status = c.req.query('status') || undefined;
@@ -55,7 +56,13 @@ export function deliveryStream(ctx: EmulatorContext, c: Context<ConsoleEnv>): Re
       for (const id of ids) {
         if (only) {
           const row = ctx.store.webhooks.deliveryById(id);
-          if (row) patches.push({ id: 'delivery-live', html: String(<DeliveryLive detail={deliveryDetail(ctx.store, ctx.box, emulatorUserAgent(ctx.config.version), row)} now={now} />) });
+          if (row)
+            patches.push({
+              id: 'delivery-live',
+              html: String(
+                <DeliveryLive detail={deliveryDetail(ctx.store, ctx.box, emulatorUserAgent(ctx.config.version), row)} now={now} />,
+              ),
+            });
           continue;
         }
         const row = ctx.store.deliveryPages.row(id);

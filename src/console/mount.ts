@@ -3,7 +3,8 @@ import type { AppEnv, EmulatorContext } from '../emulator/context.js';
 
 /** The console's pages (GET) and actions (POST); every other path and method stays the API's. */
 const PAGES = /^\/(?:|sign-in|settings|keys|scans|usage|clock|installations|deliveries|deliveries\/[^/]+|console\/[\w.-]+)$/;
-const ACTIONS = /^\/(?:sign-in|sign-out|settings|keys\/[a-z]+|scans\/delete-results|clock\/(?:advance|set)|deliveries\/[^/]+\/resend|installations\/[^/]+\/(?:block|unblock))$/;
+const ACTIONS =
+  /^\/(?:sign-in|sign-out|settings|keys\/[a-z]+|scans\/delete-results|clock\/(?:advance|set)|deliveries\/[^/]+\/resend|installations\/[^/]+\/(?:block|unblock))$/;
 
 function isConsoleRequest(method: string, path: string): boolean {
   return method === 'POST' ? ACTIONS.test(path) : (method === 'GET' || method === 'HEAD') && PAGES.test(path);

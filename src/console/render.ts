@@ -29,7 +29,12 @@ export function renderPage(c: Context, page: unknown, status = 200): Response | 
 }
 
 /** A console link that keeps the chosen app (`?app=` only when it is not the account's first). */
-export function pageHref(path: string, app: AppRow | undefined, apps: readonly AppRow[], params: Record<string, string | undefined> = {}): string {
+export function pageHref(
+  path: string,
+  app: AppRow | undefined,
+  apps: readonly AppRow[],
+  params: Record<string, string | undefined> = {},
+): string {
   const search = new URLSearchParams();
   if (app && apps[0] && app.id !== apps[0].id) search.set('app', app.id);
   for (const [name, value] of Object.entries(params)) if (value !== undefined && value !== '') search.set(name, value);
@@ -38,7 +43,12 @@ export function pageHref(path: string, app: AppRow | undefined, apps: readonly A
 }
 
 /** Post-redirect-get: after a change, the page again with a notice (one of the page's own notice names). */
-export function redirectDone(c: Context<ConsoleEnv>, path: string, done: string, params: Record<string, string | undefined> = {}): Response {
+export function redirectDone(
+  c: Context<ConsoleEnv>,
+  path: string,
+  done: string,
+  params: Record<string, string | undefined> = {},
+): Response {
   const { apps } = c.get('developer');
   return c.redirect(pageHref(path, c.get('app'), apps, { ...params, done }), 303);
 }

@@ -10,7 +10,13 @@ export const ChaosSetRequest = z
     drop: Probability.default(0),
     duplicate: Probability.default(0),
     /** Delay of a delayed attempt in ms; null or absent: a seeded amount up to CHOICES.chaosMaxRandomDelayMs. */
-    delay_ms: z.number().int().min(1).max(7 * 24 * 3_600_000).nullable().default(null),
+    delay_ms: z
+      .number()
+      .int()
+      .min(1)
+      .max(7 * 24 * 3_600_000)
+      .nullable()
+      .default(null),
     /** Share of attempts delayed; 1 with delay_ms delays every attempt. */
     delay_probability: Probability.default(0),
     reorder: z.boolean().default(false),

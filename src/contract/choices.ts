@@ -69,7 +69,6 @@ export const LOOPBACK_HOST_NAMES: readonly string[] = ['localhost', '127.0.0.1',
  * CHOICE-9: the gap before retry k (k = 1..16): 30 s doubling, capped at 6 h.
  * 30s 1m 2m 4m 8m 16m 32m 1h04m 2h08m 4h16m, then 6h six times: 44h31m30s from first to last attempt.
  */
-export const WEBHOOK_RETRY_GAPS_MS: readonly number[] = Array.from(
-  { length: CHOICES.webhookMaxAttempts - 1 },
-  (_, i) => Math.min(30_000 * 2 ** i, 6 * HOUR),
+export const WEBHOOK_RETRY_GAPS_MS: readonly number[] = Array.from({ length: CHOICES.webhookMaxAttempts - 1 }, (_, i) =>
+  Math.min(30_000 * 2 ** i, 6 * HOUR),
 );

@@ -78,7 +78,9 @@ export const AccountView = z
   .meta({ id: 'Account' });
 export type AccountView = z.infer<typeof AccountView>;
 
-export const QuotaRequest = z.strictObject({ daily_session_quota: z.number().int().min(0).max(1_000_000_000) }).meta({ id: 'QuotaRequest' });
+export const QuotaRequest = z
+  .strictObject({ daily_session_quota: z.number().int().min(0).max(1_000_000_000) })
+  .meta({ id: 'QuotaRequest' });
 
 export const PortalLoginRequest = z.strictObject({ account_id: z.string().min(1) }).meta({ id: 'PortalLoginRequest' });
 
@@ -104,6 +106,7 @@ export const FixtureKeysResponse = z
   })
   .meta({
     id: 'FixtureKeys',
-    description: "The keys the emulator's fixture file gives the app (in full: they are the developer's own test fixtures), null for an environment it gives none.",
+    description:
+      "The keys the emulator's fixture file gives the app (in full: they are the developer's own test fixtures), null for an environment it gives none.",
   });
 export type FixtureKeysResponse = z.infer<typeof FixtureKeysResponse>;

@@ -77,9 +77,7 @@ export const ModelKeyResponse = z
 export type ModelKeyResponse = z.infer<typeof ModelKeyResponse>;
 
 /** Mesh fitting sends no member data: the device asks for the fitting template of its model (rule 5). */
-export const MeshFitRequest = z
-  .strictObject({ installation_id: DeviceId, model_version: ModelVersion })
-  .meta({ id: 'MeshFitRequest' });
+export const MeshFitRequest = z.strictObject({ installation_id: DeviceId, model_version: ModelVersion }).meta({ id: 'MeshFitRequest' });
 export type MeshFitRequest = z.infer<typeof MeshFitRequest>;
 
 export const MeshFitResponse = z
@@ -101,7 +99,11 @@ export type ScanOutcome = (typeof SCAN_OUTCOMES)[number];
 
 /** DEV-5: the Idempotency-Key of POST /v1/scan-events: 1 to 255 printable ASCII characters, no spaces. */
 export const IDEMPOTENCY_KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
-export const IdempotencyKey = z.string().min(1).max(255).regex(IDEMPOTENCY_KEY_PATTERN, 'must be 1 to 255 printable ASCII characters without spaces');
+export const IdempotencyKey = z
+  .string()
+  .min(1)
+  .max(255)
+  .regex(IDEMPOTENCY_KEY_PATTERN, 'must be 1 to 255 printable ASCII characters without spaces');
 
 export const ScanEventRequest = z
   .strictObject({
@@ -147,15 +149,13 @@ export const ScanEventResponse = z
 export type ScanEventResponse = z.infer<typeof ScanEventResponse>;
 
 /** CHOICE-40: a result is kept and compared exactly as sent, so its nesting is bounded. */
-export const ScanResult = z
-  .record(z.string(), z.unknown())
-  .refine((result) => !nestedDeeperThan(result, CHOICES.resultMaxDepth), {
-    error: `nested more than ${CHOICES.resultMaxDepth} levels deep (objects and arrays); a scan result is at most ${CHOICES.resultMaxDepth}`,
-  });
+export const ScanResult = z.record(z.string(), z.unknown()).refine((result) => !nestedDeeperThan(result, CHOICES.resultMaxDepth), {
+  error: `nested more than ${CHOICES.resultMaxDepth} levels deep (objects and arrays); a scan result is at most ${CHOICES.resultMaxDepth}`,
+});
 
 export const ResultUploadRequest = z
   .strictObject({ installation_id: DeviceId, result: ScanResult })
-  .meta({ id: 'ResultUploadRequest', description: 'result: the scan result exactly as the member\'s app received it.' });
+  .meta({ id: 'ResultUploadRequest', description: "result: the scan result exactly as the member's app received it." });
 export type ResultUploadRequest = z.infer<typeof ResultUploadRequest>;
 
 export const ResultUploadResponse = z

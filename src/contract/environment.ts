@@ -30,5 +30,5 @@ export function environmentOf(baseUrl: string, credentials: EnvironmentCredentia
     SCANCTL_PUBLISHABLE_KEY: credentials?.publishableKey,
     SCANCTL_WEBHOOK_SECRET: credentials?.webhookSecret,
   };
-  return Object.fromEntries(Object.entries(values).filter(([, value]) => typeof value === 'string')) as Partial<Record<EnvironmentName, string>>;
+  return Object.fromEntries(Object.entries(values).filter(([, value]) => typeof value === 'string'));
 }

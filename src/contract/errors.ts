@@ -1,13 +1,7 @@
 import { z } from 'zod';
 
 /** ERR-1: the five error types of the spec. */
-export const ERROR_TYPES = [
-  'invalid_request_error',
-  'authentication_error',
-  'permission_error',
-  'rate_limit_error',
-  'api_error',
-] as const;
+export const ERROR_TYPES = ['invalid_request_error', 'authentication_error', 'permission_error', 'rate_limit_error', 'api_error'] as const;
 export type ErrorType = (typeof ERROR_TYPES)[number];
 
 export const ErrorBody = z

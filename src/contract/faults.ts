@@ -14,7 +14,10 @@ export const FAULT_PATH_PATTERN = /^\/[A-Za-z0-9._~:@!$&'()+,;=%/-]*\*?$/;
 export const FaultCreateRequest = z
   .strictObject({
     method: z.enum(FAULT_METHODS),
-    path: z.string().max(300).regex(FAULT_PATH_PATTERN, 'must be a path such as /v1/sessions (":name" matches a segment, a trailing "*" the rest)'),
+    path: z
+      .string()
+      .max(300)
+      .regex(FAULT_PATH_PATTERN, 'must be a path such as /v1/sessions (":name" matches a segment, a trailing "*" the rest)'),
     status: z.number().int().min(400).max(599),
     code: z.string().max(64).regex(FAULT_CODE_PATTERN, 'must be lowercase snake case, like rate_limited'),
     message: z.string().min(1).max(500).optional(),

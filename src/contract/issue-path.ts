@@ -2,7 +2,10 @@ import type { z } from 'zod';
 
 /** apps[0].keys.live -> "apps[0].keys.live" */
 export function formatPath(path: ReadonlyArray<PropertyKey>): string {
-  return path.reduce<string>((out, part) => (typeof part === 'number' ? `${out}[${part}]` : out ? `${out}.${String(part)}` : String(part)), '');
+  return path.reduce<string>(
+    (out, part) => (typeof part === 'number' ? `${out}[${part}]` : out ? `${out}.${String(part)}` : String(part)),
+    '',
+  );
 }
 
 /** Where a zod issue points; an unknown field is named by its own path (apps[0].colour), not its parent's. */

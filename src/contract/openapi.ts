@@ -34,7 +34,8 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
 function derivedErrors(op: Operation): ErrorCode[] {
   const codes: ErrorCode[] = ['host_not_allowed'];
   if (!originCheckExempt(op.path)) codes.push('origin_not_allowed');
-  if (op.request) codes.push('parameter_missing', 'parameter_invalid', 'parameter_unknown', 'invalid_json', 'unsupported_media_type', 'body_too_large');
+  if (op.request)
+    codes.push('parameter_missing', 'parameter_invalid', 'parameter_unknown', 'invalid_json', 'unsupported_media_type', 'body_too_large');
   else if (op.method !== 'get') codes.push('unsupported_media_type');
   // CHOICE-14: every route refuses query parameters it does not declare.
   codes.push('parameter_invalid', 'parameter_unknown');
@@ -55,7 +56,9 @@ export function operationErrors(op: Operation): ErrorCode[] {
 /** An example error body per code: what the emulator answers, message aside. */
 export function exampleErrorBody(code: ErrorCode, param?: string): ErrorBody {
   const status = ERROR_CODES[code];
-  return { error: { type: errorTypeForStatus(status), code, message: `(human-readable explanation of ${code})`, ...(param ? { param } : {}) } };
+  return {
+    error: { type: errorTypeForStatus(status), code, message: `(human-readable explanation of ${code})`, ...(param ? { param } : {}) },
+  };
 }
 
 /**
@@ -144,7 +147,11 @@ const ERROR_HEADERS: Record<number, Json> = {
     },
   },
   429: {
-    'Retry-After': { required: false, description: 'Seconds to wait before retrying (sent with rate_limited).', schema: { type: 'string', pattern: '^[0-9]+$' } },
+    'Retry-After': {
+      required: false,
+      description: 'Seconds to wait before retrying (sent with rate_limited).',
+      schema: { type: 'string', pattern: '^[0-9]+$' },
+    },
   },
 };
 
@@ -245,7 +252,9 @@ function buildWebhook(event: WebhookEvent, components: Components): Json {
       requestBody: { required: true, content: content('application/json', components.add(event.schema, 'output'), event.example) },
       responses: {
         '2XX': { description: 'Any 2xx acknowledges the delivery (WH-7).' },
-        default: { description: 'Anything else (and redirects, which are not followed) is retried: 17 attempts over about 50 hours (WH-7, WH-9).' },
+        default: {
+          description: 'Anything else (and redirects, which are not followed) is retried: 17 attempts over about 50 hours (WH-7, WH-9).',
+        },
       },
       ...(event.rules?.length ? { 'x-rules': event.rules } : {}),
     },
@@ -295,9 +304,22 @@ export function buildOpenApiDocument(options: OpenApiOptions = {}): Json {
     components: {
       schemas: components.schemas,
       securitySchemes: {
-        secretKey: { type: 'http', scheme: 'bearer', description: 'A secret key, sk_test_... or sk_live_...: the customer server only (AUTH-1).' },
-        sessionToken: { type: 'http', scheme: 'bearer', description: 'A vst_ session token minted by POST /v1/sessions: what the SDK presents (AUTH-13).' },
-        portalCookie: { type: 'apiKey', in: 'cookie', name: 'scanctl_portal', description: 'The portal session cookie from POST /_scanctl/portal/login (CHOICE-6).' },
+        secretKey: {
+          type: 'http',
+          scheme: 'bearer',
+          description: 'A secret key, sk_test_... or sk_live_...: the customer server only (AUTH-1).',
+        },
+        sessionToken: {
+          type: 'http',
+          scheme: 'bearer',
+          description: 'A vst_ session token minted by POST /v1/sessions: what the SDK presents (AUTH-13).',
+        },
+        portalCookie: {
+          type: 'apiKey',
+          in: 'cookie',
+          name: 'scanctl_portal',
+          description: 'The portal session cookie from POST /_scanctl/portal/login (CHOICE-6).',
+        },
       },
     },
   };

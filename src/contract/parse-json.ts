@@ -35,5 +35,13 @@ export function validated<S extends z.ZodType>(schema: S, input: unknown): Valid
   if (parsed.success) return { ok: true, value: parsed.data };
   const issue = parsed.error.issues[0]!;
   const path = formatPath(issue.path);
-  return { ok: false, stage: 'schema', message: path ? `${path}: ${issue.message}` : issue.message, path, reason: issue.message, issues: parsed.error.issues, input };
+  return {
+    ok: false,
+    stage: 'schema',
+    message: path ? `${path}: ${issue.message}` : issue.message,
+    path,
+    reason: issue.message,
+    issues: parsed.error.issues,
+    input,
+  };
 }

@@ -30,7 +30,9 @@ export const LogQuery = z.strictObject({
   method: z.string().max(10).optional(),
   app: z.string().max(100).optional(),
   /** A duration back from the emulator's now (5m, 1h) or an ISO time. */
-  since: z.union([z.string().max(40).regex(DURATION_PATTERN, 'must be a duration such as 5m or an RFC 3339 date-time'), DateTimeInput]).optional(),
+  since: z
+    .union([z.string().max(40).regex(DURATION_PATTERN, 'must be a duration such as 5m or an RFC 3339 date-time'), DateTimeInput])
+    .optional(),
   /** The last n matching lines of the buffer first. */
   n: queryInteger(0, 1000).optional(),
   /** Include the control plane's own requests (/_scanctl). */

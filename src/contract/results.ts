@@ -2,9 +2,7 @@ import { z } from 'zod';
 import { HostUserRef } from './sessions.js';
 
 /** DEL-1: host_user_ref is required. */
-export const DeleteResultsQuery = z
-  .strictObject({ host_user_ref: HostUserRef })
-  .meta({ id: 'DeleteResultsQuery' });
+export const DeleteResultsQuery = z.strictObject({ host_user_ref: HostUserRef }).meta({ id: 'DeleteResultsQuery' });
 
 /** DEL-2, DEL-3. */
 export const DeleteResultsResponse = z

@@ -23,7 +23,10 @@ export const StateFile = z
 export type StateFile = z.infer<typeof StateFile>;
 
 export const StateExportQuery = z.strictObject({
-  include_secrets: z.enum(['0', '1', 'true', 'false']).optional().describe('1: webhook signing secrets in plain text, for an import elsewhere.'),
+  include_secrets: z
+    .enum(['0', '1', 'true', 'false'])
+    .optional()
+    .describe('1: webhook signing secrets in plain text, for an import elsewhere.'),
 });
 
 export const StateImportResponse = z

@@ -20,7 +20,8 @@ export function parseRfc3339(text: string): number {
   const [year, month, day, hour, minute, second] = m.slice(1, 7).map(Number) as [number, number, number, number, number, number];
   const [offHour, offMinute] = [Number(m[9] ?? 0), Number(m[10] ?? 0)];
   const daysInMonth = new Date(Date.UTC(year, month, 0)).getUTCDate();
-  if (month < 1 || month > 12 || day < 1 || day > daysInMonth || hour > 23 || minute > 59 || second > 60 || offHour > 23 || offMinute > 59) return NaN;
+  if (month < 1 || month > 12 || day < 1 || day > daysInMonth || hour > 23 || minute > 59 || second > 60 || offHour > 23 || offMinute > 59)
+    return NaN;
   const fractionMs = m[7] ? Math.floor(Number(`0${m[7]}`) * 1000) : 0;
   const utc = new Date(0);
   utc.setUTCFullYear(year, month - 1, day);

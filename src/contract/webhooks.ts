@@ -40,10 +40,20 @@ const EventId = z.string().describe('Event identifier; equals the Service-Event-
 const CreatedAt = DateTime.describe('Creation time of the event.');
 
 export const ScanCompletedEvent = z
-  .strictObject({ id: EventId, type: z.literal('scan.completed'), created_at: CreatedAt, data: ScanOutcomeData.extend({ status: z.literal('completed') }) })
+  .strictObject({
+    id: EventId,
+    type: z.literal('scan.completed'),
+    created_at: CreatedAt,
+    data: ScanOutcomeData.extend({ status: z.literal('completed') }),
+  })
   .meta({ id: 'ScanCompletedEvent' });
 export const ScanFailedEvent = z
-  .strictObject({ id: EventId, type: z.literal('scan.failed'), created_at: CreatedAt, data: ScanOutcomeData.extend({ status: z.literal('failed') }) })
+  .strictObject({
+    id: EventId,
+    type: z.literal('scan.failed'),
+    created_at: CreatedAt,
+    data: ScanOutcomeData.extend({ status: z.literal('failed') }),
+  })
   .meta({ id: 'ScanFailedEvent' });
 export const ResultsAvailableEvent = z
   .strictObject({ id: EventId, type: z.literal('scan.results_available'), created_at: CreatedAt, data: ResultsAvailableData })
@@ -146,7 +156,10 @@ export function parseEventList(text: string | undefined): WebhookEventType[] | n
 export const StreamQuery = z
   .strictObject({
     app_id: z.string().min(1),
-    forward: z.url({ protocol: /^https?$/, error: 'forward must be an http or https URL' }).max(2048).optional(),
+    forward: z
+      .url({ protocol: /^https?$/, error: 'forward must be an http or https URL' })
+      .max(2048)
+      .optional(),
     events: z
       .string()
       .regex(EVENT_LIST, `events must be a comma-separated list of ${WEBHOOK_EVENT_TYPES.join(', ')}`)

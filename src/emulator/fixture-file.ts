@@ -26,13 +26,14 @@ export const FixtureApp = z
     team_id: z.string().length(CHOICES.teamIdLength, `must be exactly ${CHOICES.teamIdLength} characters`),
     billing_profile: z.boolean().default(false),
     terms_accepted: z.boolean().default(false),
-    webhook_url: z.url({ protocol: /^https?$/ }).nullable().default(null),
+    webhook_url: z
+      .url({ protocol: /^https?$/ })
+      .nullable()
+      .default(null),
     webhook_secret: z.string().regex(WEBHOOK_SECRET_PATTERN, 'must look like whsec_...').nullable().default(null),
     results_delivery_enabled: z.boolean().default(false),
     daily_session_quota: z.number().int().min(0).default(CHOICES.defaultDailySessionQuota),
-    keys: z
-      .strictObject({ test: KeyPair('test').optional(), live: KeyPair('live').optional() })
-      .default({}),
+    keys: z.strictObject({ test: KeyPair('test').optional(), live: KeyPair('live').optional() }).default({}),
   })
   // AUTH-10: live keys need the owner's billing profile and accepted terms.
   .refine((app) => !app.keys.live || (app.billing_profile && app.terms_accepted), {
@@ -49,7 +50,8 @@ export const Fixtures = z
   .superRefine((fixtures, ctx) => {
     const accounts = new Set<string>();
     fixtures.accounts.forEach((account, i) => {
-      if (accounts.has(account.id)) ctx.addIssue({ code: 'custom', path: ['accounts', i, 'id'], message: `duplicate account id "${account.id}"` });
+      if (accounts.has(account.id))
+        ctx.addIssue({ code: 'custom', path: ['accounts', i, 'id'], message: `duplicate account id "${account.id}"` });
       accounts.add(account.id);
     });
     const apps = new Set<string>();
@@ -65,7 +67,8 @@ export const Fixtures = z
           const key = app.keys[env]?.[kind];
           if (key === undefined) continue;
           // The message never repeats the key itself: it may be a real secret.
-          if (keys.has(key)) ctx.addIssue({ code: 'custom', path: ['apps', i, 'keys', env, kind], message: 'the same key appears twice in the file' });
+          if (keys.has(key))
+            ctx.addIssue({ code: 'custom', path: ['apps', i, 'keys', env, kind], message: 'the same key appears twice in the file' });
           keys.add(key);
         }
       }
@@ -83,9 +86,14 @@ export interface FixtureProblem {
 export class FixtureError extends Error {
   readonly problems: FixtureProblem[];
 
-  constructor(readonly file: string, problems: FixtureProblem[]) {
+  constructor(
+    readonly file: string,
+    problems: FixtureProblem[],
+  ) {
     const say = (p: FixtureProblem) => `${p.field ? `${p.field}: ` : ''}${p.reason}`;
-    super(problems.length === 1 ? `${file}: ${say(problems[0]!)}` : `${file}: ${problems.length} problems: ${problems.map(say).join('; ')}`);
+    super(
+      problems.length === 1 ? `${file}: ${say(problems[0]!)}` : `${file}: ${problems.length} problems: ${problems.map(say).join('; ')}`,
+    );
     this.name = 'FixtureError';
     this.problems = problems;
   }
@@ -119,7 +127,9 @@ export function readFixtures(file: string): Fixtures {
   try {
     text = readFileSync(file, 'utf8');
   } catch (error) {
-    throw new FixtureError(file, [{ field: '', reason: `cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})` }]);
+    throw new FixtureError(file, [
+      { field: '', reason: `cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})` },
+    ]);
   }
   // serve reads its fixture file twice as it starts (to seed, then for the ready line's keys):
   // the same bytes are validated once. A copy each time: callers may change what they get.

@@ -22,7 +22,12 @@ export class Scheduler {
 
   /** Advances to `target` (ms since the epoch), playing due events on the way. Calls are serialized. */
   advanceTo(target: number): Promise<{ played: number }> {
-    return this.serialize(() => this.play(() => target, () => void this.clock.moveTo(target)));
+    return this.serialize(() =>
+      this.play(
+        () => target,
+        () => void this.clock.moveTo(target),
+      ),
+    );
   }
 
   /**
@@ -81,9 +86,14 @@ export class Scheduler {
     for (;;) {
       if (this.stopping) {
         this.persistOffset(this.clock.offsetMs);
-        throw new ApiError('service_stopping', `The emulator is stopping: the clock moved through ${played} due moments, then stopped short of its target.`, undefined, {
-          headers: { Connection: 'close' },
-        });
+        throw new ApiError(
+          'service_stopping',
+          `The emulator is stopping: the clock moved through ${played} due moments, then stopped short of its target.`,
+          undefined,
+          {
+            headers: { Connection: 'close' },
+          },
+        );
       }
       // Nothing more in the window: once the work in flight is done (an attempt sent before the
       // advance began), look again, since its outcome may fall due within the window.

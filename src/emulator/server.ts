@@ -68,7 +68,10 @@ export interface RunningServer {
 }
 
 export class PortInUseError extends Error {
-  constructor(readonly host: string, readonly port: number) {
+  constructor(
+    readonly host: string,
+    readonly port: number,
+  ) {
     super(`port ${port} on ${host} is already in use`);
   }
 }
@@ -216,4 +219,3 @@ function listen(server: Server, port: number, host: string): Promise<number> {
     });
   });
 }
-

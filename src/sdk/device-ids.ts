@@ -8,5 +8,9 @@ import { base62From } from '../util/crypto.js';
  */
 export function deviceId(prefix: string, length: number, ...parts: Array<string | number>): string {
   let block = 0;
-  return `${prefix}_${base62From(length, () => createHash('sha256').update([...parts, block++].join('\u0000')).digest())}`;
+  return `${prefix}_${base62From(length, () =>
+    createHash('sha256')
+      .update([...parts, block++].join('\u0000'))
+      .digest(),
+  )}`;
 }

@@ -3,7 +3,15 @@ import { mintSession } from '../client/service.js';
 import { CHOICES } from '../contract/choices.js';
 import type { KeyEnv } from '../contract/credentials.js';
 import type { ErrorBody } from '../contract/errors.js';
-import { EXPECTED_REFUSALS, type Refusal, type ScanSummary, type SimEvent, type SimStep, type SimulateOptions, type StepName } from './simulate-events.js';
+import {
+  EXPECTED_REFUSALS,
+  type Refusal,
+  type ScanSummary,
+  type SimEvent,
+  type SimStep,
+  type SimulateOptions,
+  type StepName,
+} from './simulate-events.js';
 
 const RETRY_AFTER_CAP_MS = 10_000;
 const MINT_ATTEMPTS = 5;

@@ -46,7 +46,13 @@ export async function enroll({ options, installationId, memory, scan, device }: 
   );
   if (!enrolled) return false;
   memory.enrolledThisRun = true;
-  scan.record({ step: 'enroll', installation_id: installationId, reenrolled: enrolled.reenrolled, enrollments: enrolled.enrollments, status: enrolled.status });
+  scan.record({
+    step: 'enroll',
+    installation_id: installationId,
+    reenrolled: enrolled.reenrolled,
+    enrollments: enrolled.enrollments,
+    status: enrolled.status,
+  });
   return true;
 }
 
@@ -58,7 +64,8 @@ export async function ensureModel({ memory, scan, device }: ScanFlow): Promise<s
   const bytes = await scan.step('model', () => device.downloadModel(current.model_version));
   const sha256 = createHash('sha256').update(bytes!).digest('hex');
   const verified = sha256 === current.sha256 && bytes!.length === current.size;
-  if (!verified) throw new SimulationError('model', new Error(`the model download does not match the manifest (sha256 ${sha256})`), scan.summary);
+  if (!verified)
+    throw new SimulationError('model', new Error(`the model download does not match the manifest (sha256 ${sha256})`), scan.summary);
   scan.record({ step: 'model', model_version: current.model_version, size: current.size, sha256, verified });
   memory.modelVersion = current.model_version;
   return current.model_version;

@@ -36,7 +36,12 @@ export interface SimulateOptions {
 }
 
 /** Device-side refusals the simulator is meant to show: printed as refusals, not failures. */
-export const EXPECTED_REFUSALS = ['insufficient_scope', 'attestation_invalid', 'installation_blocked', 'results_delivery_disabled'] as const;
+export const EXPECTED_REFUSALS = [
+  'insufficient_scope',
+  'attestation_invalid',
+  'installation_blocked',
+  'results_delivery_disabled',
+] as const;
 
 export type StepName =
   | 'mint'
@@ -65,7 +70,15 @@ export type SimStep =
   | { step: 'mesh_fit'; fit_id: string }
   | { step: 'scan_started'; scan_id: string; occurred_at: string }
   | { step: 'offline'; scan_id: string; occurred_at: string; late_ms: number }
-  | { step: 'scan_reported'; scan_id: string; status: ScanStatus; occurred_at: string; billable: boolean; duplicate: boolean; replayed: boolean }
+  | {
+      step: 'scan_reported';
+      scan_id: string;
+      status: ScanStatus;
+      occurred_at: string;
+      billable: boolean;
+      duplicate: boolean;
+      replayed: boolean;
+    }
   | { step: 'duplicate_report'; scan_id: string; duplicate: boolean; reports: number }
   | { step: 'result_upload'; scan_id: string; stored: boolean; duplicate: boolean; skipped?: 'delivery_off' }
   | { step: 'retry'; at: StepName; attempt: number; wait_ms: number; reason: string }

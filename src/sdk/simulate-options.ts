@@ -37,7 +37,11 @@ export interface SimulateChoices {
 }
 
 /** The defaults of the choices that have one, for the engine and for the CLI's help. */
-export const SIMULATE_DEFAULTS = { outcome: 'completed', uploadRetries: 2, appVersion: '1.0.0' } as const satisfies Partial<SimulateChoices>;
+export const SIMULATE_DEFAULTS = {
+  outcome: 'completed',
+  uploadRetries: 2,
+  appVersion: '1.0.0',
+} as const satisfies Partial<SimulateChoices>;
 
 /** The scan result uploaded when none is given. */
 export const DEFAULT_RESULT_FILE = packagePath('fixtures', 'results', 'default.json');
@@ -96,4 +100,3 @@ export function toSimulateOptions(choices: SimulateChoices, run: SimulateRun): S
     appVersion: choices.appVersion ?? SIMULATE_DEFAULTS.appVersion,
   };
 }
-

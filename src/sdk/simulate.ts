@@ -43,7 +43,14 @@ export async function simulate(options: SimulateOptions, emit: (event: SimEvent)
       steps: [],
     };
     const scan = new ScanRun(summary, emit, sleep);
-    const flow: ScanFlow = { options, env, installationId: memory.installationId ?? '', memory, scan, device: new DeviceClient(options.baseUrl, '', options.fetch) };
+    const flow: ScanFlow = {
+      options,
+      env,
+      installationId: memory.installationId ?? '',
+      memory,
+      scan,
+      device: new DeviceClient(options.baseUrl, '', options.fetch),
+    };
     let next: 'next' | 'stop';
     try {
       next = await scanOnce(flow);
@@ -102,7 +109,8 @@ async function scanOnce(flow: ScanFlow): Promise<'next' | 'stop'> {
   });
   if (options.duplicateReport) {
     const again = await reportScan(flow, scanId, modelVersion, options.outcome, occurredAt, 'duplicate_report');
-    if (again) scan.record({ step: 'duplicate_report', scan_id: scanId, duplicate: again.body.duplicate, reports: again.body.scan.reports });
+    if (again)
+      scan.record({ step: 'duplicate_report', scan_id: scanId, duplicate: again.body.duplicate, reports: again.body.scan.reports });
   }
   if (options.outcome === 'completed') await uploadResult(flow, scanId);
   return 'next';

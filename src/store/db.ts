@@ -19,8 +19,14 @@ export class DatabaseLockedError extends Error {
 }
 
 export class DatabaseTooNewError extends Error {
-  constructor(readonly path: string, readonly found: number, readonly known: number) {
-    super(`the database ${path} is at schema version ${found}, newer than this scanctl knows (${known}): upgrade scanctl or use another --db`);
+  constructor(
+    readonly path: string,
+    readonly found: number,
+    readonly known: number,
+  ) {
+    super(
+      `the database ${path} is at schema version ${found}, newer than this scanctl knows (${known}): upgrade scanctl or use another --db`,
+    );
     this.name = 'DatabaseTooNewError';
   }
 }

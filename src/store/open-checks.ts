@@ -27,7 +27,11 @@ export function refuseEmptyFile(path: string, allowEmpty: boolean): void {
   if (statSync(path).size > 0) return;
   const wal = `${path}-wal`;
   if (existsSync(wal) && statSync(wal).size > 0) return;
-  throw new DatabaseRefusedError(path, `the database ${path} is an empty file (0 bytes), not a scanctl database`, 'delete it to start afresh, or pass --reset');
+  throw new DatabaseRefusedError(
+    path,
+    `the database ${path} is an empty file (0 bytes), not a scanctl database`,
+    'delete it to start afresh, or pass --reset',
+  );
 }
 
 /** PRAGMA quick_check at start: a damaged file is refused before anything is written into it. */
@@ -60,7 +64,11 @@ export function refuseWrongVersion(db: Db, path: string, current: number): void 
   const found = schemaObjects(db);
   if (current === 0) {
     if (found.size === 0) return;
-    throw new DatabaseRefusedError(path, `the database ${path} has tables but no schema version (user_version 0): it is not a scanctl database, or its version was reset`, MOVE_ASIDE);
+    throw new DatabaseRefusedError(
+      path,
+      `the database ${path} has tables but no schema version (user_version 0): it is not a scanctl database, or its version was reset`,
+      MOVE_ASIDE,
+    );
   }
   const expected = expectedObjects(current);
   const same = expected.size === found.size && [...expected].every((name) => found.has(name));

@@ -23,7 +23,13 @@ export function createHandle(server: RunningServer, credentials: HandleCredentia
   let cookie: string | null = null;
 
   const deliveries = async (query: DeliveryQuery = {}) => {
-    const list = await control.deliveries({ app_id: appId, status: query.status, scan_id: query.scanId, event_id: query.eventId, limit: query.limit ?? 1000 });
+    const list = await control.deliveries({
+      app_id: appId,
+      status: query.status,
+      scan_id: query.scanId,
+      event_id: query.eventId,
+      limit: query.limit ?? 1000,
+    });
     return Promise.all(list.data.map((d) => control.delivery(d.id)));
   };
   const close = async (): Promise<void> => void (await server.close());

@@ -11,7 +11,8 @@ export async function settleDeliveries(emulator: Emulator, timeoutMs: number): P
     const due = emulator.webhooks.nextDueAt();
     const inFlight = emulator.store.webhooks.deliveries({ status: 'in_flight', limit: 1 }).length;
     if (inFlight === 0 && (due === null || due > emulator.clock.now())) return;
-    if (Date.now() > deadline) throw new Error(`waitForDeliveries: deliveries still in flight after ${timeoutMs} ms (a receiver that never answers?)`);
+    if (Date.now() > deadline)
+      throw new Error(`waitForDeliveries: deliveries still in flight after ${timeoutMs} ms (a receiver that never answers?)`);
     // Another dispatcher run holds them: give it a turn of the event loop.
     await new Promise((resolve) => setTimeout(resolve, 5));
   }

@@ -60,7 +60,10 @@ export async function startEmulator(options: StartEmulatorOptions = {}): Promise
     version: packageVersion(),
     stateFile: null,
     seed: options.seed ?? null,
-    clock: { startMs: options.clock?.start === undefined ? null : timeOf(options.clock.start, 'clock.start'), frozen: Boolean(options.clock?.frozen) },
+    clock: {
+      startMs: options.clock?.start === undefined ? null : timeOf(options.clock.start, 'clock.start'),
+      frozen: Boolean(options.clock?.frozen),
+    },
     initialState: options.state ?? null,
     webhookAttemptTimeoutMs: options.webhookAttemptTimeoutMs,
     logger: options.logger,
@@ -72,11 +75,14 @@ export async function startEmulator(options: StartEmulatorOptions = {}): Promise
     const credentials = testCredentials(emulator);
     if (!credentials) throw new Error('startEmulator: the fixtures hold no app');
     const { appId, secretKey, publishableKey, webhookSecret } = credentials;
-    if (!secretKey || !publishableKey) throw new Error(`startEmulator: the fixtures give ${appId} no test keys (keys.test.secret and keys.test.publishable)`);
+    if (!secretKey || !publishableKey)
+      throw new Error(`startEmulator: the fixtures give ${appId} no test keys (keys.test.secret and keys.test.publishable)`);
     if (options.quiet === false) {
       emulator.bus.on('request', (entry) => {
         const line = sanitize(entry, 0);
-        process.stderr.write(`scanctl ${line.method} ${line.path} ${line.status}${line.error_code ? ` ${line.error_code}` : ''} ${line.latency_ms} ms\n`);
+        process.stderr.write(
+          `scanctl ${line.method} ${line.path} ${line.status}${line.error_code ? ` ${line.error_code}` : ''} ${line.latency_ms} ms\n`,
+        );
       });
     }
     return createHandle(server, { appId, secretKey, publishableKey, webhookSecret });

@@ -10,6 +10,7 @@ export function timeOf(value: string | Date | number, name: string): number {
 /** A duration as the CLI takes it ('90s', '15m', '1h30m') or milliseconds. */
 export function durationOf(value: string | number): number {
   const ms = typeof value === 'number' ? value : parseDuration(value);
-  if (ms === null || !Number.isFinite(ms) || ms < 0) throw new TypeError(`a duration is milliseconds or a string such as 90s, 15m or 24h, not ${JSON.stringify(value)}`);
+  if (ms === null || !Number.isFinite(ms) || ms < 0)
+    throw new TypeError(`a duration is milliseconds or a string such as 90s, 15m or 24h, not ${JSON.stringify(value)}`);
   return ms;
 }

@@ -43,7 +43,10 @@ function detailLines(d: DeliveryDetail, width: number, bodyRows = 3): { head: Li
   const attempts: Line[] = d.attempt_log.length === 0 ? [{ text: 'no attempt yet', color: 'gray' }] : [];
   for (const a of d.attempt_log) {
     const ok = a.status !== null && a.status >= 200 && a.status < 300;
-    attempts.push({ text: `#${a.number} ${shortTime(a.started_at)}  ${a.status ?? '---'}  ${a.latency_ms === null ? '' : `${a.latency_ms} ms`}  ${a.error ?? ''}`.trimEnd(), ...(ok ? {} : { color: 'red' }) });
+    attempts.push({
+      text: `#${a.number} ${shortTime(a.started_at)}  ${a.status ?? '---'}  ${a.latency_ms === null ? '' : `${a.latency_ms} ms`}  ${a.error ?? ''}`.trimEnd(),
+      ...(ok ? {} : { color: 'red' }),
+    });
     if (a.response_excerpt) {
       const answer = `   answer: ${oneLine(a.response_excerpt)}`;
       attempts.push({ text: bodyRows === Infinity ? answer : fit(answer, width, true), color: 'gray' });
@@ -92,7 +95,17 @@ function scrolledDetail(all: Line[], scroll: number, height: number): { lines: L
  * One delivery: its request (headers and exact body) and its attempts, in `height` rows. Unscrolled
  * (`scroll` null), the head and the newest attempts; scrolled, a window over every line, nothing cut.
  */
-export function DeliveryDetailView({ state, width, height, scroll = null }: { state: DetailState; width: number; height: number; scroll?: number | null }) {
+export function DeliveryDetailView({
+  state,
+  width,
+  height,
+  scroll = null,
+}: {
+  state: DetailState;
+  width: number;
+  height: number;
+  scroll?: number | null;
+}) {
   if (state.status === 'idle' || state.status === 'loading') return <Text dimColor>loading...</Text>;
   if (state.status === 'error') return <Text color="red">could not load the delivery: {state.message}</Text>;
   const lines =

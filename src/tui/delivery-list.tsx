@@ -17,7 +17,12 @@ export function DeliveryList({ lines, columns, selectedId, start, size }: Delive
   return (
     <Box flexDirection="column">
       <Text bold>{'  ' + columns.map((c, i) => fit(c.title, c.width, i === columns.length - 1)).join('')}</Text>
-      {lines.length === 0 ? <Text dimColor wrap="truncate">  waiting for deliveries... (earlier ones: scanctl webhook deliveries)</Text> : null}
+      {lines.length === 0 ? (
+        <Text dimColor wrap="truncate">
+          {' '}
+          waiting for deliveries... (earlier ones: scanctl webhook deliveries)
+        </Text>
+      ) : null}
       {visible.map((line) => {
         const selected = line.deliveryId === selectedId;
         const state = stateOf(line.latest);
@@ -26,8 +31,18 @@ export function DeliveryList({ lines, columns, selectedId, start, size }: Delive
             {selected ? '> ' : '  '}
             {columns.map((c, i) => {
               const text = fit(cellText(c.id, line.latest), c.width, i === columns.length - 1);
-              if (c.id === 'state') return <Text key={c.id} color={stateColor(state)} bold={state === 'EXHAUSTED'}>{text}</Text>;
-              if (c.id === 'answer') return <Text key={c.id} color={state === 'delivered' ? undefined : 'red'}>{text}</Text>;
+              if (c.id === 'state')
+                return (
+                  <Text key={c.id} color={stateColor(state)} bold={state === 'EXHAUSTED'}>
+                    {text}
+                  </Text>
+                );
+              if (c.id === 'answer')
+                return (
+                  <Text key={c.id} color={state === 'delivered' ? undefined : 'red'}>
+                    {text}
+                  </Text>
+                );
               return text;
             })}
           </Text>

@@ -70,7 +70,13 @@ export function stateOf(e: DeliveryStreamEvent): string {
 }
 
 export const stateColor = (state: string) =>
-  state === 'delivered' ? 'green' : state === 'EXHAUSTED' || state === 'failed' || state === 'cancelled' ? 'red' : state === 'retrying' ? 'yellow' : 'cyan';
+  state === 'delivered'
+    ? 'green'
+    : state === 'EXHAUSTED' || state === 'failed' || state === 'cancelled'
+      ? 'red'
+      : state === 'retrying'
+        ? 'yellow'
+        : 'cyan';
 
 /** One line of text: newlines and runs of spaces folded, so an answer body fits a cell. */
 export const oneLine = (text: string) => text.replace(/\s+/g, ' ').trim();

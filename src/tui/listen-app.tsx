@@ -71,7 +71,8 @@ export function ListenApp(props: ListenAppProps) {
     const view = latest.current;
     if (input === 'q' || (key.ctrl && input === 'c')) return exit();
     if (view.openId) {
-      const by = key.upArrow || input === 'k' ? -1 : key.downArrow || input === 'j' ? 1 : key.pageUp ? -view.size : key.pageDown ? view.size : 0;
+      const by =
+        key.upArrow || input === 'k' ? -1 : key.downArrow || input === 'j' ? 1 : key.pageUp ? -view.size : key.pageDown ? view.size : 0;
       if (key.escape || key.backspace || key.leftArrow) open(null);
       else if (input === 'r' && view.openLine) view.resend(view.openLine.latest.event_id);
       // Clamped where it is drawn; never below the top here.
@@ -110,7 +111,9 @@ export function ListenApp(props: ListenAppProps) {
         {notice ?? ' '}
       </Text>
       <Text dimColor wrap="truncate">
-        {openId ? 'up/down scroll  esc back  r resend  q quit' : `up/down select  pgup/pgdn page  ${selection.following ? '' : 'g newest  '}enter details  r resend  q quit`}
+        {openId
+          ? 'up/down scroll  esc back  r resend  q quit'
+          : `up/down select  pgup/pgdn page  ${selection.following ? '' : 'g newest  '}enter details  r resend  q quit`}
       </Text>
     </Box>
   );

@@ -1,7 +1,8 @@
 import { useEffect, useState } from 'react';
 import type { DeliveryDetail } from '../contract/webhooks.js';
 
-export type DetailState = { status: 'idle' } | { status: 'loading' } | { status: 'loaded'; detail: DeliveryDetail } | { status: 'error'; message: string };
+export type DetailState =
+  { status: 'idle' } | { status: 'loading' } | { status: 'loaded'; detail: DeliveryDetail } | { status: 'error'; message: string };
 
 /** Loads one delivery's detail through the callback it is given, again whenever `version` changes. */
 export function useDeliveryDetail(load: (id: string) => Promise<DeliveryDetail>, deliveryId: string | null, version: unknown): DetailState {

@@ -11,8 +11,15 @@ export interface EmulatorClockState {
  * The emulator's current time, read through `read` now and every `intervalMs` (its clock can be
  * days ahead of real time, and `clock advance` moves it at any moment).
  */
-export function useEmulatorClock(read: (() => Promise<string>) | undefined, initial: string | null, intervalMs = 1_000): EmulatorClockState {
-  const [state, setState] = useState<EmulatorClockState>(() => ({ time: initial, aheadMs: initial ? Date.parse(initial) - Date.now() : 0 }));
+export function useEmulatorClock(
+  read: (() => Promise<string>) | undefined,
+  initial: string | null,
+  intervalMs = 1_000,
+): EmulatorClockState {
+  const [state, setState] = useState<EmulatorClockState>(() => ({
+    time: initial,
+    aheadMs: initial ? Date.parse(initial) - Date.now() : 0,
+  }));
   useEffect(() => {
     if (!read) return;
     let live = true;

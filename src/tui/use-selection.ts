@@ -24,12 +24,18 @@ export function useSelection(lines: DeliveryLine[], size: number): Selection {
   const [chosen, setChosen] = useState<string | null>(null);
   const start = useRef(0);
   const selectedId = chosen ?? lines[0]?.deliveryId ?? null;
-  const index = Math.max(0, lines.findIndex((l) => l.deliveryId === selectedId));
+  const index = Math.max(
+    0,
+    lines.findIndex((l) => l.deliveryId === selectedId),
+  );
   start.current = windowStart(start.current, index, lines.length, size);
   const move = (current: DeliveryLine[], delta: number) => {
     if (current.length === 0) return;
     setChosen((id) => {
-      const at = Math.max(0, current.findIndex((l) => l.deliveryId === (id ?? current[0]!.deliveryId)));
+      const at = Math.max(
+        0,
+        current.findIndex((l) => l.deliveryId === (id ?? current[0]!.deliveryId)),
+      );
       return current[Math.min(current.length - 1, Math.max(0, at + delta))]!.deliveryId;
     });
   };

@@ -64,7 +64,9 @@ export class SeededIds implements Ids {
     const n = (this.counters.get(kind) ?? 0) + 1;
     this.counters.set(kind, n);
     let block = 0;
-    return base62From(length, () => createHash('sha256').update(`${this.seedValue}\u0000${this.stream}\u0000${kind}\u0000${n}\u0000${block++}`).digest());
+    return base62From(length, () =>
+      createHash('sha256').update(`${this.seedValue}\u0000${this.stream}\u0000${kind}\u0000${n}\u0000${block++}`).digest(),
+    );
   }
 
   id(prefix: string): string {

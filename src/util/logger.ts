@@ -18,6 +18,7 @@ export function streamLogger(stream: { write(text: string): unknown }): Logger {
   return {
     warn: (message) => void stream.write(`scanctl: warning: ${message}\n`),
     info: (line) => void stream.write(`scanctl: ${line}\n`),
-    error: (message, error) => void stream.write(`scanctl: ${message}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`),
+    error: (message, error) =>
+      void stream.write(`scanctl: ${message}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`),
   };
 }

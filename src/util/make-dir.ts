@@ -15,7 +15,12 @@ export function makeDir(path: string, mode: number): void {
   for (let current = path; ; current = dirname(current)) {
     const found = statSync(current, { throwIfNoEntry: false });
     if (found) {
-      if (!found.isDirectory()) throw Object.assign(new Error(`ENOTDIR: not a directory, mkdir '${current}'`), { code: 'ENOTDIR', syscall: 'mkdir', path: current });
+      if (!found.isDirectory())
+        throw Object.assign(new Error(`ENOTDIR: not a directory, mkdir '${current}'`), {
+          code: 'ENOTDIR',
+          syscall: 'mkdir',
+          path: current,
+        });
       break;
     }
     if (missing.length === MAX_DEPTH || dirname(current) === current) break;

@@ -5,7 +5,10 @@ export const SAY_AGAIN_MS = 60_000;
  * A log that says one line per kind at most once a minute (real time), with how many times the
  * kind came up meanwhile: a condition that every request meets is said, not repeated per request.
  */
-export function onceAMinute(write: (line: string) => void, now: () => number = () => performance.now()): (kind: string, line: string) => void {
+export function onceAMinute(
+  write: (line: string) => void,
+  now: () => number = () => performance.now(),
+): (kind: string, line: string) => void {
   const last = new Map<string, { at: number; unsaid: number }>();
   return (kind, line) => {
     const at = now();

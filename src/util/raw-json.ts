@@ -66,7 +66,9 @@ function members(text: string, i: number): Array<[string, number, number]> {
 export function rawMember(text: string, key: string): string | undefined {
   const start = skipWhitespace(text, 0);
   if (text[start] !== '{') return undefined;
-  const found = members(text, start).filter(([name]) => name === key).at(-1);
+  const found = members(text, start)
+    .filter(([name]) => name === key)
+    .at(-1);
   return found ? text.slice(found[1], found[2]) : undefined;
 }
 

@@ -6,7 +6,9 @@ import { createHash, randomInt } from 'node:crypto';
  * SHA-256 of the parts, first 48 bits; about a microsecond per draw.
  */
 export function seededUnit(seed: number, ...key: Array<string | number>): number {
-  const digest = createHash('sha256').update(`${seed}\u0000${key.join('\u0000')}`).digest();
+  const digest = createHash('sha256')
+    .update(`${seed}\u0000${key.join('\u0000')}`)
+    .digest();
   return digest.readUIntBE(0, 6) / 2 ** 48;
 }
 

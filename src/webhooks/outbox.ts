@@ -121,7 +121,10 @@ export function recordScanEvent(store: Store, ids: Ids, now: number, input: Scan
     // APP-3: with nowhere to deliver, the event is recorded and nothing is queued.
     if (effectiveWebhookUrl(store, input.appId, input.type) === null) return { eventId: row.id, deliveryId: null };
     const deliveryId = ids.id('del');
-    store.webhooks.insertDelivery({ id: deliveryId, event_id: row.id, app_id: input.appId, host_user_ref: input.hostUserRef, origin: 'event' }, now);
+    store.webhooks.insertDelivery(
+      { id: deliveryId, event_id: row.id, app_id: input.appId, host_user_ref: input.hostUserRef, origin: 'event' },
+      now,
+    );
     return { eventId: row.id, deliveryId };
   };
   const { eventId, deliveryId } = store.db.inTransaction ? write() : store.db.transaction(write)();
@@ -167,7 +170,10 @@ export function withdrawQueuedResults(store: Store, appId: string, now: number):
 }
 
 export class ResendError extends Error {
-  constructor(readonly reason: 'no_event' | 'redacted' | 'no_url' | 'results_off', message: string) {
+  constructor(
+    readonly reason: 'no_event' | 'redacted' | 'no_url' | 'results_off',
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -180,16 +186,25 @@ export function resendEvent(store: Store, ids: Ids, now: number, eventId: string
   const event = store.webhooks.eventById(eventId);
   if (!event) throw new ResendError('no_event', `No event ${eventId.slice(0, 100)}.`);
   if (event.redacted_at !== null) {
-    throw new ResendError('redacted', `Event ${event.id} was deleted with its member's results (DELETE /v1/results); it is never sent again.`);
+    throw new ResendError(
+      'redacted',
+      `Event ${event.id} was deleted with its member's results (DELETE /v1/results); it is never sent again.`,
+    );
   }
   if (!appTakes(store, event.app_id, event.type)) {
-    throw new ResendError('results_off', `${event.app_id} has results delivery switched off: ${event.id} (scan.results_available) is not sent (WH-3).`);
+    throw new ResendError(
+      'results_off',
+      `${event.app_id} has results delivery switched off: ${event.id} (scan.results_available) is not sent (WH-3).`,
+    );
   }
   if (effectiveWebhookUrl(store, event.app_id, event.type) === null) {
     throw new ResendError('no_url', `${event.app_id} has no webhook_url and no listener attached: nowhere to send ${event.id}.`);
   }
   const deliveryId = ids.id('del');
-  store.webhooks.insertDelivery({ id: deliveryId, event_id: event.id, app_id: event.app_id, host_user_ref: event.host_user_ref, origin: 'resend' }, now);
+  store.webhooks.insertDelivery(
+    { id: deliveryId, event_id: event.id, app_id: event.app_id, host_user_ref: event.host_user_ref, origin: 'resend' },
+    now,
+  );
   announce(store, { kind: 'queued', deliveryId });
   return deliveryId;
 }

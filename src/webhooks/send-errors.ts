@@ -67,7 +67,8 @@ function undiciError(code: string, message: string): string | null {
       return 'unreadable answer: status line and headers larger than 64 KiB (UND_ERR_HEADERS_OVERFLOW)';
     case 'UND_ERR_SOCKET':
       // undici's words for a 100 Continue nobody asked for (deliveries never send Expect), an answer to no request, an upgrade.
-      if (message === 'bad response') return 'unreadable answer: an interim 100 Continue that was not asked for, or bytes that answer no request';
+      if (message === 'bad response')
+        return 'unreadable answer: an interim 100 Continue that was not asked for, or bytes that answer no request';
       if (message === 'bad upgrade') return NO_UPGRADE;
       return 'connection closed before an answer';
     case 'UND_ERR_CONNECT_TIMEOUT':

@@ -215,7 +215,7 @@ class Send implements Dispatcher.DispatchHandler {
   onError(error: Error): void {
     // An answer cut short still counts as the answer it began as (its status and what came of its body).
     if (this.status !== null) this.done(this.status, null, excerptText(this.chunks, this.cut));
-    else this.done(null, describeSendError(error as NodeJS.ErrnoException), null);
+    else this.done(null, describeSendError(error), null);
   }
 }
 
@@ -229,9 +229,13 @@ function sendsUnder(signal: AbortSignal): Set<Send> {
   if (!sends) {
     const under = new Set<Send>();
     sendsBySignal.set(signal, (sends = under));
-    signal.addEventListener('abort', () => {
-      for (const send of [...under]) send.giveUp(SHUTTING_DOWN);
-    }, { once: true });
+    signal.addEventListener(
+      'abort',
+      () => {
+        for (const send of [...under]) send.giveUp(SHUTTING_DOWN);
+      },
+      { once: true },
+    );
   }
   return sends;
 }
@@ -253,7 +257,11 @@ function parseTarget(raw: string): Target | null {
     if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('not http');
     // Credentials in the URL go as Basic authorization, as http.request sends them.
     const auth = url.username || url.password ? `${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}` : null;
-    target = { origin: url.origin, path: `${url.pathname}${url.search}`, authorization: auth && `Basic ${Buffer.from(auth).toString('base64')}` };
+    target = {
+      origin: url.origin,
+      path: `${url.pathname}${url.search}`,
+      authorization: auth && `Basic ${Buffer.from(auth).toString('base64')}`,
+    };
   } catch {
     target = null;
   }

@@ -13,9 +13,14 @@ import { freePort } from '../helpers/net.js';
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const script = (name: string) => join(ROOT, '.github', 'action', name);
 
-
 /** NAME=value lines of a $GITHUB_ENV or $GITHUB_OUTPUT file. */
-const entries = (file: string) => Object.fromEntries(readFileSync(file, 'utf8').trim().split('\n').map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]));
+const entries = (file: string) =>
+  Object.fromEntries(
+    readFileSync(file, 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]),
+  );
 
 /** A GitHub runner's files for one job: $GITHUB_ENV, $GITHUB_OUTPUT per step, $RUNNER_TEMP. */
 function runner() {
@@ -27,7 +32,11 @@ function runner() {
 }
 
 const step = (name: string, env: Record<string, string>) =>
-  spawnSync(process.execPath, [script(name)], { encoding: 'utf8', env: { PATH: process.env.PATH, SCANCTL_CLI: `${process.execPath} ${BIN}`, NO_COLOR: '1', ...env }, timeout: 90_000 });
+  spawnSync(process.execPath, [script(name)], {
+    encoding: 'utf8',
+    env: { PATH: process.env.PATH, SCANCTL_CLI: `${process.execPath} ${BIN}`, NO_COLOR: '1', ...env },
+    timeout: 90_000,
+  });
 
 const started: number[] = [];
 afterEach(() => {
@@ -45,7 +54,13 @@ describe('the CI action (action.yml, .github/action)', () => {
   it('start: serve in the background, ready, with the environment contract in $GITHUB_ENV; stop: the state file written', async () => {
     const files = runner();
     const port = await freePort();
-    const start = step('start.mjs', { ...files, INPUT_PORT: String(port), INPUT_SEED: '7', INPUT_CLOCK_START: '2026-01-01T09:00:00Z', INPUT_FIXTURES: '' });
+    const start = step('start.mjs', {
+      ...files,
+      INPUT_PORT: String(port),
+      INPUT_SEED: '7',
+      INPUT_CLOCK_START: '2026-01-01T09:00:00Z',
+      INPUT_FIXTURES: '',
+    });
     expect(start.status, start.stdout + start.stderr).toBe(0);
     const env = entries(files.GITHUB_ENV);
     started.push(Number(env.SCANCTL_SERVE_PID));
@@ -58,16 +73,28 @@ describe('the CI action (action.yml, .github/action)', () => {
       SCANCTL_WEBHOOK_SECRET: DEMO.webhookSecret,
     });
     expect(Object.keys(env).filter((name) => name in ENVIRONMENT)).toEqual(Object.keys(ENVIRONMENT));
-    expect(entries(files.GITHUB_OUTPUT)).toMatchObject({ 'base-url': baseUrl, pid: env.SCANCTL_SERVE_PID, 'state-file': env.SCANCTL_STATE_FILE });
+    expect(entries(files.GITHUB_OUTPUT)).toMatchObject({
+      'base-url': baseUrl,
+      pid: env.SCANCTL_SERVE_PID,
+      'state-file': env.SCANCTL_STATE_FILE,
+    });
 
     // A later step of the job: the emulator is up with the inputs' clock, and takes the contract's key.
     expect((await runCli(['health'], { env: { SCANCTL_BASE_URL: baseUrl } })).code).toBe(0);
     const clock = await runCli(['clock', 'show', '--json'], { env: { SCANCTL_BASE_URL: baseUrl } });
     expect(JSON.parse(clock.stdout).now).toMatch(/^2026-01-01T09:/);
-    const minted = await fetch(`${baseUrl}/v1/sessions`, { method: 'POST', headers: { authorization: `Bearer ${env.SCANCTL_SECRET_KEY}`, 'content-type': 'application/json' }, body: '{"host_user_ref":"member_ci"}' });
+    const minted = await fetch(`${baseUrl}/v1/sessions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${env.SCANCTL_SECRET_KEY}`, 'content-type': 'application/json' },
+      body: '{"host_user_ref":"member_ci"}',
+    });
     expect(minted.status).toBe(201);
 
-    const stop = step('stop.mjs', { GITHUB_OUTPUT: files.GITHUB_OUTPUT, SCANCTL_SERVE_PID: env.SCANCTL_SERVE_PID!, SCANCTL_STATE_FILE: env.SCANCTL_STATE_FILE! });
+    const stop = step('stop.mjs', {
+      GITHUB_OUTPUT: files.GITHUB_OUTPUT,
+      SCANCTL_SERVE_PID: env.SCANCTL_SERVE_PID!,
+      SCANCTL_STATE_FILE: env.SCANCTL_STATE_FILE!,
+    });
     expect(stop.status, stop.stdout).toBe(0);
     expect(() => process.kill(Number(env.SCANCTL_SERVE_PID), 0)).toThrow();
     const state = JSON.parse(readFileSync(env.SCANCTL_STATE_FILE!, 'utf8'));
@@ -94,7 +121,13 @@ describe('the CI action (action.yml, .github/action)', () => {
     const action = parse(readFileSync(join(ROOT, 'action.yml'), 'utf8'));
     expect(action.runs.using).toBe('composite');
     expect(Object.keys(action.inputs)).toEqual(expect.arrayContaining(['version', 'port', 'fixtures', 'seed', 'clock-start', 'stop']));
-    const steps = action.runs.steps as Array<{ id?: string; run?: string; env?: Record<string, string>; uses?: string; with?: Record<string, string> }>;
+    const steps = action.runs.steps as Array<{
+      id?: string;
+      run?: string;
+      env?: Record<string, string>;
+      uses?: string;
+      with?: Record<string, string>;
+    }>;
     const start = steps.find((s) => s.id === 'start')!;
     expect(start.run).toContain('.github/action/start.mjs');
     expect(Object.keys(start.env!)).toEqual(['INPUT_PORT', 'INPUT_FIXTURES', 'INPUT_SEED', 'INPUT_CLOCK_START']);

@@ -17,7 +17,10 @@ const MINT = (n: number) => JSON.stringify({ host_user_ref: `member_stop_${n}` }
 async function mintInFlight(serve: ServeProcess, n: number): Promise<{ exchange: RawExchange; rest: string }> {
   const body = MINT(n);
   const half = Math.floor(body.length / 2);
-  const head = postHead(serve.baseUrl, '/v1/sessions', Buffer.byteLength(body), { Authorization: `Bearer ${DEMO.testSecret}`, Expect: '100-continue' });
+  const head = postHead(serve.baseUrl, '/v1/sessions', Buffer.byteLength(body), {
+    Authorization: `Bearer ${DEMO.testSecret}`,
+    Expect: '100-continue',
+  });
   const exchange = await rawExchange(serve.baseUrl, head);
   await exchange.received('100 Continue\r\n\r\n');
   exchange.write(body.slice(0, half));
@@ -33,7 +36,9 @@ async function openStream(serve: ServeProcess): Promise<RawExchange> {
 }
 
 function exited(serve: ServeProcess): Promise<number | null> {
-  return new Promise((resolve) => (serve.child.exitCode !== null ? resolve(serve.child.exitCode) : serve.child.once('exit', (code) => resolve(code))));
+  return new Promise((resolve) =>
+    serve.child.exitCode !== null ? resolve(serve.child.exitCode) : serve.child.once('exit', (code) => resolve(code)),
+  );
 }
 
 /** What serve wrote to stderr after its ready line holds no stack trace and no internal error. */

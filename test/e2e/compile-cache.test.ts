@@ -9,7 +9,7 @@ const BUNDLE = fileURLToPath(new URL('../../dist/bundle', import.meta.url));
 
 /** bin/scanctl.js turns on Node's compile cache in the user's cache folder, never in the installed package. */
 describe("Node's compile cache", () => {
-  it("is written under $XDG_CACHE_HOME/scanctl/compile-cache, and nothing is written beside the bundle", async () => {
+  it('is written under $XDG_CACHE_HOME/scanctl/compile-cache, and nothing is written beside the bundle', async () => {
     const cache = tempDir('scanctl-xdg-');
     const before = readdirSync(BUNDLE).sort();
     const result = await runCli(['openapi'], { env: { XDG_CACHE_HOME: cache } });

@@ -40,7 +40,9 @@ describe('CHOICE-39: connection limits (built CLI)', () => {
     }
     for (const c of idle) c.socket.destroy();
     expect(await serve.stop()).toBe(0);
-    expect(serve.stderr().match(/scanctl: connections: 20 open connections \(the limit\): closed the longest idle one for a new one\n/g)).toHaveLength(1);
+    expect(
+      serve.stderr().match(/scanctl: connections: 20 open connections \(the limit\): closed the longest idle one for a new one\n/g),
+    ).toHaveLength(1);
   });
 
   it('CHOICE-39: the limit is three quarters of the open-file limit less 32 (1,024 files: 736), read from the process', () => {
@@ -52,32 +54,39 @@ describe('CHOICE-39: connection limits (built CLI)', () => {
     expect(openFileLimit()).toBe(shell === 'unlimited' ? Infinity : Number(shell));
   });
 
-  it.skipIf(process.platform === 'win32')('CHOICE-39: under a file limit of 256, 300 idle connections leave serve able to answer others (the limit is measured from the file limit: 160)', async () => {
-    const dir = tempDir('scanctl-nofile-');
-    const child = spawn('sh', ['-c', `ulimit -n 256 && exec "${process.execPath}" "${BIN}" serve --port 0 --json --db "${join(dir, 'e.db')}"`], {
-      cwd: dir,
-      env: { ...process.env, NO_COLOR: '1', SCANCTL_BASE_URL: '' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stderr = '';
-    child.stderr!.on('data', (chunk) => (stderr += chunk));
-    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-    cleanups.push(async () => (child.kill('SIGKILL'), exited));
-    const ready = JSON.parse(await new Promise<string>((resolve) => createInterface({ input: child.stdout! }).once('line', resolve)));
-    const baseUrl = String(ready.base_url);
-    const idle = [];
-    for (let i = 0; i < 300; i += 1) idle.push(await idleConnection(baseUrl));
-    for (let i = 0; i < 5; i += 1) {
-      const response = await fetch(`${baseUrl}/_scanctl/clock`, { headers: { connection: 'close' } });
-      expect(response.status).toBe(200);
-      await response.arrayBuffer();
-    }
-    const open = idle.filter((c) => !c.socket.destroyed && c.socket.readyState === 'open').length;
-    for (const c of idle) c.socket.destroy();
-    child.kill('SIGTERM');
-    expect(await exited).toBe(0);
-    expect(open).toBeLessThanOrEqual(160);
-    expect(stderr).toMatch(/scanctl: connections: 160 open connections \(the limit\)/);
-    expect(stderr).not.toMatch(/EMFILE|\n\s+at /);
-  });
+  it.skipIf(process.platform === 'win32')(
+    'CHOICE-39: under a file limit of 256, 300 idle connections leave serve able to answer others (the limit is measured from the file limit: 160)',
+    async () => {
+      const dir = tempDir('scanctl-nofile-');
+      const child = spawn(
+        'sh',
+        ['-c', `ulimit -n 256 && exec "${process.execPath}" "${BIN}" serve --port 0 --json --db "${join(dir, 'e.db')}"`],
+        {
+          cwd: dir,
+          env: { ...process.env, NO_COLOR: '1', SCANCTL_BASE_URL: '' },
+          stdio: ['ignore', 'pipe', 'pipe'],
+        },
+      );
+      let stderr = '';
+      child.stderr.on('data', (chunk) => (stderr += chunk));
+      const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+      cleanups.push(async () => (child.kill('SIGKILL'), exited));
+      const ready = JSON.parse(await new Promise<string>((resolve) => createInterface({ input: child.stdout }).once('line', resolve)));
+      const baseUrl = String(ready.base_url);
+      const idle = [];
+      for (let i = 0; i < 300; i += 1) idle.push(await idleConnection(baseUrl));
+      for (let i = 0; i < 5; i += 1) {
+        const response = await fetch(`${baseUrl}/_scanctl/clock`, { headers: { connection: 'close' } });
+        expect(response.status).toBe(200);
+        await response.arrayBuffer();
+      }
+      const open = idle.filter((c) => !c.socket.destroyed && c.socket.readyState === 'open').length;
+      for (const c of idle) c.socket.destroy();
+      child.kill('SIGTERM');
+      expect(await exited).toBe(0);
+      expect(open).toBeLessThanOrEqual(160);
+      expect(stderr).toMatch(/scanctl: connections: 160 open connections \(the limit\)/);
+      expect(stderr).not.toMatch(/EMFILE|\n\s+at /);
+    },
+  );
 });

@@ -2,7 +2,15 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { CHROMIUM, launchChromium, NO_CHROMIUM, screenshot, seriousA11yViolations, startConsoleServer, type ConsoleServer } from '../helpers/browser.js';
+import {
+  CHROMIUM,
+  launchChromium,
+  NO_CHROMIUM,
+  screenshot,
+  seriousA11yViolations,
+  startConsoleServer,
+  type ConsoleServer,
+} from '../helpers/browser.js';
 import { DEMO, portalCookie } from '../helpers/emulator.js';
 import { playScans } from '../helpers/scans.js';
 import { startReceiver, type Behaviour } from '../helpers/webhook-receiver.js';
@@ -35,11 +43,17 @@ describeBrowser(CHROMIUM ? 'web console in Chromium' : `web console in Chromium 
     return r;
   }
   async function webhookUrl(s: ConsoleServer, url: string, appId: string = DEMO.appId, accountId: string = DEMO.accountId) {
-    const res = await s.emu.call('PATCH', `/v1/apps/${appId}`, { headers: { cookie: await portalCookie(s.emu, accountId) }, json: { webhook_url: url } });
+    const res = await s.emu.call('PATCH', `/v1/apps/${appId}`, {
+      headers: { cookie: await portalCookie(s.emu, accountId) },
+      json: { webhook_url: url },
+    });
     expect(res.status).toBe(200);
   }
   async function context(options: { width?: number; height?: number; bypassCSP?: boolean } = {}): Promise<BrowserContext> {
-    const ctx = await browser.newContext({ viewport: { width: options.width ?? 1280, height: options.height ?? 800 }, bypassCSP: options.bypassCSP ?? false });
+    const ctx = await browser.newContext({
+      viewport: { width: options.width ?? 1280, height: options.height ?? 800 },
+      bypassCSP: options.bypassCSP ?? false,
+    });
     ctx.setDefaultTimeout(10_000);
     cleanups.push(() => ctx.close());
     return ctx;
@@ -97,7 +111,7 @@ describeBrowser(CHROMIUM ? 'web console in Chromium' : `web console in Chromium 
     expect(page.url()).toBe(`${s.url}/sign-in?next=%2Fkeys`);
   }, 90_000);
 
-  it('APP-2: saving settings by keyboard: a bad URL gets the API\'s error beside the field and saves nothing; a good one issues the secret once', async () => {
+  it("APP-2: saving settings by keyboard: a bad URL gets the API's error beside the field and saves nothing; a good one issues the secret once", async () => {
     const s = await server();
     const page = await signedIn(s, await context(), 'acct_trial');
     await page.getByRole('link', { name: 'Settings', exact: true }).click();
@@ -114,13 +128,17 @@ describeBrowser(CHROMIUM ? 'web console in Chromium' : `web console in Chromium 
     await page.getByRole('button', { name: 'Save' }).press('Enter');
     const secret = await page.getByLabel('Webhook signing secret').inputValue();
     expect(secret).toMatch(/^whsec_/);
-    expect(s.emu.store.apps.get('app_trial')).toMatchObject({ webhook_url: 'http://127.0.0.1:9/hooks', results_delivery_enabled: 1, daily_session_quota: 25 });
+    expect(s.emu.store.apps.get('app_trial')).toMatchObject({
+      webhook_url: 'http://127.0.0.1:9/hooks',
+      results_delivery_enabled: 1,
+      daily_session_quota: 25,
+    });
     await page.reload();
     expect(await page.content()).not.toContain(secret);
     await page.getByText(`whsec_...${secret.slice(-4)}`).waitFor();
   });
 
-  it('AUTH-8: rotating a key: the new secret once, the old key\'s grace as a countdown, both keys mint', async () => {
+  it("AUTH-8: rotating a key: the new secret once, the old key's grace as a countdown, both keys mint", async () => {
     const s = await server();
     const page = await signedIn(s, await context());
     await page.getByRole('link', { name: 'Keys', exact: true }).click();
@@ -128,7 +146,8 @@ describeBrowser(CHROMIUM ? 'web console in Chromium' : `web console in Chromium 
     const secret = await page.getByLabel('New test secret key').inputValue();
     expect(secret).toMatch(/^sk_test_/);
     await page.getByText('grace ends').getByText('(in 1d)').waitFor();
-    for (const key of [secret, DEMO.testSecret]) expect((await s.emu.call('POST', '/v1/sessions', { key, json: { host_user_ref: 'm' } })).status).toBe(201);
+    for (const key of [secret, DEMO.testSecret])
+      expect((await s.emu.call('POST', '/v1/sessions', { key, json: { host_user_ref: 'm' } })).status).toBe(201);
     await screenshot(page, 'keys');
     await page.getByRole('link', { name: 'Keys', exact: true }).click();
     expect(await page.content()).not.toContain(secret);
@@ -150,7 +169,10 @@ describeBrowser(CHROMIUM ? 'web console in Chromium' : `web console in Chromium 
 
     const clock = await ctx.newPage();
     await clock.goto(`${s.url}/clock`);
-    for (const [duration, attempt] of [['30s', '2/17'], ['1m', '3/17']] as const) {
+    for (const [duration, attempt] of [
+      ['30s', '2/17'],
+      ['1m', '3/17'],
+    ] as const) {
       await clock.getByLabel('Advance by').fill(duration);
       await clock.getByRole('button', { name: 'Advance' }).click();
       await clock.getByText('Clock moved; 1 due timer').waitFor();
@@ -200,9 +222,11 @@ describeBrowser(CHROMIUM ? 'web console in Chromium' : `web console in Chromium 
     await signedIn(s, ctx);
     const before = s.emu.store.apps.get(DEMO.appId);
     const evil = http.createServer((_, res) => {
-      res.writeHead(200, { 'content-type': 'text/html' }).end(
-        `<form method="post" action="${s.url}/settings"><input name="webhook_url" value="http://evil.example/"><input name="daily_session_quota" value="1"></form><script>document.forms[0].submit()</script>`,
-      );
+      res
+        .writeHead(200, { 'content-type': 'text/html' })
+        .end(
+          `<form method="post" action="${s.url}/settings"><input name="webhook_url" value="http://evil.example/"><input name="daily_session_quota" value="1"></form><script>document.forms[0].submit()</script>`,
+        );
     });
     await new Promise<void>((resolve) => evil.listen(0, '127.0.0.1', resolve));
     cleanups.push(() => new Promise((resolve) => evil.close(resolve)));

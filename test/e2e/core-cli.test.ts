@@ -9,7 +9,6 @@ import { freePort } from '../helpers/net.js';
 const DEMO_TEST_SECRET = 'sk_test_demoSecretKey00000000000001';
 const DEMO_LIVE_SECRET = 'sk_live_demoSecretKey00000000000001';
 
-
 const json = (stdout: string) => JSON.parse(stdout);
 
 describe('scanctl as a process (the rest runs in-process: test/unit/cli/)', () => {
@@ -45,7 +44,10 @@ describe('scanctl commands against a running serve', () => {
       db: serve.db,
     });
     expect(serve.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-    expect(JSON.parse(readFileSync(join(serve.dir, '.scanctl/serve.json'), 'utf8'))).toMatchObject({ base_url: serve.baseUrl, pid: serve.child.pid });
+    expect(JSON.parse(readFileSync(join(serve.dir, '.scanctl/serve.json'), 'utf8'))).toMatchObject({
+      base_url: serve.baseUrl,
+      pid: serve.child.pid,
+    });
     const local = await runCli(['session', 'mint', '--user', 'm', '--json'], { cwd: serve.dir });
     expect(local.code).toBe(0);
     expect(json(local.stdout).session_token).toMatch(/^vst_/);
@@ -80,11 +82,15 @@ describe('serve lifecycle', () => {
     // Under --json the error is one JSON object on stdout.
     const refusal = JSON.parse(second.stdout);
     expect(refusal).toMatchObject({ object: 'error', exit_code: 2 });
-    expect(refusal.error.message).toContain(`the database ${first.db} is in use by another scanctl serve (pid ${first.child.pid}, ${first.baseUrl})`);
+    expect(refusal.error.message).toContain(
+      `the database ${first.db} is in use by another scanctl serve (pid ${first.child.pid}, ${first.baseUrl})`,
+    );
     const plain = await runCli(['serve', '--port', '0', '--db', first.db], { cwd: first.dir });
     expect(plain.code).toBe(2);
     expect(plain.stdout).toBe('');
-    expect(plain.stderr).toContain(`scanctl: the database ${first.db} is in use by another scanctl serve (pid ${first.child.pid}, ${first.baseUrl})`);
+    expect(plain.stderr).toContain(
+      `scanctl: the database ${first.db} is in use by another scanctl serve (pid ${first.child.pid}, ${first.baseUrl})`,
+    );
     expect(plain.stderr).toContain('hint:');
     const mint = await runCli(['session', 'mint', '--user', 'm', '--base-url', first.baseUrl]);
     expect(mint.code).toBe(0);
@@ -106,18 +112,26 @@ describe('serve lifecycle', () => {
   // A folder that exists but cannot hold a child: mkdir there says ENOENT, and Node's recursive mkdir spins on it for ever.
   const procDir = `/proc/${process.pid}`;
 
-  it.runIf(process.platform === 'linux')('serve --db :memory: under /proc: ready, the serve.json warning, answers, and stops (never a spin)', async () => {
-    const serve = await start([], { dir: procDir, db: ':memory:' });
-    expect((await fetch(`${serve.baseUrl}/_scanctl/clock`)).status).toBe(200);
-    expect(serve.stderr()).toContain('scanctl: warning: cannot write .scanctl/serve.json (ENOENT)');
-    expect(await serve.stop()).toBe(0);
-  });
+  it.runIf(process.platform === 'linux')(
+    'serve --db :memory: under /proc: ready, the serve.json warning, answers, and stops (never a spin)',
+    async () => {
+      const serve = await start([], { dir: procDir, db: ':memory:' });
+      expect((await fetch(`${serve.baseUrl}/_scanctl/clock`)).status).toBe(200);
+      expect(serve.stderr()).toContain('scanctl: warning: cannot write .scanctl/serve.json (ENOENT)');
+      expect(await serve.stop()).toBe(0);
+    },
+  );
 
-  it.runIf(process.platform === 'linux')('serve with the default database where .scanctl cannot be made: a user error, exit 2, not "a bug"', async () => {
-    const res = await runCli(['serve', '--port', '0'], { cwd: procDir });
-    expect(res.code).toBe(2);
-    expect(res.stderr).toBe('scanctl: cannot create the folder of the database .scanctl/scanctl.db (ENOENT)\n  hint: pick another file with --db (or --db :memory:)\n');
-  });
+  it.runIf(process.platform === 'linux')(
+    'serve with the default database where .scanctl cannot be made: a user error, exit 2, not "a bug"',
+    async () => {
+      const res = await runCli(['serve', '--port', '0'], { cwd: procDir });
+      expect(res.code).toBe(2);
+      expect(res.stderr).toBe(
+        'scanctl: cannot create the folder of the database .scanctl/scanctl.db (ENOENT)\n  hint: pick another file with --db (or --db :memory:)\n',
+      );
+    },
+  );
 
   it('two serves in one folder: stopping the second leaves the first findable; kill -9 leaves a record that says not running', async () => {
     const first = await start([], { db: ':memory:' });
@@ -221,7 +235,9 @@ describe('serve lifecycle', () => {
     const broken = await runCli(['serve', '--port', '0', '--db', ':memory:', '--fixtures', notJson], { cwd: first.dir });
     expect(broken.code).toBe(2);
     expect(broken.stderr).toContain(`${notJson}: not valid JSON`);
-    const missing = await runCli(['serve', '--port', '0', '--db', ':memory:', '--fixtures', join(first.dir, 'nope.json')], { cwd: first.dir });
+    const missing = await runCli(['serve', '--port', '0', '--db', ':memory:', '--fixtures', join(first.dir, 'nope.json')], {
+      cwd: first.dir,
+    });
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain('nope.json: cannot be read (ENOENT)');
   });
@@ -262,7 +278,9 @@ describe('serve lifecycle', () => {
     expect(existsSync(join(fresh, '.scanctl'))).toBe(false);
     const badPort = await runCli(['serve', '--port', '70000', '--db', ':memory:']);
     expect(badPort.code).toBe(2);
-    expect(badPort.stderr).toBe("scanctl: option '--port <port>' argument '70000' is invalid. Expected a whole number from 0 to 65535. (see scanctl serve --help)\n");
+    expect(badPort.stderr).toBe(
+      "scanctl: option '--port <port>' argument '70000' is invalid. Expected a whole number from 0 to 65535. (see scanctl serve --help)\n",
+    );
     const viaEnv = await runCli(['serve', '--db', ':memory:'], { env: { SCANCTL_PORT: 'abc' } });
     expect(viaEnv.code).toBe(2);
     const notDb = join(memory.dir, 'not.db');

@@ -72,8 +72,11 @@ describe('deterministic runs', () => {
     expect(state.tables.scans).toHaveLength(2);
     expect(state.tables.sessions).toHaveLength(3);
     expect(state.tables.attempts.map((a: { status: number }) => a.status).sort()).toEqual([200, 200, 200, 500]);
-    expect(JSON.parse(first.deliveries).data.map((d: { attempts: number }) => d.attempts).sort()).toEqual([1, 1, 2]);
-
+    expect(
+      JSON.parse(first.deliveries)
+        .data.map((d: { attempts: number }) => d.attempts)
+        .sort(),
+    ).toEqual([1, 1, 2]);
   }, 120_000);
 
   it('another seed draws other ids and tokens', async () => {

@@ -65,14 +65,25 @@ describe('scanctl exec -- COMMAND', () => {
   });
 
   it('passes SIGTERM on to the command and exits as it does', async () => {
-    const child = spawn(process.execPath, [BIN, 'exec', '--', ...node("process.on('SIGTERM', () => { console.log('got SIGTERM'); process.exit(0); }); console.log('ready'); setInterval(() => {}, 1000);")], {
-      cwd: dir,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      [
+        BIN,
+        'exec',
+        '--',
+        ...node(
+          "process.on('SIGTERM', () => { console.log('got SIGTERM'); process.exit(0); }); console.log('ready'); setInterval(() => {}, 1000);",
+        ),
+      ],
+      {
+        cwd: dir,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     const lines: string[] = [];
     const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
     await new Promise<void>((resolve) =>
-      createInterface({ input: child.stdout! }).on('line', (line) => {
+      createInterface({ input: child.stdout }).on('line', (line) => {
         lines.push(line);
         if (line === 'ready') resolve();
       }),
@@ -91,7 +102,10 @@ describe('scanctl exec -- COMMAND', () => {
     const cases: Array<[string[], RegExp]> = [
       [['--bogus', ...command], /unknown option '--bogus'/],
       // The command's own option read as exec's (no --): say where the -- goes.
-      [node('1'), /^scanctl: unknown option '-e' \(an option of the command\? put -- before it: scanctl exec \[options\] -- COMMAND \[ARGS\.\.\.\]\)/],
+      [
+        node('1'),
+        /^scanctl: unknown option '-e' \(an option of the command\? put -- before it: scanctl exec \[options\] -- COMMAND \[ARGS\.\.\.\]\)/,
+      ],
       [['--export-on-exit', exported, '--'], /needs a command after --/],
       [['--import', notState, '--export-on-exit', exported, ...command], /is not a scanctl state export \(format: /],
       [['--seed', 'ten', ...command], /--seed <n>' argument 'ten' is invalid/],
@@ -112,8 +126,16 @@ describe('scanctl exec -- COMMAND', () => {
   it('--forward points the app at a URL; --export-on-exit and --import carry the state from one run to the next', async () => {
     const file = join(dir, 'state.json');
     const first = await exec([
-      '--seed', '5', '--forward', 'http://127.0.0.1:9/hooks', '--export-on-exit', file, '--',
-      process.execPath, '--input-type=module', '-e',
+      '--seed',
+      '5',
+      '--forward',
+      'http://127.0.0.1:9/hooks',
+      '--export-on-exit',
+      file,
+      '--',
+      process.execPath,
+      '--input-type=module',
+      '-e',
       `const app = await (await fetch(process.env.SCANCTL_BASE_URL + '/_scanctl/apps/app_demo')).json(); console.log(app.webhook_url);
        await fetch(process.env.SCANCTL_BASE_URL + '/v1/sessions', { method: 'POST', headers: { authorization: 'Bearer ' + process.env.SCANCTL_SECRET_KEY, 'content-type': 'application/json' }, body: '{"host_user_ref":"carried"}' });`,
     ]);
@@ -132,7 +154,9 @@ describe('scanctl exec -- COMMAND', () => {
 describe('serve --export-on-exit and --import', () => {
   it('serve writes its state when stopped with SIGTERM, and another serve starts from it', async () => {
     const file = join(dir, 'serve-state.json');
-    const first = await startServe(['--export-on-exit', file, '--frozen-clock', '--clock-start', '2026-05-01T00:00:00Z'], { db: ':memory:' });
+    const first = await startServe(['--export-on-exit', file, '--frozen-clock', '--clock-start', '2026-05-01T00:00:00Z'], {
+      db: ':memory:',
+    });
     await runCli(['session', 'mint', '--user', 'kept'], { env: { SCANCTL_BASE_URL: first.baseUrl } });
     expect(await first.stop()).toBe(0);
     rmSync(first.dir, { recursive: true, force: true });

@@ -18,14 +18,29 @@ describe(`every way a command ends gives its exit code (${RUNS} times each, Node
       for (const signal of ['SIGTERM', 'SIGINT'] as const) {
         const serve = await startServe([], { db: ':memory:' });
         // The emulator holds statements and a database open: the teardown that once crashed.
-        expect((await fetch(`${serve.baseUrl}/v1/sessions`, { method: 'POST', headers: { authorization: 'Bearer sk_test_demoSecretKey00000000000001', 'content-type': 'application/json' }, body: '{"host_user_ref":"m"}' })).status).toBe(201);
-        const exited = new Promise<[number | null, string | null]>((resolve) => serve.child.once('exit', (code, sig) => resolve([code, sig])));
+        expect(
+          (
+            await fetch(`${serve.baseUrl}/v1/sessions`, {
+              method: 'POST',
+              headers: { authorization: 'Bearer sk_test_demoSecretKey00000000000001', 'content-type': 'application/json' },
+              body: '{"host_user_ref":"m"}',
+            })
+          ).status,
+        ).toBe(201);
+        const exited = new Promise<[number | null, string | null]>((resolve) =>
+          serve.child.once('exit', (code, sig) => resolve([code, sig])),
+        );
         serve.child.kill(signal);
         const [code, by] = await exited;
         codes.push([signal, code, by]);
       }
     }
-    expect(codes).toEqual(Array.from({ length: RUNS }, () => [['SIGTERM', 0, null], ['SIGINT', 0, null]]).flat());
+    expect(codes).toEqual(
+      Array.from({ length: RUNS }, () => [
+        ['SIGTERM', 0, null],
+        ['SIGINT', 0, null],
+      ]).flat(),
+    );
   });
 
   it('exec gives the exit code of its command: 7 from a command that exits 7, every time', async () => {
@@ -63,7 +78,9 @@ describe.skipIf(!oldNode)(`on a Node older than 22.14 (${oldNode ?? 'none on thi
       const result = spawnSync(oldNode!, [BIN, ...args], { encoding: 'utf8', cwd: dir });
       expect(result.status).toBe(1);
       expect(result.stdout).toBe('');
-      expect(result.stderr).toMatch(/^scanctl: needs Node 22\.14 or newer, 24 or 26; this is Node \d+\.\d+\.\d+ \(Node 20 reached its end of life on 2026-04-30\)\n$/);
+      expect(result.stderr).toMatch(
+        /^scanctl: needs Node 22\.14 or newer, 24 or 26; this is Node \d+\.\d+\.\d+ \(Node 20 reached its end of life on 2026-04-30\)\n$/,
+      );
     }
   });
 });

@@ -24,7 +24,12 @@ describe('scanctl logs tail following (built CLI, real socket; the rest is in te
     const output = new Condition();
     child.stdout.on('data', (c) => ((stdout += c), output.notify()));
     child.stderr.on('data', (c) => ((stderr += c), output.notify()));
-    const waitFor = (read: () => string, needle: string) => output.until(() => `${needle}: ${read()} ${stderr}`, () => read().includes(needle), 10_000);
+    const waitFor = (read: () => string, needle: string) =>
+      output.until(
+        () => `${needle}: ${read()} ${stderr}`,
+        () => read().includes(needle),
+        10_000,
+      );
     try {
       await waitFor(() => stderr, 'Following the request log');
       await cli(['session', 'mint', '--user', 'ignored_by_filter']);

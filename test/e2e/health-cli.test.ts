@@ -8,7 +8,6 @@ import { DEMO } from '../helpers/emulator.js';
 import { tempDir } from '../helpers/temp.js';
 import { freePort } from '../helpers/net.js';
 
-
 /** A GET with a chosen Host header (fetch does not let a caller set it). */
 function statusWithHost(baseUrl: string, path: string, host: string): Promise<number> {
   const url = new URL(baseUrl);
@@ -61,7 +60,10 @@ describe('health, readiness and serve in a container (CHOICE-26, CHOICE-27)', ()
   it('CHOICE-27: SCANCTL_HOST=0.0.0.0 with SCANCTL_ALLOWED_HOSTS admits the service name and loopback, refuses other names; SCANCTL_EXPORT_ON_EXIT writes the state on SIGTERM', async () => {
     const dir = tempDir('scanctl-e2e-container-');
     const exported = join(dir, 'export.json');
-    const serve = await startServe([], { dir, env: { SCANCTL_HOST: '0.0.0.0', SCANCTL_ALLOWED_HOSTS: 'scanctl', SCANCTL_EXPORT_ON_EXIT: exported } });
+    const serve = await startServe([], {
+      dir,
+      env: { SCANCTL_HOST: '0.0.0.0', SCANCTL_ALLOWED_HOSTS: 'scanctl', SCANCTL_EXPORT_ON_EXIT: exported },
+    });
     try {
       // A wildcard bind is announced (and recorded for the other commands) on loopback, a name the Host check admits.
       expect(serve.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);

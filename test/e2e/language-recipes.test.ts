@@ -23,7 +23,12 @@ interface Recipe {
 }
 
 const RECIPES: Record<string, Recipe> = {
-  python: { tool: 'python3', folder: 'python', command: ['python3', '-m', 'unittest', '-v', 'test_scanctl'], passed: /Ran 3 tests[\s\S]*\nOK\n/ },
+  python: {
+    tool: 'python3',
+    folder: 'python',
+    command: ['python3', '-m', 'unittest', '-v', 'test_scanctl'],
+    passed: /Ran 3 tests[\s\S]*\nOK\n/,
+  },
   java: { tool: 'java', folder: 'java', command: ['java', 'ScanctlTest.java'], passed: /ok - a changed body fails the check/ },
   go: { tool: 'go', folder: 'go', command: ['go', 'test', '-v', '-count=1', '.'], passed: /--- PASS: TestScanctl/ },
   ruby: { tool: 'ruby', folder: 'ruby', command: ['ruby', 'scanctl_test.rb'], passed: /3 runs, \d+ assertions, 0 failures, 0 errors/ },
@@ -33,10 +38,20 @@ const RECIPES: Record<string, Recipe> = {
 function runRecipe(recipe: Recipe, env: Record<string, string>): Promise<{ code: number | null; output: string }> {
   const dir = tempDir(`scanctl-recipe-${recipe.folder}-`);
   cpSync(join(EXAMPLES, recipe.folder), dir, { recursive: true });
-  const base: Record<string, string | undefined> = { ...process.env, SCANCTL_COMMAND, NO_COLOR: '1', GOFLAGS: '-mod=mod', PYTHONDONTWRITEBYTECODE: '1' };
+  const base: Record<string, string | undefined> = {
+    ...process.env,
+    SCANCTL_COMMAND,
+    NO_COLOR: '1',
+    GOFLAGS: '-mod=mod',
+    PYTHONDONTWRITEBYTECODE: '1',
+  };
   for (const name of Object.keys(ENVIRONMENT)) delete base[name];
   return new Promise((resolve, reject) => {
-    const child = spawn(recipe.command[0]!, recipe.command.slice(1), { cwd: dir, env: { ...base, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(recipe.command[0]!, recipe.command.slice(1), {
+      cwd: dir,
+      env: { ...base, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let output = '';
     child.stdout.on('data', (chunk) => (output += chunk));
     child.stderr.on('data', (chunk) => (output += chunk));
@@ -54,34 +69,50 @@ function runRecipe(recipe: Recipe, env: Record<string, string>): Promise<{ code:
  */
 describe('the language recipes (examples/, docs/languages.md)', () => {
   for (const [language, recipe] of Object.entries(RECIPES)) {
-    it.skipIf(!has(recipe.tool))(`WH-4: the ${language} recipe reaches serve through the environment contract (skipped without ${recipe.tool})`, { timeout: 180_000 }, async () => {
-      const serve = await startServe([], { db: ':memory:' });
-      try {
-        const result = await runRecipe(recipe, serve.ready.env as Record<string, string>);
-        expect(result.code, result.output).toBe(0);
-        expect(result.output).toMatch(recipe.passed);
-      } finally {
-        await serve.stop();
-      }
-    });
+    it.skipIf(!has(recipe.tool))(
+      `WH-4: the ${language} recipe reaches serve through the environment contract (skipped without ${recipe.tool})`,
+      { timeout: 180_000 },
+      async () => {
+        const serve = await startServe([], { db: ':memory:' });
+        try {
+          const result = await runRecipe(recipe, serve.ready.env as Record<string, string>);
+          expect(result.code, result.output).toBe(0);
+          expect(result.output).toMatch(recipe.passed);
+        } finally {
+          await serve.stop();
+        }
+      },
+    );
   }
 
   const hasPytest = has('python3') && spawnSync('python3', ['-m', 'pytest', '--version']).status === 0;
-  it.skipIf(!hasPytest)('the pytest fixture reaches serve through the environment contract (skipped without pytest)', { timeout: 120_000 }, async () => {
-    const serve = await startServe([], { db: ':memory:' });
-    try {
-      const pytest = { ...RECIPES.python!, command: ['python3', '-m', 'pytest', '-q', '-p', 'no:cacheprovider', 'test_pytest_fixture.py'], passed: /1 passed/ };
-      const result = await runRecipe(pytest, serve.ready.env as Record<string, string>);
-      expect(result.code, result.output).toBe(0);
-      expect(result.output).toMatch(pytest.passed);
-    } finally {
-      await serve.stop();
-    }
-  });
+  it.skipIf(!hasPytest)(
+    'the pytest fixture reaches serve through the environment contract (skipped without pytest)',
+    { timeout: 120_000 },
+    async () => {
+      const serve = await startServe([], { db: ':memory:' });
+      try {
+        const pytest = {
+          ...RECIPES.python!,
+          command: ['python3', '-m', 'pytest', '-q', '-p', 'no:cacheprovider', 'test_pytest_fixture.py'],
+          passed: /1 passed/,
+        };
+        const result = await runRecipe(pytest, serve.ready.env as Record<string, string>);
+        expect(result.code, result.output).toBe(0);
+        expect(result.output).toMatch(pytest.passed);
+      } finally {
+        await serve.stop();
+      }
+    },
+  );
 
-  it.skipIf(!has('python3'))('the python recipe starts its own serve when the contract is not set (skipped without python3)', { timeout: 120_000 }, async () => {
-    const result = await runRecipe(RECIPES.python!, {});
-    expect(result.code, result.output).toBe(0);
-    expect(result.output).toMatch(RECIPES.python!.passed);
-  });
+  it.skipIf(!has('python3'))(
+    'the python recipe starts its own serve when the contract is not set (skipped without python3)',
+    { timeout: 120_000 },
+    async () => {
+      const result = await runRecipe(RECIPES.python!, {});
+      expect(result.code, result.output).toBe(0);
+      expect(result.output).toMatch(RECIPES.python!.passed);
+    },
+  );
 });

@@ -21,7 +21,9 @@ describe('the web console loads only when a console page is requested', () => {
     writeFileSync(bundle, source.replace(CONSOLE_APP_INIT, `${CONSOLE_APP_INIT}throw new Error("console evaluated");`));
 
     const bin = join(copy, 'bin', 'scanctl.js');
-    expect(spawnSync(process.execPath, [bin, '--version'], { cwd: copy, encoding: 'utf8', timeout: 20_000 }).stdout.trim()).toMatch(/^\d+\.\d+\.\d+$/);
+    expect(spawnSync(process.execPath, [bin, '--version'], { cwd: copy, encoding: 'utf8', timeout: 20_000 }).stdout.trim()).toMatch(
+      /^\d+\.\d+\.\d+$/,
+    );
     const serve = await startServe([], { bin, dir: copy, db: ':memory:' });
     try {
       expect(serve.ready).toMatchObject({ event: 'ready' });

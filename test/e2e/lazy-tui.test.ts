@@ -13,12 +13,15 @@ describe('ink and react load only where a TUI is drawn', () => {
   it('--version, --help, command help and serve work without the ink/react chunks', async () => {
     const copy = packageCopy('scanctl-lazy-');
     const bundle = join(copy, 'dist', 'bundle');
-    const tuiChunks = readdirSync(bundle).filter((file) => /react\.(transitional\.)?element|useInput/.test(readFileSync(join(bundle, file), 'utf8')));
+    const tuiChunks = readdirSync(bundle).filter((file) =>
+      /react\.(transitional\.)?element|useInput/.test(readFileSync(join(bundle, file), 'utf8')),
+    );
     expect(tuiChunks.length).toBeGreaterThan(0);
     expect(tuiChunks).not.toContain('cli.cjs');
     for (const file of tuiChunks) rmSync(join(bundle, file));
 
-    const run = (args: string[]) => spawnSync(process.execPath, [join(copy, 'bin', 'scanctl.js'), ...args], { cwd: copy, encoding: 'utf8', timeout: 20_000 });
+    const run = (args: string[]) =>
+      spawnSync(process.execPath, [join(copy, 'bin', 'scanctl.js'), ...args], { cwd: copy, encoding: 'utf8', timeout: 20_000 });
     expect(run(['--version']).stdout.trim()).toMatch(/^\d+\.\d+\.\d+$/);
     for (const args of [['--help'], ['serve', '--help'], ['webhook', 'listen', '--help'], ['scan', 'simulate', '--help']]) {
       const result = run(args);

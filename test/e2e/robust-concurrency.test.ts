@@ -46,7 +46,21 @@ describe('robustness: concurrent simulators against one serve', () => {
 
     const started = Date.now();
     const players: StreamingCli[] = PLAYERS.map((p) =>
-      spawnCli(['scan', 'simulate', '--user', p.user, '--env', p.env, '--outcome', p.outcome, '--count', String(PER_PROCESS), '--json', '--base-url', base]),
+      spawnCli([
+        'scan',
+        'simulate',
+        '--user',
+        p.user,
+        '--env',
+        p.env,
+        '--outcome',
+        p.outcome,
+        '--count',
+        String(PER_PROCESS),
+        '--json',
+        '--base-url',
+        base,
+      ]),
     );
     for (const p of players) cleanups.push(() => p.kill());
     const codes = await Promise.all(players.map((p) => p.exited));
@@ -68,7 +82,9 @@ describe('robustness: concurrent simulators against one serve', () => {
     for (const p of PLAYERS) {
       const mine = scans.filter((s) => s.host_user_ref === p.user);
       expect(mine, p.user).toHaveLength(PER_PROCESS);
-      expect(mine.every((s) => s.status === p.outcome && s.env === p.env && s.billable === (p.env === 'live' && p.outcome === 'completed'))).toBe(true);
+      expect(
+        mine.every((s) => s.status === p.outcome && s.env === p.env && s.billable === (p.env === 'live' && p.outcome === 'completed')),
+      ).toBe(true);
       expect(mine.every((s) => s.result_stored === (p.outcome === 'completed'))).toBe(true);
     }
 
@@ -124,6 +140,8 @@ describe('robustness: concurrent simulators against one serve', () => {
     expect(fivexx.code, fivexx.stderr).toBe(0);
     expect(fivexx.stdout).toBe('');
     expect(serve.stderr()).not.toMatch(/internal error|Error:/);
-    console.log(`robust-concurrency: ${ackIds.length} scans by ${PLAYERS.length} processes in ${loadMs} ms, ${deliveries.length} events, ${receiver.received.length} deliveries received, ${logged.length} requests logged`);
+    console.log(
+      `robust-concurrency: ${ackIds.length} scans by ${PLAYERS.length} processes in ${loadMs} ms, ${deliveries.length} events, ${receiver.received.length} deliveries received, ${logged.length} requests logged`,
+    );
   }, 90_000);
 });

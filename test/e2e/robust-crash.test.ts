@@ -46,10 +46,11 @@ afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c().catch(() => undefined);
 });
 
-
 describe('robustness: kill -9 under load', () => {
   it(`WH-5, WH-8, BILL-5, DEV-5: ${ROUNDS} kill(s) at seeded random points: acknowledged scans survive once, every event delivered with a stable Service-Event-Id`, async () => {
-    console.log(`robust-crash seed ${SEED}, ${ROUNDS} round(s) (replay: ROBUST_SEED=${SEED} ROBUST_ROUNDS=${ROUNDS} npx vitest run test/e2e/robust-crash.test.ts)`);
+    console.log(
+      `robust-crash seed ${SEED}, ${ROUNDS} round(s) (replay: ROBUST_SEED=${SEED} ROBUST_ROUNDS=${ROUNDS} npx vitest run test/e2e/robust-crash.test.ts)`,
+    );
     let settling = false;
     // Notified on every line a simulator prints, every request the receiver gets and every simulator exit.
     const progress = new Condition();
@@ -92,8 +93,23 @@ describe('robustness: kill -9 under load', () => {
         const user = `crash_r${round}_p${i}`;
         const env = seededUnit(SEED, 'env', round, i) < 0.5 ? 'live' : 'test';
         const outcome = seededUnit(SEED, 'outcome', round, i) < 0.25 ? 'failed' : 'completed';
-        const cli = spawnCli(['scan', 'simulate', '--user', user, '--env', env, '--outcome', outcome, '--count', String(SCANS_PER_PLAYER), '--json', '--base-url', serve.baseUrl], () =>
-          progress.notify(),
+        const cli = spawnCli(
+          [
+            'scan',
+            'simulate',
+            '--user',
+            user,
+            '--env',
+            env,
+            '--outcome',
+            outcome,
+            '--count',
+            String(SCANS_PER_PLAYER),
+            '--json',
+            '--base-url',
+            serve.baseUrl,
+          ],
+          () => progress.notify(),
         );
         void cli.exited.then(() => progress.notify());
         players.push({ user, cli });
@@ -106,7 +122,11 @@ describe('robustness: kill -9 under load', () => {
       await progress.until(`round ${round}: a scan acknowledged before the nemeses`, () => acked() - before >= 1 || finished(), 30_000);
       // A clock move while the clients run (shorter than a session token's 15 minutes).
       advances.push(
-        fetch(`${serve.baseUrl}/_scanctl/clock/advance`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"duration":"2m"}' }).then(
+        fetch(`${serve.baseUrl}/_scanctl/clock/advance`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: '{"duration":"2m"}',
+        }).then(
           (r) => r.status,
           () => 0,
         ),
@@ -121,22 +141,39 @@ describe('robustness: kill -9 under load', () => {
         const exitedBefore = players.filter((p) => p.cli.child.exitCode !== null).length;
         disk.fill();
         const met = await progress
-          .until(`round ${round}: a client meets the full disk`, () => players.filter((p) => p.cli.child.exitCode !== null).length > exitedBefore || finished(), 10_000)
-          .then(() => 'a client met it', () => 'no client met it within 10 s');
+          .until(
+            `round ${round}: a client meets the full disk`,
+            () => players.filter((p) => p.cli.child.exitCode !== null).length > exitedBefore || finished(),
+            10_000,
+          )
+          .then(
+            () => 'a client met it',
+            () => 'no client met it within 10 s',
+          );
         disk.free();
         nemeses.push(`round ${round}: disk full until ${met}`);
       }
       const extra = seededInt(0, 3, SEED, 'jitter', round);
-      await progress.until(`round ${round}: ${target} scans acknowledged (seed ${SEED})`, () => acked() - before >= target || finished(), 30_000);
+      await progress.until(
+        `round ${round}: ${target} scans acknowledged (seed ${SEED})`,
+        () => acked() - before >= target || finished(),
+        30_000,
+      );
       const requests = receiver.received.length;
-      await progress.until(`round ${round}: ${extra} more webhook requests`, () => receiver.received.length >= requests + extra || finished(), 30_000);
+      await progress.until(
+        `round ${round}: ${extra} more webhook requests`,
+        () => receiver.received.length >= requests + extra || finished(),
+        30_000,
+      );
       listener.child.kill('SIGCONT');
       await serve.kill();
       serveErrors.push(serve.stderr());
       // The stopped listener loses its stream with serve: it ends without a stack trace.
       await listener.exited;
       expect(listener.stderr()).not.toMatch(/\n\s+at |bug in scanctl/);
-      restarts.push(`round ${round}: killed after ${acked() - before} acknowledged scans (target ${target}) and ${receiver.received.length - requests} more webhook requests`);
+      restarts.push(
+        `round ${round}: killed after ${acked() - before} acknowledged scans (target ${target}) and ${receiver.received.length - requests} more webhook requests`,
+      );
       if (round === ROUNDS - 1) settling = true;
       // Restart on the same database, on the same port when it is free again, so clients that
       // retry (mint, scan-events with the same Idempotency-Key) may reach the new incarnation.
@@ -169,7 +206,11 @@ describe('robustness: kill -9 under load', () => {
         const list = (await control(base, `/webhooks/deliveries?app_id=${DEMO.appId}&limit=1000`)).data as Array<Record<string, any>>;
         if (list.length > 0 && list.every((d) => d.status === 'succeeded')) return list;
         if (list.some((d) => d.status === 'pending')) {
-          await fetch(`${base}/_scanctl/clock/advance`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"duration":"6h"}' });
+          await fetch(`${base}/_scanctl/clock/advance`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: '{"duration":"6h"}',
+          });
         }
         return null;
       },
@@ -186,7 +227,8 @@ describe('robustness: kill -9 under load', () => {
       const row = byId.get(s.scan_id!);
       expect(row, `seed ${SEED}: acknowledged ${s.scan_id} of ${s.host_user_ref} is not in the database`).toBeDefined();
       expect(row!.status).toBe(s.outcome);
-      if (s.result === 'stored' || s.steps.some((step) => step.step === 'result_upload' && step.stored)) expect(row!.result_stored, s.scan_id!).toBe(true);
+      if (s.result === 'stored' || s.steps.some((step) => step.step === 'result_upload' && step.stored))
+        expect(row!.result_stored, s.scan_id!).toBe(true);
     }
     // The billing view agrees with the rows (no scan counted twice after a replay across a crash).
     const usage = (await cliJson(['usage', '--base-url', base])).data.filter((u: any) => u.app_id === DEMO.appId);
@@ -214,10 +256,18 @@ describe('robustness: kill -9 under load', () => {
       JSON.stringify({
         seed: SEED,
         nemeses: [...restarts, ...nemeses],
-        received: receiver.received.map((d) => ({ header_id: d.headers['service-event-id'], id: d.body.id, type: d.body.type, scan_id: d.body.data.scan_id, signed: d.signatureValid })),
+        received: receiver.received.map((d) => ({
+          header_id: d.headers['service-event-id'],
+          id: d.body.id,
+          type: d.body.type,
+          scan_id: d.body.data.scan_id,
+          signed: d.signatureValid,
+        })),
       }),
     );
-    const history = JSON.parse(readFileSync(historyFile, 'utf8')) as { received: Array<{ header_id: string; id: string; type: string; scan_id: string; signed: boolean }> };
+    const history = JSON.parse(readFileSync(historyFile, 'utf8')) as {
+      received: Array<{ header_id: string; id: string; type: string; scan_id: string; signed: boolean }>;
+    };
 
     // 3. The receiver got each of them, signed, and only ever one Service-Event-Id per scan and type;
     // none invented: every event it got is one the database holds, of a scan the database holds.
@@ -235,7 +285,8 @@ describe('robustness: kill -9 under load', () => {
       expect([...(receivedIds.get(key) ?? [])], `seed ${SEED}: ${key}`).toEqual([eventId]);
     }
     // Each concurrent clock move was answered (503 service_stopping or no answer only when a kill caught it, 507 on a full disk).
-    for (const status of await Promise.all(advances)) expect(typeof disk === 'string' ? [200, 503, 0] : [200, 503, 507, 0]).toContain(status);
+    for (const status of await Promise.all(advances))
+      expect(typeof disk === 'string' ? [200, 503, 0] : [200, 503, 507, 0]).toContain(status);
 
     // 4. A clean stop, then the file itself is intact.
     expect(await serve.stop()).toBe(0);

@@ -6,9 +6,15 @@ import { BIN, startServe } from '../helpers/cli.js';
  * `scanctl openapi | head -1`: the reader closes the pipe after what it wanted. The CLI must
  * end quietly (exit 0, nothing on stderr), not die of an unhandled EPIPE with a stack trace.
  */
-function readFirstChunkThenClose(args: string[], trigger?: () => Promise<void>): Promise<{ code: number | null; signal: string | null; first: string; stderr: string }> {
+function readFirstChunkThenClose(
+  args: string[],
+  trigger?: () => Promise<void>,
+): Promise<{ code: number | null; signal: string | null; first: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, NO_COLOR: '1', SCANCTL_BASE_URL: '' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [BIN, ...args], {
+      env: { ...process.env, NO_COLOR: '1', SCANCTL_BASE_URL: '' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stderr = '';
     let first = '';
     child.stderr.on('data', (c) => (stderr += c));

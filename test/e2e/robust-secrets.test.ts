@@ -22,7 +22,8 @@ import { startReceiver } from '../helpers/webhook-receiver.js';
 const TRIAL = { appId: 'app_trial', secret: 'sk_test_trialSecretKey0000000000001', bundleId: 'com.example.trial', teamId: 'Z9Y8X7W6V5' };
 
 /** Anything shaped like a live secret: no need to know it to find it. */
-const SECRET_SHAPES = /\b(?:vst_[A-Za-z0-9]{16,}|whsec_[A-Za-z0-9+/=_-]{16,}|sk_(?:live|test)_[A-Za-z0-9]{16,}|chl_[A-Za-z0-9]{16,}|psess_[A-Za-z0-9]{16,})/g;
+const SECRET_SHAPES =
+  /\b(?:vst_[A-Za-z0-9]{16,}|whsec_[A-Za-z0-9+/=_-]{16,}|sk_(?:live|test)_[A-Za-z0-9]{16,}|chl_[A-Za-z0-9]{16,}|psess_[A-Za-z0-9]{16,})/g;
 
 function shapes(haystack: Buffer | string): string[] {
   return [...(typeof haystack === 'string' ? haystack : haystack.toString('latin1')).matchAll(SECRET_SHAPES)].map((m) => m[0]);
@@ -45,7 +46,9 @@ describe('robustness: secrets on the device side and in webhooks', () => {
     const receiver = await startReceiver('whsec_placeholder');
     try {
       // APP-2: a fresh signing secret, shown once by the command that set the first webhook_url.
-      const issued = JSON.parse((await cli(['app', 'update', '--app', TRIAL.appId, '--webhook-url', 'http://127.0.0.1:9/x', '--json'])).stdout);
+      const issued = JSON.parse(
+        (await cli(['app', 'update', '--app', TRIAL.appId, '--webhook-url', 'http://127.0.0.1:9/x', '--json'])).stdout,
+      );
       const whsec = issued.webhook_secret as string;
       expect(whsec).toMatch(/^whsec_/);
       // Negative control: both searches do find a secret where it belongs (the answer that issued it).
@@ -75,7 +78,11 @@ describe('robustness: secrets on the device side and in webhooks', () => {
         const { challenge } = await device.challenge();
         secrets.add(challenge);
         if (i === 0) {
-          await device.enroll({ installation_id: installationId, app_version: '1.0.0', attestation: { format: 'stub', challenge, bundle_id: TRIAL.bundleId, team_id: TRIAL.teamId } });
+          await device.enroll({
+            installation_id: installationId,
+            app_version: '1.0.0',
+            attestation: { format: 'stub', challenge, bundle_id: TRIAL.bundleId, team_id: TRIAL.teamId },
+          });
         }
         const model = (await device.models()).data.find((m) => m.current)!;
         const key = await device.modelKey({ installation_id: installationId, model_version: model.model_version, app_version: '1.0.0' });
@@ -85,11 +92,20 @@ describe('robustness: secrets on the device side and in webhooks', () => {
         for (const status of ['started', 'completed'] as const) {
           const idem = `idem_robust_${i}_${status}`;
           idempotencyKeys.push(idem);
-          const body = { installation_id: installationId, scan_id: scanId, status, occurred_at: new Date(Date.parse(String(serve.ready.clock)) + 1000 * i).toISOString(), model_version: model.model_version };
+          const body = {
+            installation_id: installationId,
+            scan_id: scanId,
+            status,
+            occurred_at: new Date(Date.parse(String(serve.ready.clock)) + 1000 * i).toISOString(),
+            model_version: model.model_version,
+          };
           expect((await device.scanEvent(body, idem)).status).toBeLessThan(300);
           expect((await device.scanEvent(body, idem)).replayed).toBe(true);
         }
-        await device.uploadResult(scanId, { installation_id: installationId, result: { modelVersion: model.model_version, measurements: { bodyFatPercent: 20, bmi: 22, girths: { waistCm: 80, hipCm: 95 } } } });
+        await device.uploadResult(scanId, {
+          installation_id: installationId,
+          result: { modelVersion: model.model_version, measurements: { bodyFatPercent: 20, bmi: 22, girths: { waistCm: 80, hipCm: 95 } } },
+        });
       }
       // DEV-4 decision: the model key is treated as a secret in output; it is derived, never stored.
       expect(modelKey.length).toBeGreaterThanOrEqual(32);
@@ -128,14 +144,18 @@ describe('robustness: secrets on the device side and in webhooks', () => {
       });
       follower.close();
       // The CLI lists the same deliveries.
-      expect(JSON.parse((await cli(['webhook', 'deliveries', '--app', TRIAL.appId, '--json'])).stdout).data).toHaveLength(deliveries.length);
+      expect(JSON.parse((await cli(['webhook', 'deliveries', '--app', TRIAL.appId, '--json'])).stdout).data).toHaveLength(
+        deliveries.length,
+      );
       expect(receiverWithSecret.received.length).toBeGreaterThanOrEqual(deliveries.length);
       expect(receiverWithSecret.received.every((d) => d.signatureValid)).toBe(true);
       const signatures = receiverWithSecret.received.map((d) => String(d.headers['service-signature']));
       const detail = await cli(['webhook', 'delivery', deliveries[0]!.id, '--json']);
       const detailPlain = await cli(['webhook', 'delivery', deliveries[0]!.id]);
       // The stored request headers show the signature (fine: HMAC output reveals nothing of the key).
-      expect(JSON.parse(detail.stdout).request.headers['Service-Signature'] ?? JSON.parse(detail.stdout).request.headers['service-signature']).toMatch(/^[0-9a-f]{64}$/);
+      expect(
+        JSON.parse(detail.stdout).request.headers['Service-Signature'] ?? JSON.parse(detail.stdout).request.headers['service-signature'],
+      ).toMatch(/^[0-9a-f]{64}$/);
       outputs.push(detail.stdout, detailPlain.stdout, (await cli(['webhook', 'deliveries', '--app', TRIAL.appId])).stdout);
 
       // Tokens expire: the expiry message names the token by display form (SES-5).
@@ -145,7 +165,11 @@ describe('robustness: secrets on the device side and in webhooks', () => {
       expect(leaks(JSON.stringify((expired as ApiCallError).error), secrets)).toEqual([]);
 
       // The request log, JSON and plain, and the state export without --include-secrets.
-      for (const args of [['logs', 'tail', '--no-follow', '--all', '-n', '1000', '--json'], ['logs', 'tail', '--no-follow', '--all', '-n', '1000'], ['state', 'export', '-']]) {
+      for (const args of [
+        ['logs', 'tail', '--no-follow', '--all', '-n', '1000', '--json'],
+        ['logs', 'tail', '--no-follow', '--all', '-n', '1000'],
+        ['state', 'export', '-'],
+      ]) {
         const out = await cli(args);
         outputs.push(out.stdout, out.stderr);
       }

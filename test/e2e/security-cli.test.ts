@@ -22,11 +22,20 @@ interface Answer {
 function raw(baseUrl: string, method: string, path: string, headers: Record<string, string> = {}, body?: string): Promise<Answer> {
   const url = new URL(baseUrl);
   return new Promise((resolve, reject) => {
-    const req = request({ host: url.hostname, port: url.port, method, path, headers: { ...headers, ...(body === undefined ? {} : { 'content-length': String(Buffer.byteLength(body)) }) } }, (res) => {
-      let text = '';
-      res.on('data', (chunk) => (text += chunk));
-      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: text ? JSON.parse(text) : undefined }));
-    });
+    const req = request(
+      {
+        host: url.hostname,
+        port: url.port,
+        method,
+        path,
+        headers: { ...headers, ...(body === undefined ? {} : { 'content-length': String(Buffer.byteLength(body)) }) },
+      },
+      (res) => {
+        let text = '';
+        res.on('data', (chunk) => (text += chunk));
+        res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: text ? JSON.parse(text) : undefined }));
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });
@@ -49,7 +58,12 @@ async function snapshot() {
   const app = await raw(serve.baseUrl, 'GET', `/_scanctl/apps/${DEMO.appId}`, { host });
   const accounts = await raw(serve.baseUrl, 'GET', '/_scanctl/accounts', { host });
   const logs = await raw(serve.baseUrl, 'GET', '/_scanctl/logs?path=/v1/sessions', { host });
-  return { clockOffset: clock.body.offset_ms, app: app.body, accounts: accounts.body, mints: logs.body.data.filter((l: any) => l.status === 201).length };
+  return {
+    clockOffset: clock.body.offset_ms,
+    app: app.body,
+    accounts: accounts.body,
+    mints: logs.body.data.filter((l: any) => l.status === 201).length,
+  };
 }
 
 describe('a local server web pages cannot reach (CHOICE-11, CHOICE-12, CHOICE-13)', () => {
@@ -82,14 +96,38 @@ describe('a local server web pages cannot reach (CHOICE-11, CHOICE-12, CHOICE-13
   it('CHOICE-12: a cross-origin form post and a text/plain POST to the control plane change nothing', async () => {
     const before = await snapshot();
     const page = { host, origin: 'http://evil.example' };
-    const form = await raw(serve.baseUrl, 'POST', `/_scanctl/accounts/${DEMO.accountId}/suspend`, { ...page, 'content-type': 'application/x-www-form-urlencoded' }, 'x=1');
+    const form = await raw(
+      serve.baseUrl,
+      'POST',
+      `/_scanctl/accounts/${DEMO.accountId}/suspend`,
+      { ...page, 'content-type': 'application/x-www-form-urlencoded' },
+      'x=1',
+    );
     expect(form.body.error.code).toBe('origin_not_allowed');
-    const plain = await raw(serve.baseUrl, 'POST', '/_scanctl/clock/advance', { ...page, 'content-type': 'text/plain' }, json({ duration: '30d' }));
+    const plain = await raw(
+      serve.baseUrl,
+      'POST',
+      '/_scanctl/clock/advance',
+      { ...page, 'content-type': 'text/plain' },
+      json({ duration: '30d' }),
+    );
     expect(plain.body.error.code).toBe('origin_not_allowed');
     // Without an Origin (a browser that sends none, a misbehaving tool): the body's type is refused.
-    const plainNoOrigin = await raw(serve.baseUrl, 'POST', '/_scanctl/clock/advance', { host, 'content-type': 'text/plain' }, json({ duration: '30d' }));
+    const plainNoOrigin = await raw(
+      serve.baseUrl,
+      'POST',
+      '/_scanctl/clock/advance',
+      { host, 'content-type': 'text/plain' },
+      json({ duration: '30d' }),
+    );
     expect(plainNoOrigin.status).toBe(415);
-    const formNoOrigin = await raw(serve.baseUrl, 'POST', `/_scanctl/accounts/${DEMO.accountId}/suspend`, { host, 'content-type': 'application/x-www-form-urlencoded' }, 'x=1');
+    const formNoOrigin = await raw(
+      serve.baseUrl,
+      'POST',
+      `/_scanctl/accounts/${DEMO.accountId}/suspend`,
+      { host, 'content-type': 'application/x-www-form-urlencoded' },
+      'x=1',
+    );
     expect(formNoOrigin.status).toBe(415);
     const crossSite = await raw(serve.baseUrl, 'POST', `/v1/apps/${DEMO.appId}`, { host, 'sec-fetch-site': 'cross-site' });
     expect(crossSite.body.error.code).toBe('origin_not_allowed');

@@ -21,7 +21,10 @@ describe('scanctl scan simulate --wait (built CLI, real receiver)', () => {
     const run = await runCli(['scan', 'simulate', '--user', 'member_w', '--count', '2', '--wait', '--json', ...at]);
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
-    const lines = run.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    const lines = run.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(lines.at(-1)).toEqual({ object: 'wait', ok: true, acknowledged: 4, deliveries: 4, reason: null, delivery: null });
     // Two scans, each scan.completed + scan.results_available, all verified by the receiver itself.
     expect(receiver.received).toHaveLength(4);

@@ -64,38 +64,41 @@ describe('storage faults as expected conditions (CHOICE-36, CHOICE-38; built CLI
     expect(await serve.stop()).toBe(0);
   });
 
-  it.skipIf(noDisk)(`CHOICE-36: a disk that fills while serving: 507 storage_full, nothing half-stored, serve stays up and resumes when space is freed (${noDisk ?? 'tmpfs'})`, async () => {
-    if (typeof disk === 'string') return;
-    const serve: ServeProcess = await startServe([], { db: join(disk.dir, 'run.db'), dir: disk.dir });
-    cleanups.push(async () => (disk.free(), serve.kill()));
-    expect((await mint(serve.baseUrl, 'member_before')).status).toBe(201);
-    disk.fill();
-    // The WAL may still have room for a few: mint until the first refusal (bounded).
-    let refused = null;
-    let acknowledged = 0;
-    for (let i = 0; i < 3000 && !refused; i += 1) {
-      const answer = await mint(serve.baseUrl, `member_full_${i}`);
-      if (answer.status === 201) acknowledged += 1;
-      else refused = answer;
-    }
-    expect(refused).toEqual({ status: 507, body: { error: { type: 'api_error', code: 'storage_full', message: expect.any(String) } } });
-    for (let i = 0; i < 3; i += 1) expect((await mint(serve.baseUrl, `member_more_${i}`)).status).toBe(507);
-    // Reads still answer.
-    expect((await fetch(`${serve.baseUrl}/_scanctl/apps/${DEMO.appId}`)).status).toBe(200);
+  it.skipIf(noDisk)(
+    `CHOICE-36: a disk that fills while serving: 507 storage_full, nothing half-stored, serve stays up and resumes when space is freed (${noDisk ?? 'tmpfs'})`,
+    async () => {
+      if (typeof disk === 'string') return;
+      const serve: ServeProcess = await startServe([], { db: join(disk.dir, 'run.db'), dir: disk.dir });
+      cleanups.push(async () => (disk.free(), serve.kill()));
+      expect((await mint(serve.baseUrl, 'member_before')).status).toBe(201);
+      disk.fill();
+      // The WAL may still have room for a few: mint until the first refusal (bounded).
+      let refused = null;
+      let acknowledged = 0;
+      for (let i = 0; i < 3000 && !refused; i += 1) {
+        const answer = await mint(serve.baseUrl, `member_full_${i}`);
+        if (answer.status === 201) acknowledged += 1;
+        else refused = answer;
+      }
+      expect(refused).toEqual({ status: 507, body: { error: { type: 'api_error', code: 'storage_full', message: expect.any(String) } } });
+      for (let i = 0; i < 3; i += 1) expect((await mint(serve.baseUrl, `member_more_${i}`)).status).toBe(507);
+      // Reads still answer.
+      expect((await fetch(`${serve.baseUrl}/_scanctl/apps/${DEMO.appId}`)).status).toBe(200);
 
-    disk.free();
-    expect((await mint(serve.baseUrl, 'member_after')).status).toBe(201);
-    expect(await serve.stop()).toBe(0);
-    const log = serve.stderr();
-    expect(log.match(/scanctl: storage: /g)).toHaveLength(1);
-    expect(log).not.toMatch(/internal error|\n\s+at /);
-    // What was acknowledged is in the file after the stop; what was refused is not.
-    const file = new Database(join(disk.dir, 'run.db'), { readonly: true });
-    const count = (pattern: string) => file.prepare('SELECT count(*) FROM sessions WHERE host_user_ref LIKE ?').pluck().get(pattern);
-    expect(count('member_full_%')).toBe(acknowledged);
-    expect(count('member_more_%')).toBe(0);
-    expect(count('member_after')).toBe(1);
-    expect(file.pragma('integrity_check', { simple: true })).toBe('ok');
-    file.close();
-  });
+      disk.free();
+      expect((await mint(serve.baseUrl, 'member_after')).status).toBe(201);
+      expect(await serve.stop()).toBe(0);
+      const log = serve.stderr();
+      expect(log.match(/scanctl: storage: /g)).toHaveLength(1);
+      expect(log).not.toMatch(/internal error|\n\s+at /);
+      // What was acknowledged is in the file after the stop; what was refused is not.
+      const file = new Database(join(disk.dir, 'run.db'), { readonly: true });
+      const count = (pattern: string) => file.prepare('SELECT count(*) FROM sessions WHERE host_user_ref LIKE ?').pluck().get(pattern);
+      expect(count('member_full_%')).toBe(acknowledged);
+      expect(count('member_more_%')).toBe(0);
+      expect(count('member_after')).toBe(1);
+      expect(file.pragma('integrity_check', { simple: true })).toBe('ok');
+      file.close();
+    },
+  );
 });

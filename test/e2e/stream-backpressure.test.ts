@@ -22,50 +22,60 @@ async function logLines(serve: ServeProcess, count: number): Promise<void> {
   const path = `/${'p'.repeat(480)}`;
   const one = () =>
     new Promise<void>((resolve, reject) => {
-      request({ host: hostname, port, path, agent }, (res) => res.resume().on('end', resolve)).on('error', reject).end();
+      request({ host: hostname, port, path, agent }, (res) => res.resume().on('end', resolve))
+        .on('error', reject)
+        .end();
     });
   let next = 0;
-  await Promise.all(Array.from({ length: 16 }, async () => {
-    while (next++ < count) await one();
-  }));
+  await Promise.all(
+    Array.from({ length: 16 }, async () => {
+      while (next++ < count) await one();
+    }),
+  );
   agent.destroy();
 }
 
 describe('CHOICE-37: back-pressure on streams (built CLI)', () => {
-  it.skipIf(process.platform !== 'linux')('CHOICE-37: stalled subscribers of a stream are dropped past the bound; serve\'s memory stays bounded and other clients are served', async () => {
-    // A small young generation, as serve had before Node's compile cache replaced its own sizing: RSS then follows what is kept, not garbage not yet collected.
-    const serve = await startServe(['--rate-limit', '0'], { env: { NODE_OPTIONS: '--max-semi-space-size=2' } });
-    cleanups.push(() => serve.kill());
-    const pid = serve.child.pid!;
-    const { host } = new URL(serve.baseUrl);
-    // The same load first without subscribers: the heap grows to what serving it takes, so what follows measures the streams.
-    await logLines(serve, LINES);
-    const before = rssMiB(pid);
-    // Subscribers that take the ready event and then never read again.
-    const stalled: RawExchange[] = [];
-    for (let i = 0; i < SUBSCRIBERS; i += 1) {
-      const sub = await rawExchange(serve.baseUrl, `GET /_scanctl/logs/stream?all=1 HTTP/1.1\r\nHost: ${host}\r\n\r\n`);
-      await sub.received('event: ready');
-      sub.socket.pause();
-      stalled.push(sub);
-    }
-    // ~9.5 MB of lines for each of them: more than the sockets hold (the kernel takes up to ~4 MB each).
-    await logLines(serve, LINES);
-    const during = rssMiB(pid);
-    console.log(`stream back-pressure: serve RSS ${before.toFixed(1)} MiB before, ${during.toFixed(1)} MiB with ${SUBSCRIBERS} stalled subscribers after ${LINES} lines (~${Math.round((LINES * 680) / 1e6)} MB each)`);
-    for (const sub of stalled) sub.socket.resume();
-    const texts = await Promise.all(stalled.map((sub) => sub.answer));
-    for (const text of texts) {
-      // Serve closed each one before the last line; its last event says why when the socket had room for it.
-      const seqs = [...text.matchAll(/^id: (\d+)$/gm)].map((m) => Number(m[1]));
-      expect(seqs.length).toBeLessThan(LINES);
-      if (text.includes('event: close')) expect(text).toMatch(/event: close\ndata: \{"object":"stream.closed","reason":"subscriber_too_slow"/);
-    }
-    const clock = await fetch(`${serve.baseUrl}/_scanctl/clock`);
-    expect(clock.status).toBe(200);
-    // Measured (20 subscribers, small young generation): +18 MiB, against +25 MiB with the bound lifted (subscribers
-    // share each event's text, so an unbounded queue grows by a reference per event, but grows for ever).
-    // The bound's own proof is above: every stalled subscriber was closed. The kernel's socket buffers are outside RSS.
-    expect(during - before).toBeLessThan(40);
-  });
+  it.skipIf(process.platform !== 'linux')(
+    "CHOICE-37: stalled subscribers of a stream are dropped past the bound; serve's memory stays bounded and other clients are served",
+    async () => {
+      // A small young generation, as serve had before Node's compile cache replaced its own sizing: RSS then follows what is kept, not garbage not yet collected.
+      const serve = await startServe(['--rate-limit', '0'], { env: { NODE_OPTIONS: '--max-semi-space-size=2' } });
+      cleanups.push(() => serve.kill());
+      const pid = serve.child.pid!;
+      const { host } = new URL(serve.baseUrl);
+      // The same load first without subscribers: the heap grows to what serving it takes, so what follows measures the streams.
+      await logLines(serve, LINES);
+      const before = rssMiB(pid);
+      // Subscribers that take the ready event and then never read again.
+      const stalled: RawExchange[] = [];
+      for (let i = 0; i < SUBSCRIBERS; i += 1) {
+        const sub = await rawExchange(serve.baseUrl, `GET /_scanctl/logs/stream?all=1 HTTP/1.1\r\nHost: ${host}\r\n\r\n`);
+        await sub.received('event: ready');
+        sub.socket.pause();
+        stalled.push(sub);
+      }
+      // ~9.5 MB of lines for each of them: more than the sockets hold (the kernel takes up to ~4 MB each).
+      await logLines(serve, LINES);
+      const during = rssMiB(pid);
+      console.log(
+        `stream back-pressure: serve RSS ${before.toFixed(1)} MiB before, ${during.toFixed(1)} MiB with ${SUBSCRIBERS} stalled subscribers after ${LINES} lines (~${Math.round((LINES * 680) / 1e6)} MB each)`,
+      );
+      for (const sub of stalled) sub.socket.resume();
+      const texts = await Promise.all(stalled.map((sub) => sub.answer));
+      for (const text of texts) {
+        // Serve closed each one before the last line; its last event says why when the socket had room for it.
+        const seqs = [...text.matchAll(/^id: (\d+)$/gm)].map((m) => Number(m[1]));
+        expect(seqs.length).toBeLessThan(LINES);
+        if (text.includes('event: close'))
+          expect(text).toMatch(/event: close\ndata: \{"object":"stream.closed","reason":"subscriber_too_slow"/);
+      }
+      const clock = await fetch(`${serve.baseUrl}/_scanctl/clock`);
+      expect(clock.status).toBe(200);
+      // Measured (20 subscribers, small young generation): +18 MiB, against +25 MiB with the bound lifted (subscribers
+      // share each event's text, so an unbounded queue grows by a reference per event, but grows for ever).
+      // The bound's own proof is above: every stalled subscriber was closed. The kernel's socket buffers are outside RSS.
+      expect(during - before).toBeLessThan(40);
+    },
+  );
 });

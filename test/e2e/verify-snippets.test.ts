@@ -23,7 +23,8 @@ const PROGRAMS: Record<string, { tool: string; file: string; source: (code: stri
   python: {
     tool: 'python3',
     file: 'verify.py',
-    source: (code) => `${code}\nimport os\nprint("true" if verify(open(os.environ["BODY_FILE"], "rb").read(), os.environ["SIGNATURE"], os.environ["SECRET"]) else "false")\n`,
+    source: (code) =>
+      `${code}\nimport os\nprint("true" if verify(open(os.environ["BODY_FILE"], "rb").read(), os.environ["SIGNATURE"], os.environ["SECRET"]) else "false")\n`,
     run: (file) => ['python3', file],
   },
   go: {
@@ -66,7 +67,14 @@ describe('the signature checks in other languages (docs/testing.md)', () => {
           cwd: dir,
           encoding: 'utf8',
           timeout: 120_000,
-          env: { ...process.env, BODY_FILE: bodyFile, SIGNATURE: sig, SECRET: key, GOCACHE: join(dir, 'go-cache'), GOPATH: join(dir, 'go') },
+          env: {
+            ...process.env,
+            BODY_FILE: bodyFile,
+            SIGNATURE: sig,
+            SECRET: key,
+            GOCACHE: join(dir, 'go-cache'),
+            GOPATH: join(dir, 'go'),
+          },
         });
         expect(result.stderr).toBe('');
         return result.stdout.trim();

@@ -30,7 +30,10 @@ describe('serve --attempt-timeout (CHOICE-23, built CLI)', () => {
     const advanced = await runCli(['clock', 'advance', '45h', '--base-url', serve.baseUrl]);
     expect(advanced.code, advanced.stderr).toBe(0);
     expect(performance.now() - started).toBeLessThan(20_000);
-    const list = await control<{ data: Array<{ id: string; status: string; attempts: number; last_error: string }> }>(serve.baseUrl, '/webhooks/deliveries');
+    const list = await control<{ data: Array<{ id: string; status: string; attempts: number; last_error: string }> }>(
+      serve.baseUrl,
+      '/webhooks/deliveries',
+    );
     expect(list.data.map(({ status, attempts, last_error }) => ({ status, attempts, last_error }))).toEqual([
       { status: 'failed', attempts: 17, last_error: 'timed out after 100 ms waiting for the answer' },
     ]);

@@ -42,8 +42,10 @@ async function receiver(mode: Mode, secret = SECRET): Promise<Receiver> {
       const event = JSON.parse(raw.toString('utf8'));
       const id = String(req.headers['service-event-id']);
       if (mode === 'reject-replay' && seen.has(id)) return answer(409, 'already have it');
-      if (mode === 'ordered' && event.type === 'scan.results_available' && !completed.has(event.data.scan_id)) return answer(422, 'unknown scan');
-      if (mode === 'strict-fields' && Object.keys(event).some((k) => !['id', 'type', 'created_at', 'data'].includes(k))) return answer(400, 'unknown field');
+      if (mode === 'ordered' && event.type === 'scan.results_available' && !completed.has(event.data.scan_id))
+        return answer(422, 'unknown scan');
+      if (mode === 'strict-fields' && Object.keys(event).some((k) => !['id', 'type', 'created_at', 'data'].includes(k)))
+        return answer(400, 'unknown field');
       seen.add(id);
       if (event.type === 'scan.completed') completed.add(event.data.scan_id);
       if (mode === 'slow') return void setTimeout(() => answer(200), 400);
@@ -127,7 +129,9 @@ describe('scanctl webhook check (built CLI, real receivers)', () => {
     const r = await open('no-verify');
     const result = await runCli(['webhook', 'check', r.url, '--secret', SECRET, '--json']);
     expect(result.code).toBe(6);
-    const failed = JSON.parse(result.stdout).checks.filter((c: { passed: boolean }) => !c.passed).map((c: { id: string }) => c.id);
+    const failed = JSON.parse(result.stdout)
+      .checks.filter((c: { passed: boolean }) => !c.passed)
+      .map((c: { id: string }) => c.id);
     expect(failed).toEqual(['wrong-signature', 'unsigned', 'reserialized-body']);
   });
 
@@ -143,7 +147,9 @@ describe('scanctl webhook check (built CLI, real receivers)', () => {
   it('WH-12: requiring scan.completed first fails results-before-completed', async () => {
     const r = await open('ordered');
     const report = JSON.parse((await runCli(['webhook', 'check', r.url, '--secret', SECRET, '--json'])).stdout);
-    expect(report.checks.filter((c: { passed: boolean }) => !c.passed).map((c: { id: string }) => c.id)).toEqual(['results-before-completed']);
+    expect(report.checks.filter((c: { passed: boolean }) => !c.passed).map((c: { id: string }) => c.id)).toEqual([
+      'results-before-completed',
+    ]);
   });
 
   it('WH-1: refusing unknown fields fails unknown-fields', async () => {

@@ -22,12 +22,26 @@ describe('scanctl webhook (built CLI)', () => {
     cleanups.push(() => receiver.close());
     const l = listen(['--forward', receiver.url, '--json', '--base-url', serve.baseUrl]);
     const [ready] = await l.waitLines(1);
-    expect(JSON.parse(ready!)).toMatchObject({ object: 'listener.ready', app_id: DEMO.appId, forward_url: receiver.url, events: null, webhook_secret: DEMO.webhookSecret });
+    expect(JSON.parse(ready!)).toMatchObject({
+      object: 'listener.ready',
+      app_id: DEMO.appId,
+      forward_url: receiver.url,
+      events: null,
+      webhook_secret: DEMO.webhookSecret,
+    });
 
     const [scanId] = await playScans(serve.baseUrl, 1);
     await l.waitLines(2);
     const first = JSON.parse(l.lines[1]!);
-    expect(first).toMatchObject({ object: 'delivery.attempt_finished', scan_id: scanId, event_type: 'scan.completed', attempt: 1, max_attempts: 17, status: 500, outcome: 'retrying' });
+    expect(first).toMatchObject({
+      object: 'delivery.attempt_finished',
+      scan_id: scanId,
+      event_type: 'scan.completed',
+      attempt: 1,
+      max_attempts: 17,
+      status: 500,
+      outcome: 'retrying',
+    });
     await runCli(['clock', 'advance', '30s', '--base-url', serve.baseUrl]);
     await l.waitLines(3);
     expect(JSON.parse(l.lines[2]!)).toMatchObject({ event_id: first.event_id, attempt: 2, status: 200, outcome: 'succeeded' });

@@ -33,7 +33,10 @@ describe('webhook crash safety (built CLI, kill -9)', () => {
     const eventIds = new Set(receiver.received.map((d) => String(d.headers['service-event-id'])));
     expect(eventIds.size).toBe(5);
     // Wait until the database says: two in flight, three pending (each change comes with a stream event).
-    await deliveries.changed.until('2 in flight and 3 pending', async () => (await statuses(serve.baseUrl)).join() === 'in_flight,in_flight,pending,pending,pending');
+    await deliveries.changed.until(
+      '2 in flight and 3 pending',
+      async () => (await statuses(serve.baseUrl)).join() === 'in_flight,in_flight,pending,pending,pending',
+    );
     deliveries.close();
 
     await serve.kill();
@@ -48,7 +51,10 @@ describe('webhook crash safety (built CLI, kill -9)', () => {
     // The pending ones are due 30 s after their failure on the emulator clock.
     const advance = await runCli(['clock', 'advance', '1m', '--base-url', serve.baseUrl]);
     expect(advance.code, advance.stderr).toBe(0);
-    await restarted.changed.until('every event acknowledged', async () => (await statuses(serve.baseUrl, '&status=succeeded')).length === 5);
+    await restarted.changed.until(
+      'every event acknowledged',
+      async () => (await statuses(serve.baseUrl, '&status=succeeded')).length === 5,
+    );
     const list = await runCli(['webhook', 'deliveries', '--status', 'succeeded', '--json', '--base-url', serve.baseUrl]);
     expect(JSON.parse(list.stdout).data).toHaveLength(5);
 

@@ -25,10 +25,14 @@ describe('scanctl webhook listen (built CLI)', () => {
     expect(await first.exited).toBe(EXIT.listenerReplaced);
     const said = first.stderr().trim().split('\n');
     expect(said).toHaveLength(1);
-    expect(said[0]).toMatch(/^scanctl: replaced by another `webhook listen` \(lsn_\w+\): since \S+ app_demo's deliveries go to http:\/\/127\.0\.0\.1:9\/second$/);
+    expect(said[0]).toMatch(
+      /^scanctl: replaced by another `webhook listen` \(lsn_\w+\): since \S+ app_demo's deliveries go to http:\/\/127\.0\.0\.1:9\/second$/,
+    );
 
     const shown = await runCli(['app', 'show', '--base-url', serve.baseUrl]);
-    expect(shown.stdout).toMatch(/webhook listen +forwarding to http:\/\/127\.0\.0\.1:9\/second since 20\d\d-\S+Z \(instead of webhook_url\), lsn_\w+/);
+    expect(shown.stdout).toMatch(
+      /webhook listen +forwarding to http:\/\/127\.0\.0\.1:9\/second since 20\d\d-\S+Z \(instead of webhook_url\), lsn_\w+/,
+    );
     const json = JSON.parse((await runCli(['app', 'show', '--json', '--base-url', serve.baseUrl])).stdout);
     expect(json.listener).toMatchObject({ object: 'webhook_listener', forward_url: 'http://127.0.0.1:9/second', events: null });
   });
@@ -53,7 +57,9 @@ describe('scanctl webhook listen (built CLI)', () => {
     const imported = await runCli(['state', 'import', '-', '--base-url', serve.baseUrl], { input: JSON.stringify(file) });
     expect(imported.code, imported.stderr).toBe(0);
     expect(await l.exited).toBe(EXIT.listenerEnded);
-    expect(l.stderr()).toMatch(/^scanctl: stopped listening: a `state import` at \S+ changed the state under this listener \(app_demo no longer exists\)\n {2}hint: start `scanctl webhook listen` again\n$/);
+    expect(l.stderr()).toMatch(
+      /^scanctl: stopped listening: a `state import` at \S+ changed the state under this listener \(app_demo no longer exists\)\n {2}hint: start `scanctl webhook listen` again\n$/,
+    );
   });
 
   it('when the emulator stops, listen says so in one line and exits 4', async () => {
@@ -71,14 +77,18 @@ describe('scanctl webhook listen (built CLI)', () => {
     cleanups.push(() => serve.stop());
     const bad = await runCli(['webhook', 'listen', '--events', 'scan.completed,scan.done', '--base-url', serve.baseUrl]);
     expect(bad.code).toBe(EXIT.usage);
-    expect(bad.stderr).toContain('Expected comma-separated event types among scan.completed, scan.failed, scan.results_available (unknown: "scan.done").');
+    expect(bad.stderr).toContain(
+      'Expected comma-separated event types among scan.completed, scan.failed, scan.results_available (unknown: "scan.done").',
+    );
     const receiver = await startReceiver(DEMO.webhookSecret, () => ({ status: 500, body: '{"error":"db down"}' }));
     cleanups.push(() => receiver.close());
     const l = listen(['--forward', receiver.url, '--events', 'scan.completed', '--base-url', serve.baseUrl]);
     expect(await l.line((x) => x.startsWith('Ready:'))).toContain('(scan.completed)');
     await playScans(serve.baseUrl, 1);
     // The plain line of a failed attempt shows the receiver's answer.
-    expect(await l.line((x) => x.includes('attempt 1/17'))).toMatch(/scan\.completed .* 500 .* retrying at \S+ \(HTTP 500\)  answer: "\{\\"error\\":\\"db down\\"\}"$/);
+    expect(await l.line((x) => x.includes('attempt 1/17'))).toMatch(
+      /scan\.completed .* 500 .* retrying at \S+ \(HTTP 500\) {2}answer: "\{\\"error\\":\\"db down\\"\}"$/,
+    );
     const delivery = (await runCli(['webhook', 'deliveries', '--json', '--base-url', serve.baseUrl])).stdout;
     const id = JSON.parse(delivery).data[0].id;
     const detail = await runCli(['webhook', 'delivery', id, '--base-url', serve.baseUrl]);

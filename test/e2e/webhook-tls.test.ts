@@ -39,7 +39,12 @@ afterAll(async () => {
 describe('deliveries to an https receiver', () => {
   it('a certificate no authority vouches for is refused: no answer, and an error that names the check', async () => {
     const before = bodies.length;
-    const outcome = await sendOnce({ url, headers: { 'content-type': 'application/json' }, body: Buffer.from('{"n":1}'), timeoutMs: 5_000 });
+    const outcome = await sendOnce({
+      url,
+      headers: { 'content-type': 'application/json' },
+      body: Buffer.from('{"n":1}'),
+      timeoutMs: 5_000,
+    });
     expect(outcome).toMatchObject({ status: null, excerpt: null });
     expect(outcome.error).toMatch(/self-signed certificate/);
     expect(bodies.length).toBe(before);
@@ -55,8 +60,11 @@ describe('deliveries to an https receiver', () => {
       console.log(JSON.stringify([first, await one()]));`;
     const handshakesBefore = handshakes;
     const out = await new Promise<string>((resolve, reject) =>
-      execFile(process.execPath, ['--input-type=module', '-e', script], { env: { ...process.env, NODE_EXTRA_CA_CERTS: CERT }, timeout: 20_000 }, (error, stdout) =>
-        error ? reject(error) : resolve(stdout),
+      execFile(
+        process.execPath,
+        ['--input-type=module', '-e', script],
+        { env: { ...process.env, NODE_EXTRA_CA_CERTS: CERT }, timeout: 20_000 },
+        (error, stdout) => (error ? reject(error) : resolve(stdout)),
       ),
     );
     const outcomes = JSON.parse(out) as Array<{ status: number; error: string | null; excerpt: string }>;

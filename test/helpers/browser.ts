@@ -80,7 +80,11 @@ const AXE = fileURLToPath(new URL('../../node_modules/axe-core/axe.min.js', impo
 export async function seriousA11yViolations(page: Page): Promise<Array<{ id: string; impact: string; nodes: string[] }>> {
   await page.evaluate(`${readFileSync(AXE, 'utf8')}\n;0`);
   return page.evaluate(async () => {
-    const axe = (globalThis as unknown as { axe: { run(): Promise<{ violations: Array<{ id: string; impact: string; nodes: Array<{ target: string[] }> }> }> } }).axe;
+    const axe = (
+      globalThis as unknown as {
+        axe: { run(): Promise<{ violations: Array<{ id: string; impact: string; nodes: Array<{ target: string[] }> }> }> };
+      }
+    ).axe;
     const { violations } = await axe.run();
     return violations
       .filter((v) => v.impact === 'serious' || v.impact === 'critical')

@@ -56,7 +56,11 @@ export async function runCommand(args: string[], options: RunOptions = {}): Prom
     stdin,
     env: { NO_COLOR: '1', ...(emulator ? { SCANCTL_BASE_URL: IN_PROCESS_URL } : {}), ...options.env },
     cwd: options.cwd ?? process.cwd(),
-    fetch: options.fetch ?? (emulator ? (input, init) => Promise.resolve(emulator.app.request(input instanceof Request ? input : String(input), init)) : refusedFetch),
+    fetch:
+      options.fetch ??
+      (emulator
+        ? (input, init) => Promise.resolve(emulator.app.request(input instanceof Request ? input : String(input), init))
+        : refusedFetch),
     onInterrupt(listener) {
       listeners.add(listener);
       options.onInterruptListener?.(() => {

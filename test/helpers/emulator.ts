@@ -23,7 +23,11 @@ export const DEMO = {
 
 export interface TestEmulator extends Emulator {
   /** A request through the hono app (no socket), JSON in and out. */
-  call(method: string, path: string, options?: { key?: string; json?: unknown; body?: string; headers?: Record<string, string> }): Promise<{
+  call(
+    method: string,
+    path: string,
+    options?: { key?: string; json?: unknown; body?: string; headers?: Record<string, string> },
+  ): Promise<{
     status: number;
     headers: Headers;
     body: any;
@@ -35,7 +39,9 @@ export interface TestEmulator extends Emulator {
  * An emulator over an in-memory database and a frozen virtual clock (2026-11-22T10:00:00Z):
  * time moves only when the test advances it.
  */
-export function testEmulator(options: { fixtures?: Fixtures | string; startIso?: string; rateLimitPerSecond?: number; logger?: Logger } = {}): TestEmulator {
+export function testEmulator(
+  options: { fixtures?: Fixtures | string; startIso?: string; rateLimitPerSecond?: number; logger?: Logger } = {},
+): TestEmulator {
   const db = openDatabase(':memory:');
   const clock = new VirtualClock({ base: frozenBase(options.startIso) });
   const emulator = createEmulator({
@@ -44,12 +50,16 @@ export function testEmulator(options: { fixtures?: Fixtures | string; startIso?:
     ids: randomIds,
     box: SecretBox.random(),
     logger: options.logger,
-    config: { rateLimitPerSecond: options.rateLimitPerSecond ?? 0, defaultAppId: DEMO.appId, fixturesPath: FIXTURES_FILE, version: 'test', validateResponses: true },
+    config: {
+      rateLimitPerSecond: options.rateLimitPerSecond ?? 0,
+      defaultAppId: DEMO.appId,
+      fixturesPath: FIXTURES_FILE,
+      version: 'test',
+      validateResponses: true,
+    },
   });
   const fixtures =
-    typeof options.fixtures === 'string'
-      ? parseFixtures(options.fixtures, 'inline')
-      : (options.fixtures ?? readFixtures(FIXTURES_FILE));
+    typeof options.fixtures === 'string' ? parseFixtures(options.fixtures, 'inline') : (options.fixtures ?? readFixtures(FIXTURES_FILE));
   applyFixtures(emulator.store, emulator.ids, emulator.box, clock.now(), fixtures);
 
   const call: TestEmulator['call'] = async (method, path, opts = {}) => {

@@ -48,7 +48,14 @@ export class FakeStdin extends EventEmitter {
 export function renderOnTerminal(tree: ReactElement, size: { columns: number; rows: number }) {
   const stdout = new FakeStdout(size.columns, size.rows);
   const stdin = new FakeStdin();
-  const instance = render(tree, { stdout: stdout as never, stdin: stdin as never, stderr: new FakeStdout(size.columns, size.rows) as never, debug: true, exitOnCtrlC: false, patchConsole: false });
+  const instance = render(tree, {
+    stdout: stdout as never,
+    stdin: stdin as never,
+    stderr: new FakeStdout(size.columns, size.rows) as never,
+    debug: true,
+    exitOnCtrlC: false,
+    patchConsole: false,
+  });
   const lastFrame = () => stdout.frames.at(-1) ?? '';
   const frame = (predicate: (frame: string) => boolean, what = 'the expected frame'): Promise<string> =>
     new Promise((resolve, reject) => {

@@ -8,7 +8,10 @@ import { BIN } from './cli.js';
  * once n lines are out: both on the lines as they arrive, never by polling.
  */
 export function spawnListen(args: string[], cleanups: Array<() => Promise<unknown>>) {
-  const child = spawn(process.execPath, [BIN, 'webhook', 'listen', ...args], { env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [BIN, 'webhook', 'listen', ...args], {
+    env: { ...process.env, NO_COLOR: '1' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const lines: string[] = [];
   const reader = createInterface({ input: child.stdout });
   reader.on('line', (l) => lines.push(l));

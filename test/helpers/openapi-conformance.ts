@@ -30,10 +30,13 @@ export function nonConformance(method: string, path: string, status: number, bod
     if (!response) return `${op.method.toUpperCase()} ${op.path} answered ${status}, which is not documented`;
     if (!response.schema) return null;
     const parsed = response.schema.safeParse(body);
-    return parsed.success ? null : `${op.method.toUpperCase()} ${op.path} ${status} body does not match its schema: ${parsed.error.message}`;
+    return parsed.success
+      ? null
+      : `${op.method.toUpperCase()} ${op.path} ${status} body does not match its schema: ${parsed.error.message}`;
   }
   const parsed = ErrorBody.safeParse(body);
-  if (!parsed.success) return `${op.method.toUpperCase()} ${op.path} ${status} is not the error body: ${JSON.stringify(body)?.slice(0, 200)}`;
+  if (!parsed.success)
+    return `${op.method.toUpperCase()} ${op.path} ${status} is not the error body: ${JSON.stringify(body)?.slice(0, 200)}`;
   const code = parsed.data.error.code as ErrorCode;
   if (!(code in ERROR_CODES)) return `unknown error code ${code}`;
   if (code !== 'fault_injected' && ERROR_CODES[code] !== status) return `${code} came with ${status}, not ${ERROR_CODES[code]}`;

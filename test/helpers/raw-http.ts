@@ -24,10 +24,12 @@ export function rawExchange(baseUrl: string, first: string): Promise<RawExchange
       text += chunk;
       for (const wake of waiters.splice(0)) wake();
     });
-    const answer = new Promise<string>((done) => socket.on('close', () => {
-      done(text);
-      for (const wake of waiters.splice(0)) wake();
-    }));
+    const answer = new Promise<string>((done) =>
+      socket.on('close', () => {
+        done(text);
+        for (const wake of waiters.splice(0)) wake();
+      }),
+    );
     socket.once('error', reject);
     socket.on('error', () => undefined);
     const received = async (what: string): Promise<string> => {
@@ -43,7 +45,9 @@ export function rawExchange(baseUrl: string, first: string): Promise<RawExchange
 /** The head of a POST with a JSON body of `length` bytes (the body follows separately). */
 export function postHead(baseUrl: string, path: string, length: number, headers: Record<string, string> = {}): string {
   const { host } = new URL(baseUrl);
-  const extra = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`).join('');
+  const extra = Object.entries(headers)
+    .map(([name, value]) => `${name}: ${value}\r\n`)
+    .join('');
   return `POST ${path} HTTP/1.1\r\nHost: ${host}\r\nContent-Type: application/json\r\nContent-Length: ${length}\r\n${extra}\r\n`;
 }
 

@@ -25,8 +25,8 @@ export function spawnCli(args: string[], onLine?: (line: string) => void): Strea
   const lines: string[] = [];
   const printed = new Condition();
   let stderr = '';
-  child.stderr!.on('data', (chunk) => (stderr += chunk));
-  const reader = createInterface({ input: child.stdout! });
+  child.stderr.on('data', (chunk) => (stderr += chunk));
+  const reader = createInterface({ input: child.stdout });
   reader.on('line', (line) => {
     lines.push(line);
     onLine?.(line);
@@ -39,7 +39,11 @@ export function spawnCli(args: string[], onLine?: (line: string) => void): Strea
     lines,
     printed,
     waitLines: (count, timeoutMs = 15_000) =>
-      printed.until(() => `${count} lines of scanctl ${args.join(' ')} (got ${lines.length}): ${lines.join('\n')} ${stderr}`, () => lines.length >= count && lines, timeoutMs),
+      printed.until(
+        () => `${count} lines of scanctl ${args.join(' ')} (got ${lines.length}): ${lines.join('\n')} ${stderr}`,
+        () => lines.length >= count && lines,
+        timeoutMs,
+      ),
     stderr: () => stderr,
     exited,
     async kill() {
@@ -77,7 +81,10 @@ export interface SimLine {
 
 export function simLines(lines: string[]): SimLine[] {
   // The simulated scans only: a run cut off by a kill ends with its error object (object: 'error').
-  return lines.filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as SimLine & { object?: string }).filter((l) => l.object === 'simulated_scan');
+  return lines
+    .filter((l) => l.startsWith('{'))
+    .map((l) => JSON.parse(l) as SimLine & { object?: string })
+    .filter((l) => l.object === 'simulated_scan');
 }
 
 /** The scans whose POST /v1/scan-events outcome report the client saw acknowledged. */

@@ -34,7 +34,7 @@ function expand(path: string): string[] {
   if (!match) return [path];
   const [whole, name, , pattern] = match;
   const before = path.slice(0, match.index);
-  const after = path.slice(match.index + whole!.length);
+  const after = path.slice(match.index + whole.length);
   const literals = pattern !== undefined && /^[A-Za-z0-9_.-]+(\|[A-Za-z0-9_.-]+)*$/.test(pattern) ? pattern.split('|') : null;
   const heads = literals ?? [`{${name}}`];
   return heads.flatMap((head) => expand(after).map((tail) => `${before}${head}${tail}`));

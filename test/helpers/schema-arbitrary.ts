@@ -76,7 +76,10 @@ function typedArbitrary(type: string, schema: Json, resolve: Resolve, known: Kno
     case 'null':
       return fc.constant(null);
     case 'array':
-      return fc.array(anyValid(schema.items ?? {}, resolve, known, depth + 1), { minLength: schema.minItems ?? 0, maxLength: Math.min(schema.maxItems ?? 3, 3) });
+      return fc.array(anyValid(schema.items ?? {}, resolve, known, depth + 1), {
+        minLength: schema.minItems ?? 0,
+        maxLength: Math.min(schema.maxItems ?? 3, 3),
+      });
     default: {
       const properties = (schema.properties ?? {}) as Record<string, Json>;
       const required = new Set<string>(schema.required ?? []);
@@ -84,7 +87,11 @@ function typedArbitrary(type: string, schema: Json, resolve: Resolve, known: Kno
       for (const [name, sub] of Object.entries(properties)) shape[name] = validArbitrary(sub, resolve, known, name, depth + 1);
       const record = fc.record(shape, { requiredKeys: [...required] });
       if (schema.additionalProperties && typeof schema.additionalProperties === 'object' && depth < 3) {
-        const extra = fc.dictionary(fc.string({ minLength: 1, maxLength: 8 }), anyValid(schema.additionalProperties, resolve, known, depth + 1), { maxKeys: 3 });
+        const extra = fc.dictionary(
+          fc.string({ minLength: 1, maxLength: 8 }),
+          anyValid(schema.additionalProperties, resolve, known, depth + 1),
+          { maxKeys: 3 },
+        );
         return fc.tuple(record, extra).map(([known, more]) => ({ ...more, ...known }));
       }
       return record;
@@ -107,7 +114,13 @@ export function brokenObject(schema: Json, resolve: Resolve, known: Known = {}):
     fc.constant((value) => ({ ...value, zz_unknown_field: 1 })),
     wrongTyped.map((bad) => () => bad),
   ];
-  if (required.length) breakers.push(fc.constantFrom(...required).map((name) => (value) => Object.fromEntries(Object.entries(value).filter(([k]) => k !== name))));
-  if (names.length) breakers.push(fc.tuple(fc.constantFrom(...names), wrongTyped).map(([name, bad]) => (value) => ({ ...value, [name]: bad })));
-  return fc.tuple(validArbitrary(target, resolve, known), fc.oneof(...breakers)).map(([value, breakIt]) => breakIt(value as Record<string, unknown>));
+  if (required.length)
+    breakers.push(
+      fc.constantFrom(...required).map((name) => (value) => Object.fromEntries(Object.entries(value).filter(([k]) => k !== name))),
+    );
+  if (names.length)
+    breakers.push(fc.tuple(fc.constantFrom(...names), wrongTyped).map(([name, bad]) => (value) => ({ ...value, [name]: bad })));
+  return fc
+    .tuple(validArbitrary(target, resolve, known), fc.oneof(...breakers))
+    .map(([value, breakIt]) => breakIt(value as Record<string, unknown>));
 }

@@ -51,7 +51,13 @@ export function unusedExports(): string[] {
   };
 
   for (const file of SCANNED.flatMap((dir) => files(join(ROOT, dir)))) {
-    const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true, file.endsWith('x') ? ts.ScriptKind.TSX : ts.ScriptKind.TS);
+    const source = ts.createSourceFile(
+      file,
+      readFileSync(file, 'utf8'),
+      ts.ScriptTarget.Latest,
+      true,
+      file.endsWith('x') ? ts.ScriptKind.TSX : ts.ScriptKind.TS,
+    );
     const inSrc = file.startsWith(`${ROOT}/src/`);
     const visit = (node: ts.Node): void => {
       if (ts.isImportDeclaration(node) && ts.isStringLiteral(node.moduleSpecifier)) {
@@ -63,7 +69,8 @@ export function unusedExports(): string[] {
         if (bindings && ts.isNamedImports(bindings)) for (const e of bindings.elements) use(target, (e.propertyName ?? e.name).text);
         if (!clause) use(target, ALL);
       } else if (ts.isExportDeclaration(node)) {
-        const target = node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier) ? resolveSpecifier(file, node.moduleSpecifier.text) : null;
+        const target =
+          node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier) ? resolveSpecifier(file, node.moduleSpecifier.text) : null;
         if (node.exportClause && ts.isNamedExports(node.exportClause)) {
           for (const e of node.exportClause.elements) {
             if (target) use(target, (e.propertyName ?? e.name).text);
@@ -111,8 +118,18 @@ function hasExportModifier(node: ts.Node): boolean {
 
 function declaredNames(node: ts.Node): string[] {
   if (ts.isVariableStatement(node)) return node.declarationList.declarations.flatMap((d) => (ts.isIdentifier(d.name) ? [d.name.text] : []));
-  if ((ts.isFunctionDeclaration(node) || ts.isClassDeclaration(node)) && (ts.getModifiers(node) ?? []).some((m) => m.kind === ts.SyntaxKind.DefaultKeyword)) return ['default'];
-  if (ts.isFunctionDeclaration(node) || ts.isClassDeclaration(node) || ts.isInterfaceDeclaration(node) || ts.isTypeAliasDeclaration(node) || ts.isEnumDeclaration(node)) {
+  if (
+    (ts.isFunctionDeclaration(node) || ts.isClassDeclaration(node)) &&
+    (ts.getModifiers(node) ?? []).some((m) => m.kind === ts.SyntaxKind.DefaultKeyword)
+  )
+    return ['default'];
+  if (
+    ts.isFunctionDeclaration(node) ||
+    ts.isClassDeclaration(node) ||
+    ts.isInterfaceDeclaration(node) ||
+    ts.isTypeAliasDeclaration(node) ||
+    ts.isEnumDeclaration(node)
+  ) {
     return node.name ? [node.name.text] : [];
   }
   return [];

@@ -68,6 +68,10 @@ export async function startReceiver(secret: string, behaviour: Behaviour = () =>
       server.close(() => resolve());
     });
   receiver.waitFor = (count, timeoutMs = 10_000) =>
-    arrived.until(() => `${count} deliveries (got ${received.length})`, () => received.length >= count && received, timeoutMs);
+    arrived.until(
+      () => `${count} deliveries (got ${received.length})`,
+      () => received.length >= count && received,
+      timeoutMs,
+    );
   return receiver;
 }

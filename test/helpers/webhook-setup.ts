@@ -13,15 +13,26 @@ export function cleanupAfterEach(): (cleanup: () => unknown) => void {
 }
 
 /** A signed-webhook receiver on loopback, closed after the test. */
-export async function receiver(cleanup: (c: () => unknown) => void, behaviour?: Behaviour, secret: string = DEMO.webhookSecret): Promise<Receiver> {
+export async function receiver(
+  cleanup: (c: () => unknown) => void,
+  behaviour?: Behaviour,
+  secret: string = DEMO.webhookSecret,
+): Promise<Receiver> {
   const r = await startReceiver(secret, behaviour);
   cleanup(() => r.close());
   return r;
 }
 
 /** The portal's PATCH of the demo app: where its deliveries go, and whether results are delivered. */
-export async function pointWebhooksAt(emu: TestEmulator, url: string, settings: { results_delivery_enabled?: boolean } = {}): Promise<void> {
-  const res = await emu.call('PATCH', `/v1/apps/${DEMO.appId}`, { headers: { cookie: await portalCookie(emu) }, json: { webhook_url: url, ...settings } });
+export async function pointWebhooksAt(
+  emu: TestEmulator,
+  url: string,
+  settings: { results_delivery_enabled?: boolean } = {},
+): Promise<void> {
+  const res = await emu.call('PATCH', `/v1/apps/${DEMO.appId}`, {
+    headers: { cookie: await portalCookie(emu) },
+    json: { webhook_url: url, ...settings },
+  });
   expect(res.status).toBe(200);
 }
 

@@ -5,7 +5,19 @@
 // know). Built once per recipe: the podman image is tagged with the recipe's hash and reused, and
 // its root file system is kept as a tarball under ~/.cache/scanctl-image to import again.
 import { createHash } from 'node:crypto';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync, appendFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+  appendFileSync,
+} from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { podman, run } from './podman.mjs';
@@ -19,7 +31,10 @@ const CACHE = join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'sca
 
 /** The Debian mirror apt is configured with (deb822 `URIs:` or a one-line `deb` entry), for the main archive. */
 function debianMirror() {
-  const files = ['/etc/apt/sources.list', ...(existsSync('/etc/apt/sources.list.d') ? readdirSync('/etc/apt/sources.list.d').map((f) => join('/etc/apt/sources.list.d', f)) : [])];
+  const files = [
+    '/etc/apt/sources.list',
+    ...(existsSync('/etc/apt/sources.list.d') ? readdirSync('/etc/apt/sources.list.d').map((f) => join('/etc/apt/sources.list.d', f)) : []),
+  ];
   for (const file of files.filter((f) => existsSync(f))) {
     const text = readFileSync(file, 'utf8');
     const uris = [...text.matchAll(/^URIs:\s*(\S+)/gm), ...text.matchAll(/^deb\s+(?:\[[^\]]*\]\s+)?(\S+)\s+\S+/gm)].map((m) => m[1]);
@@ -33,7 +48,9 @@ function debianMirror() {
 function recipe() {
   const mirror = debianMirror();
   const ca = createHash('sha256').update(readFileSync(CA_BUNDLE)).digest('hex');
-  const self = createHash('sha256').update(readFileSync(new URL(import.meta.url))).digest('hex');
+  const self = createHash('sha256')
+    .update(readFileSync(new URL(import.meta.url)))
+    .digest('hex');
   const text = JSON.stringify({ suite: SUITE, mirror, node: NODE_VERSION, npm: NPM_VERSION, ca, self });
   return { mirror, hash: createHash('sha256').update(text).digest('hex').slice(0, 16) };
 }

@@ -24,7 +24,9 @@ export function run(command, args, options = {}) {
   });
   if (result.error) throw result.error;
   if (result.status !== 0 && !options.allowFail) {
-    throw new Error(`${command} ${args.join(' ')} exited ${result.status}: ${(result.stderr ?? '').trim().split('\n').slice(-15).join('\n')}`);
+    throw new Error(
+      `${command} ${args.join(' ')} exited ${result.status}: ${(result.stderr ?? '').trim().split('\n').slice(-15).join('\n')}`,
+    );
   }
   return { code: result.status, stdout: result.stdout ?? '', stderr: result.stderr ?? '' };
 }
@@ -33,9 +35,12 @@ export const podman = (args, options) => run('podman', args, options);
 
 /** Installs podman, runc and debootstrap with apt when one is missing (as root, as the issue says). */
 export function ensureTools() {
-  const missing = ['podman', 'runc', 'debootstrap'].filter((tool) => spawnSync('sh', ['-c', `command -v ${tool} || test -x /usr/sbin/${tool}`]).status !== 0);
+  const missing = ['podman', 'runc', 'debootstrap'].filter(
+    (tool) => spawnSync('sh', ['-c', `command -v ${tool} || test -x /usr/sbin/${tool}`]).status !== 0,
+  );
   if (missing.length === 0) return;
-  if (process.getuid?.() !== 0) throw new Error(`${missing.join(', ')} not installed, and installing needs root: apt-get install -y podman runc debootstrap`);
+  if (process.getuid?.() !== 0)
+    throw new Error(`${missing.join(', ')} not installed, and installing needs root: apt-get install -y podman runc debootstrap`);
   console.log(`installing ${missing.join(', ')} with apt-get`);
   run('apt-get', ['update', '-q'], { quiet: false });
   run('apt-get', ['install', '-y', '-q', 'podman', 'runc', 'debootstrap'], { quiet: false, env: { DEBIAN_FRONTEND: 'noninteractive' } });
@@ -50,6 +55,8 @@ export function runAsync(command, args) {
     child.stdout.on('data', (chunk) => (stdout += chunk));
     child.stderr.on('data', (chunk) => (stderr += chunk));
     child.on('error', reject);
-    child.on('close', (code) => (code === 0 ? resolve({ code, stdout, stderr }) : reject(new Error(`${command} ${args.join(' ')} exited ${code}: ${stderr.trim()}`))));
+    child.on('close', (code) =>
+      code === 0 ? resolve({ code, stdout, stderr }) : reject(new Error(`${command} ${args.join(' ')} exited ${code}: ${stderr.trim()}`)),
+    );
   });
 }

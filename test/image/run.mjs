@@ -86,18 +86,36 @@ async function untilReady(port, name) {
     const answer = await get(port, '/_scanctl/health').catch(() => null);
     if (answer?.status === 200 && answer.body.ready) return;
     if (Date.now() > deadline) throw new Error(`not ready after 60 s:\n${podman(['logs', name], { allowFail: true }).stderr}`);
-    if (podman(['inspect', '--format', '{{.State.Running}}', name]).stdout.trim() !== 'true') throw new Error(`the container exited:\n${podman(['logs', name], { allowFail: true }).stderr}`);
+    if (podman(['inspect', '--format', '{{.State.Running}}', name]).stdout.trim() !== 'true')
+      throw new Error(`the container exited:\n${podman(['logs', name], { allowFail: true }).stderr}`);
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
 }
 
 function startContainer(name, volume, port) {
-  podman(['run', '-d', '--name', name, ...RUNTIME, '--network', 'host', '-v', `${volume}:/data`,
-    '-e', `SCANCTL_PORT=${port}`, '-e', 'SCANCTL_ALLOWED_HOSTS=localhost,127.0.0.1,scanctl', '-e', 'SCANCTL_EXPORT_ON_EXIT=/data/state.json', IMAGE]);
+  podman([
+    'run',
+    '-d',
+    '--name',
+    name,
+    ...RUNTIME,
+    '--network',
+    'host',
+    '-v',
+    `${volume}:/data`,
+    '-e',
+    `SCANCTL_PORT=${port}`,
+    '-e',
+    'SCANCTL_ALLOWED_HOSTS=localhost,127.0.0.1,scanctl',
+    '-e',
+    'SCANCTL_EXPORT_ON_EXIT=/data/state.json',
+    IMAGE,
+  ]);
 }
 
 /** scanctl from the image, as a client on the host's network (the host may have only Node 20). */
-const client = (port, args) => runAsync('podman', ['run', '--rm', ...RUNTIME, '--network', 'host', IMAGE, '--base-url', `http://127.0.0.1:${port}`, ...args]);
+const client = (port, args) =>
+  runAsync('podman', ['run', '--rm', ...RUNTIME, '--network', 'host', IMAGE, '--base-url', `http://127.0.0.1:${port}`, ...args]);
 
 async function main() {
   const started = clock();
@@ -106,15 +124,35 @@ async function main() {
   console.log(`base image ${base.tag} (${base.built ? 'built now' : 'cached'})`);
   const previous = podman(['image', 'inspect', '--format', '{{.Id}}', IMAGE], { allowFail: true }).stdout.trim();
   step('image build', () =>
-    podman(['build', '--format', 'docker', '--isolation=chroot', '--pull=never', '--network', 'host', '--build-arg', `NODE_IMAGE=${base.tag}`, '-t', IMAGE, ROOT]),
+    podman([
+      'build',
+      '--format',
+      'docker',
+      '--isolation=chroot',
+      '--pull=never',
+      '--network',
+      'host',
+      '--build-arg',
+      `NODE_IMAGE=${base.tag}`,
+      '-t',
+      IMAGE,
+      ROOT,
+    ]),
   );
   // The image this tag named before, if the build replaced it (the build stage's cached layers stay).
   const current = podman(['image', 'inspect', '--format', '{{.Id}}', IMAGE]).stdout.trim();
   if (previous && previous !== current) podman(['rmi', previous], { allowFail: true });
   const size = Number(podman(['image', 'inspect', '--format', '{{.Size}}', IMAGE]).stdout.trim());
   const config = JSON.parse(podman(['image', 'inspect', IMAGE]).stdout)[0];
-  check(JSON.stringify(config.Config?.Healthcheck?.Test ?? config.Healthcheck?.Test) === '["CMD","scanctl","health"]', 'the image keeps its HEALTHCHECK: scanctl health (docker format)');
-  check(podman(['run', '--rm', ...RUNTIME, '--entrypoint', 'sh', IMAGE, '-c', 'command -v cc gcc make python3 curl || true']).stdout.trim() === '', 'no compiler, make, python or curl in the final image');
+  check(
+    JSON.stringify(config.Config?.Healthcheck?.Test ?? config.Healthcheck?.Test) === '["CMD","scanctl","health"]',
+    'the image keeps its HEALTHCHECK: scanctl health (docker format)',
+  );
+  check(
+    podman(['run', '--rm', ...RUNTIME, '--entrypoint', 'sh', IMAGE, '-c', 'command -v cc gcc make python3 curl || true']).stdout.trim() ===
+      '',
+    'no compiler, make, python or curl in the final image',
+  );
 
   const id = randomBytes(4).toString('hex');
   const volume = `scanctl-test-${id}`;
@@ -132,28 +170,56 @@ async function main() {
       const uid = /^Uid:\s+(\d+)/m.exec(status)[1];
       check(uid === '1000', `the container's process runs as uid ${uid} (node), not root`);
       const command = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean).join(' ');
-      check(command === 'node /app/bin/scanctl.js serve' && /^NSpid:\s+\d+\s+1$/m.test(status), `the container's PID 1 is node itself: ${command}`);
+      check(
+        command === 'node /app/bin/scanctl.js serve' && /^NSpid:\s+\d+\s+1$/m.test(status),
+        `the container's PID 1 is node itself: ${command}`,
+      );
 
-      const minted = await fetch(`http://127.0.0.1:${port}/v1/sessions`, { method: 'POST', headers: { authorization: `Bearer ${SECRET_KEY}`, 'content-type': 'application/json' }, body: '{"host_user_ref":"member_host"}' });
-      check(minted.status === 201 && (await minted.json()).session_token.startsWith('vst_'), 'a session minted from the host through the port');
+      const minted = await fetch(`http://127.0.0.1:${port}/v1/sessions`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${SECRET_KEY}`, 'content-type': 'application/json' },
+        body: '{"host_user_ref":"member_host"}',
+      });
+      check(
+        minted.status === 201 && (await minted.json()).session_token.startsWith('vst_'),
+        'a session minted from the host through the port',
+      );
       await client(port, ['app', 'update', '--webhook-url', receiver.url]);
       const simulated = await client(port, ['scan', 'simulate', '--user', 'member_host', '--wait', '--json']);
       const scan = JSON.parse(simulated.stdout.trim().split('\n')[0]);
-      check(receiver.deliveries.length > 0 && receiver.deliveries.every((d) => d.valid), `${receiver.deliveries.length} delivery(ies) reached the host's receiver, each signature verified with HMAC-SHA256`);
-      check(receiver.deliveries.some((d) => d.event.data?.scan_id === scan.scan_id), `the delivery names the simulated scan ${scan.scan_id}`);
+      check(
+        receiver.deliveries.length > 0 && receiver.deliveries.every((d) => d.valid),
+        `${receiver.deliveries.length} delivery(ies) reached the host's receiver, each signature verified with HMAC-SHA256`,
+      );
+      check(
+        receiver.deliveries.some((d) => d.event.data?.scan_id === scan.scan_id),
+        `the delivery names the simulated scan ${scan.scan_id}`,
+      );
 
       const refused = await get(port, '/_scanctl/health', `evil.example:${port}`);
-      check(refused.status === 403 && refused.body.error.code === 'host_not_allowed', 'a Host it was not told is refused: 403 host_not_allowed');
-      check((await get(port, '/_scanctl/health', `scanctl:${port}`)).status === 200, 'the allowed service name (SCANCTL_ALLOWED_HOSTS) is admitted');
+      check(
+        refused.status === 403 && refused.body.error.code === 'host_not_allowed',
+        'a Host it was not told is refused: 403 host_not_allowed',
+      );
+      check(
+        (await get(port, '/_scanctl/health', `scanctl:${port}`)).status === 200,
+        'the allowed service name (SCANCTL_ALLOWED_HOSTS) is admitted',
+      );
 
       const stopStarted = clock();
       podman(['stop', '-t', '20', names[0]]);
       const stopMs = Math.round(clock() - stopStarted);
       const exitCode = podman(['inspect', '--format', '{{.State.ExitCode}}', names[0]]).stdout.trim();
-      check(exitCode === '0' && stopMs < 15_000, `podman stop ends serve cleanly: exit ${exitCode} in ${stopMs} ms (node, PID 1, handles SIGTERM)`);
+      check(
+        exitCode === '0' && stopMs < 15_000,
+        `podman stop ends serve cleanly: exit ${exitCode} in ${stopMs} ms (node, PID 1, handles SIGTERM)`,
+      );
       const mount = podman(['volume', 'inspect', '--format', '{{.Mountpoint}}', volume]).stdout.trim();
       const state = JSON.parse(readFileSync(join(mount, 'state.json'), 'utf8'));
-      check(state.format === 'scanctl-state' && state.tables.apps.some((app) => app.id === demo.id && app.webhook_url === receiver.url), 'stop wrote the export to the volume (SCANCTL_EXPORT_ON_EXIT)');
+      check(
+        state.format === 'scanctl-state' && state.tables.apps.some((app) => app.id === demo.id && app.webhook_url === receiver.url),
+        'stop wrote the export to the volume (SCANCTL_EXPORT_ON_EXIT)',
+      );
       return scan;
     }).then(async (scan) => {
       await stepAsync('second run', async () => {
@@ -161,7 +227,10 @@ async function main() {
         await untilReady(port, names[1]);
         const app = await get(port, `/_scanctl/apps/${demo.id}`);
         const scans = await get(port, `/_scanctl/apps/${demo.id}/scans`);
-        check(app.body.webhook_url === receiver.url && scans.body.data.some((s) => s.id === scan.scan_id), 'a new container on the same volume keeps the state (the webhook URL, the scan)');
+        check(
+          app.body.webhook_url === receiver.url && scans.body.data.some((s) => s.id === scan.scan_id),
+          'a new container on the same volume keeps the state (the webhook URL, the scan)',
+        );
         podman(['stop', '-t', '20', names[1]]);
       });
     });
@@ -172,7 +241,11 @@ async function main() {
   }
   times.total = Math.round(clock() - started);
   console.log(`image ${IMAGE}: ${(size / 1e6).toFixed(1)} MB`);
-  console.log(`times (ms): ${Object.entries(times).map(([k, v]) => `${k} ${v}`).join(', ')}`);
+  console.log(
+    `times (ms): ${Object.entries(times)
+      .map(([k, v]) => `${k} ${v}`)
+      .join(', ')}`,
+  );
 }
 
 async function stepAsync(name, work) {

@@ -15,7 +15,11 @@ import { tempDir } from '../helpers/temp.js';
  */
 const run = promisify(execFile);
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { name: string; version: string; devDependencies: Record<string, string> };
+const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+  name: string;
+  version: string;
+  devDependencies: Record<string, string>;
+};
 const skip = process.env.SCANCTL_SKIP_PACK === '1';
 
 describe.skipIf(skip)('npm pack + global install of the tarball', () => {
@@ -34,7 +38,10 @@ describe.skipIf(skip)('npm pack + global install of the tarball', () => {
     bin = join(prefix, 'bin', 'scanctl');
     // `npm test` builds first; pack what was built rather than building again.
     expect(existsSync(join(ROOT, 'dist', 'cli', 'main.js')), 'run npm run build first').toBe(true);
-    const packed = await run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', work], { cwd: ROOT, maxBuffer: 16 * 1024 * 1024 });
+    const packed = await run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', work], {
+      cwd: ROOT,
+      maxBuffer: 16 * 1024 * 1024,
+    });
     const [info] = JSON.parse(packed.stdout) as Array<{ filename: string; files: Array<{ path: string }> }>;
     files = info!.files.map((f) => f.path);
     tarball = join(work, info!.filename);
@@ -115,7 +122,11 @@ describe.skipIf(skip)('npm pack + global install of the tarball', () => {
       mkdirSync(project);
       writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'customer', private: true, type: 'module' }));
       const dev = ['vitest', 'typescript', '@types/node'].map((name) => `${name}@${pkg.devDependencies[name]}`);
-      await run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', tarball, ...dev], { cwd: project, maxBuffer: 16 * 1024 * 1024, timeout: 280_000 });
+      await run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', tarball, ...dev], {
+        cwd: project,
+        maxBuffer: 16 * 1024 * 1024,
+        timeout: 280_000,
+      });
       cpSync(join(ROOT, 'examples'), join(project, 'examples'), { recursive: true });
     }, 300_000);
 
@@ -133,9 +144,19 @@ describe.skipIf(skip)('npm pack + global install of the tarball', () => {
           '',
         ].join('\n'),
       );
-      const compilerOptions = { strict: true, skipLibCheck: false, module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022', noEmit: true, types: ['node'] };
+      const compilerOptions = {
+        strict: true,
+        skipLibCheck: false,
+        module: 'nodenext',
+        moduleResolution: 'nodenext',
+        target: 'es2022',
+        noEmit: true,
+        types: ['node'],
+      };
       writeFileSync(join(project, 'tsconfig.json'), JSON.stringify({ compilerOptions, files: ['consumer.ts'] }));
-      const checked = await run(join(project, 'node_modules', '.bin', 'tsc'), ['-p', project], { cwd: project }).catch((error: { stdout: string; code: number }) => error);
+      const checked = await run(join(project, 'node_modules', '.bin', 'tsc'), ['-p', project], { cwd: project }).catch(
+        (error: { stdout: string; code: number }) => error,
+      );
       expect((checked as { stdout: string }).stdout).toBe('');
       expect((checked as { code?: number }).code ?? 0).toBe(0);
     }, 120_000);

@@ -32,7 +32,9 @@ const unsetContract = Object.fromEntries(Object.keys(ENVIRONMENT).map((name) => 
 export function register(program: Command): void {
   const exec = program
     .command('exec')
-    .description("run COMMAND against a fresh emulator on a free port (SCANCTL_BASE_URL and the app's keys in its environment); exit with its exit code")
+    .description(
+      "run COMMAND against a fresh emulator on a free port (SCANCTL_BASE_URL and the app's keys in its environment); exit with its exit code",
+    )
     .usage('[options] -- COMMAND [ARGS...]')
     .argument('[command...]', 'the command and its arguments, after --')
     // Bad input is one line: no usage hint after the error.
@@ -40,11 +42,19 @@ export function register(program: Command): void {
     // `scanctl exec node -e ...`: the command's own options were read as exec's.
     .exitOverride((error) => {
       if (error.code !== 'commander.unknownOption') throw error;
-      throw new CommanderError(error.exitCode, error.code, `${error.message} (an option of the command? put -- before it: scanctl exec [options] -- COMMAND [ARGS...])`);
+      throw new CommanderError(
+        error.exitCode,
+        error.code,
+        `${error.message} (an option of the command? put -- before it: scanctl exec [options] -- COMMAND [ARGS...])`,
+      );
     });
   // A test run: no rate limit unless asked, as startEmulator (CHOICE-2).
   addEmulatorOptions(exec, { db: ':memory:', env: false, rateLimit: CHOICES.testRunRateLimitPerSecond })
-    .addOption(new Option('--forward <url>', "point the app's webhooks at this URL (the receiver of the backend the command starts)").argParser(httpUrl))
+    .addOption(
+      new Option('--forward <url>', "point the app's webhooks at this URL (the receiver of the backend the command starts)").argParser(
+        httpUrl,
+      ),
+    )
     .addHelpText(
       'after',
       `\nThe command gets ${Object.keys(ENVIRONMENT).slice(0, -1).join(', ')} and ${Object.keys(ENVIRONMENT).at(-1)}\n(the fixtures' default app and its test keys: docs/environment.md). SIGINT and SIGTERM are passed on to it.\nExample (the same bytes every run: a seed, and a frozen clock that starts at a fixed time):\n  scanctl exec --seed 1 --clock-start 2026-01-01T00:00:00Z --frozen-clock -- npm test`,
@@ -65,14 +75,27 @@ export function register(program: Command): void {
       // When the fixture file alone tells the command's environment (a fresh in-memory database),
       // the port is bound and the command started first, and the emulator loads meanwhile: its
       // requests wait until the emulator answers. Otherwise the emulator starts first.
-      const known = flags.db === ':memory:' && !run.initialState ? await fixtureCredentials(flags.fixtures === undefined ? null : ctx.path(flags.fixtures)) : null;
+      const known =
+        flags.db === ':memory:' && !run.initialState
+          ? await fixtureCredentials(flags.fixtures === undefined ? null : ctx.path(flags.fixtures))
+          : null;
       const gate = known ? await gatedServer() : null;
       const child = gate && known ? startChild(file, args, { cwd: ctx.io.cwd, env: childEnv(gate.url, known) }) : null;
 
       const { startForCli, stopForCli, nowServing } = await import('../run-emulator.js');
       let server;
       try {
-        server = await startForCli(run, { port: 0, host: '127.0.0.1', db: flags.db, fixtures: flags.fixtures ?? null, reset: false, stateFile: null, cwd: ctx.io.cwd, boundServer: gate?.server, logger: streamLogger(ctx.io.stderr) });
+        server = await startForCli(run, {
+          port: 0,
+          host: '127.0.0.1',
+          db: flags.db,
+          fixtures: flags.fixtures ?? null,
+          reset: false,
+          stateFile: null,
+          cwd: ctx.io.cwd,
+          boundServer: gate?.server,
+          logger: streamLogger(ctx.io.stderr),
+        });
       } catch (error) {
         if (child) await child.stop();
         gate?.server.close();

@@ -22,9 +22,16 @@ export function register(program: Command): void {
         baseUrl = ctx.baseUrl;
         health = await ctx.control().health();
       } catch (error) {
-        throw new UserError(`${baseUrl ?? 'the emulator'} is not healthy: ${(error as Error).message}`, { exitCode: EXIT.unhealthy, code: 'unhealthy' });
+        throw new UserError(`${baseUrl ?? 'the emulator'} is not healthy: ${(error as Error).message}`, {
+          exitCode: EXIT.unhealthy,
+          code: 'unhealthy',
+        });
       }
-      ctx.printLine(health, health.ready ? `ready: scanctl ${health.version} at ${ctx.baseUrl}` : `not ready: ${notReady(health).join(', ')}`);
-      if (!health.ready) throw new UserError(`${ctx.baseUrl} is up but not ready`, { exitCode: EXIT.unhealthy, code: 'not_ready', reportedInOutput: true });
+      ctx.printLine(
+        health,
+        health.ready ? `ready: scanctl ${health.version} at ${ctx.baseUrl}` : `not ready: ${notReady(health).join(', ')}`,
+      );
+      if (!health.ready)
+        throw new UserError(`${ctx.baseUrl} is up but not ready`, { exitCode: EXIT.unhealthy, code: 'not_ready', reportedInOutput: true });
     });
 }

@@ -30,13 +30,21 @@ export function register(program: Command): void {
   const serve = program
     .command('serve')
     .description('run the local emulator of every route (backend, portal, device) on SQLite with a virtual clock')
-    .addOption(new Option('--port <port>', 'port to listen on; 0 picks a free one').env('SCANCTL_PORT').argParser(wholeNumber(0, 65535)).default(DEFAULT_PORT))
+    .addOption(
+      new Option('--port <port>', 'port to listen on; 0 picks a free one')
+        .env('SCANCTL_PORT')
+        .argParser(wholeNumber(0, 65535))
+        .default(DEFAULT_PORT),
+    )
     .addOption(new Option('--host <host>', 'address to bind').env('SCANCTL_HOST').default(DEFAULT_HOST));
   addEmulatorOptions(serve, { db: DEFAULT_DB, env: true, rateLimit: CHOICES.defaultRateLimitPerSecond })
     // Not Option.env(): commander would treat SCANCTL_RESET=0 as set and wipe the database.
     .addOption(new Option('--reset', 'start from an empty database (env SCANCTL_RESET=1)'))
     .addOption(
-      new Option('--allowed-host <name>', 'admit requests for this host name besides loopback (repeatable; name or name:port), e.g. a CI service name')
+      new Option(
+        '--allowed-host <name>',
+        'admit requests for this host name besides loopback (repeatable; name or name:port), e.g. a CI service name',
+      )
         .argParser((value: string, previous: string[] = []) => [...previous, value])
         .default([]),
     )
@@ -67,11 +75,16 @@ export function register(program: Command): void {
       printReady(ctx, server, flags, run);
       nowServing(server);
       if (server.stateFileError) {
-        ctx.io.stderr.write(`scanctl: warning: cannot write ${STATE_FILE} (${server.stateFileError}): other commands will not find this emulator; pass them --base-url ${server.url}\n`);
+        ctx.io.stderr.write(
+          `scanctl: warning: cannot write ${STATE_FILE} (${server.stateFileError}): other commands will not find this emulator; pass them --base-url ${server.url}\n`,
+        );
       }
       await stopped;
       const report = await stopForCli(server, run.exportOnExit, graceMs);
-      if (!ctx.json) ctx.io.stderr.write(`scanctl: emulator stopped${stopSummary(report)}${run.exportOnExit ? `; state written to ${run.exportOnExit}` : ''}\n`);
+      if (!ctx.json)
+        ctx.io.stderr.write(
+          `scanctl: emulator stopped${stopSummary(report)}${run.exportOnExit ? `; state written to ${run.exportOnExit}` : ''}\n`,
+        );
     });
 }
 
@@ -84,7 +97,8 @@ function stopGraceMs(value: string | undefined): number | undefined {
 function envWholeNumber(name: string, value: string | undefined, min: number, max: number): number | undefined {
   if (value === undefined || value === '') return undefined;
   const n = Number(value);
-  if (!Number.isInteger(n) || n < min || n > max) throw new UserError(`${name} must be a whole number from ${min} to ${max}, not "${value}"`);
+  if (!Number.isInteger(n) || n < min || n > max)
+    throw new UserError(`${name} must be a whole number from ${min} to ${max}, not "${value}"`);
   return n;
 }
 
@@ -143,7 +157,14 @@ function printReady(ctx: CommandContext, server: RunningServer, flags: ServeFlag
         // Read, never issued here: a seeded run draws the same ids with or without --json.
         env: environmentOf(
           server.url,
-          appId ? { appId, secretKey: keys?.secret ?? null, publishableKey: keys?.publishable ?? null, webhookSecret: signingSecretOf(emulator.store, emulator.box, appId) } : null,
+          appId
+            ? {
+                appId,
+                secretKey: keys?.secret ?? null,
+                publishableKey: keys?.publishable ?? null,
+                webhookSecret: signingSecretOf(emulator.store, emulator.box, appId),
+              }
+            : null,
         ),
       })}\n`,
     );
@@ -155,7 +176,10 @@ function printReady(ctx: CommandContext, server: RunningServer, flags: ServeFlag
     table([
       ['console', `${server.url}/ (sign in, deliveries, settings, keys, clock in the browser)`],
       ['database', `${flags.db}${flags.db === ':memory:' ? ' (in memory)' : ''}`],
-      ['fixtures', server.fixturesLoaded ? `${server.fixturesLoaded} (loaded)` : `${emulator.config.fixturesPath ?? 'none'} (kept from the database)`],
+      [
+        'fixtures',
+        server.fixturesLoaded ? `${server.fixturesLoaded} (loaded)` : `${emulator.config.fixturesPath ?? 'none'} (kept from the database)`,
+      ],
       ['clock', `${now} (virtual${run.clock.frozen ? ', frozen' : ''}: scanctl clock advance 15m)`],
       ...(run.seed === null ? [] : [['seed', `${run.seed} (every id and token is predictable: for tests only)`] as [string, string]]),
       ['default app', app ? `${app.id} (${app.name})` : 'none'],

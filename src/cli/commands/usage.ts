@@ -25,7 +25,11 @@ export function register(program: Command): void {
   program
     .command('usage')
     .description('the billing view: monthly active scanning users, billable, test, failed and abandoned scans per app and month')
-    .addOption(new Option('--month <YYYY-MM>', 'one month (UTC), e.g. 2026-11').argParser(matching(/^\d{4}-(0[1-9]|1[0-2])$/, 'a month as YYYY-MM, e.g. 2026-11')))
+    .addOption(
+      new Option('--month <YYYY-MM>', 'one month (UTC), e.g. 2026-11').argParser(
+        matching(/^\d{4}-(0[1-9]|1[0-2])$/, 'a month as YYYY-MM, e.g. 2026-11'),
+      ),
+    )
     .action(async (flags: { month?: string }, command: Command) => {
       const ctx = contextOf(command);
       const usage = await ctx.control().usage({ app_id: ctx.options.app, month: flags.month });

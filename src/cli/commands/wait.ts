@@ -19,9 +19,12 @@ export function register(program: Command): void {
         ctx.printLine(outcome.health, `ready: scanctl ${outcome.health.version} at ${ctx.baseUrl}`);
         return;
       }
-      throw new UserError(`timed out after ${formatDuration(flags.timeout)} waiting for the emulator at ${ctx.baseUrl} to be ready (last: ${outcome.last})`, {
-        exitCode: EXIT.waitFailed,
-        hint: 'is `scanctl serve` starting there? pass --base-url, or a longer --timeout',
-      });
+      throw new UserError(
+        `timed out after ${formatDuration(flags.timeout)} waiting for the emulator at ${ctx.baseUrl} to be ready (last: ${outcome.last})`,
+        {
+          exitCode: EXIT.waitFailed,
+          hint: 'is `scanctl serve` starting there? pass --base-url, or a longer --timeout',
+        },
+      );
     });
 }

@@ -36,7 +36,15 @@ export function ClockPage(props: ClockProps) {
         <dd>{props.nextDueAt === null ? 'none' : <Time ms={props.nextDueAt} now={chrome.now} />}</dd>
       </dl>
       <form method="post" action={pageHref('/clock/advance', chrome.app, chrome.apps)} class="stack">
-        <Field form="advance" name="duration" label="Advance by" value={props.values.duration} placeholder="15m" hint="A duration: 90s, 15m, 24h, 3d, 1h30m." failure={props.failure} />
+        <Field
+          form="advance"
+          name="duration"
+          label="Advance by"
+          value={props.values.duration}
+          placeholder="15m"
+          hint="A duration: 90s, 15m, 24h, 3d, 1h30m."
+          failure={props.failure}
+        />
         <button type="submit">Advance</button>
       </form>
       <form method="post" action={pageHref('/clock/set', chrome.app, chrome.apps)} class="stack">

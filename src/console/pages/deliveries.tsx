@@ -42,7 +42,12 @@ export function DeliveriesPage(props: DeliveriesProps) {
         {apps[0] && app.id !== apps[0].id ? <input type="hidden" name="app" value={app.id} /> : null}
         <div class="field">
           <label for="filter-status">Status</label>
-          <select id="filter-status" name="status" aria-invalid={statusFailure ? 'true' : undefined} aria-describedby={statusFailure ? 'filter-status-error' : undefined}>
+          <select
+            id="filter-status"
+            name="status"
+            aria-invalid={statusFailure ? 'true' : undefined}
+            aria-describedby={statusFailure ? 'filter-status-error' : undefined}
+          >
             <option value="">any</option>
             {DELIVERY_STATUSES.map((s) => (
               <option value={s} selected={s === props.status}>
@@ -61,7 +66,9 @@ export function DeliveriesPage(props: DeliveriesProps) {
         columns={['Delivery', 'Event', 'Member', 'Status', 'Attempt', 'Receiver answered', 'Latency', 'Next attempt', 'Created']}
         tbody={{ id: 'deliveries-rows', 'data-max': props.first ? String(DELIVERY_PAGE_SIZE) : undefined }}
         empty="No deliveries yet. Set a Webhook URL in Settings, then run a scan (scanctl scan simulate)."
-        rows={page.rows.map((row) => <DeliveryRow row={row} chrome={chrome} />)}
+        rows={page.rows.map((row) => (
+          <DeliveryRow row={row} chrome={chrome} />
+        ))}
       />
       <nav aria-label="Pages" class="pager">
         {page.hasNewer && first ? <a href={pageHref('/deliveries', app, apps, { status: props.status, after: first.id })}>Newer</a> : null}
@@ -83,7 +90,9 @@ export function DeliveryRow(props: { row: DeliveryPageRow; chrome: Chrome }) {
         {row.event_type}
         {row.origin === 'resend' ? <span class="badge">resend</span> : null}
       </td>
-      <td data-label="Member" class="wrap">{row.host_user_ref}</td>
+      <td data-label="Member" class="wrap">
+        {row.host_user_ref}
+      </td>
       <td data-label="Status">
         <span class={`status status-${row.status}`}>{row.status}</span>
         {/* Why it was cancelled (DEL-2, WH-3): the receiver's last answer is beside the point. */}
@@ -92,7 +101,9 @@ export function DeliveryRow(props: { row: DeliveryPageRow; chrome: Chrome }) {
       <td data-label="Attempt">
         {row.attempts}/{CHOICES.webhookMaxAttempts}
       </td>
-      <td data-label="Receiver answered" class="wrap">{answerText(row.last_status === null ? row.last_error : null, row.last_status, row.response_excerpt, 80)}</td>
+      <td data-label="Receiver answered" class="wrap">
+        {answerText(row.last_status === null ? row.last_error : null, row.last_status, row.response_excerpt, 80)}
+      </td>
       <td data-label="Latency">{row.latency_ms === null ? '-' : `${row.latency_ms} ms`}</td>
       <td data-label="Next attempt">{row.status === 'pending' ? <Time ms={row.next_attempt_at} now={chrome.now} /> : '-'}</td>
       <td data-label="Created">

@@ -102,7 +102,7 @@ export function DeliveryLive(props: { detail: DeliveryDetail; now: number }) {
       </TableRegion>
       <h3>Body (the exact signed bytes)</h3>
       <pre class="body" tabindex={0} aria-label="Request body">
-        {detail.request.body || '(deleted with the member\'s results)'}
+        {detail.request.body || "(deleted with the member's results)"}
       </pre>
       <h2>Attempts</h2>
       {detail.attempt_log.length === 0 ? (
@@ -127,10 +127,14 @@ export function DeliveryLive(props: { detail: DeliveryDetail; now: number }) {
                   <td data-label="Started">
                     <Time ms={Date.parse(a.started_at)} now={now} />
                   </td>
-                  <td data-label="URL" class="wrap">{a.url}</td>
+                  <td data-label="URL" class="wrap">
+                    {a.url}
+                  </td>
                   <td data-label="Receiver status">{a.status ?? '-'}</td>
                   <td data-label="Latency">{a.latency_ms === null ? '-' : `${a.latency_ms} ms`}</td>
-                  <td data-label="Answer or error" class="wrap mono">{answerText(a.error, null, a.response_excerpt)}</td>
+                  <td data-label="Answer or error" class="wrap mono">
+                    {answerText(a.error, null, a.response_excerpt)}
+                  </td>
                 </tr>
               ))}
             </tbody>

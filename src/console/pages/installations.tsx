@@ -6,7 +6,12 @@ import { Layout, type Chrome } from './layout.js';
 import { ActionForm, Notice, RecordTable, Time } from './parts.js';
 
 /** The app's device installations; a blocked one's next scan fails to start (DEV-3). */
-export function InstallationsPage(props: { chrome: Chrome; installations: Installation[]; failure?: Failure | undefined; done?: string | undefined }) {
+export function InstallationsPage(props: {
+  chrome: Chrome;
+  installations: Installation[];
+  failure?: Failure | undefined;
+  done?: string | undefined;
+}) {
   const { chrome } = props;
   return (
     <Layout page="Installations" chrome={chrome} failure={props.failure}>
@@ -21,7 +26,9 @@ export function InstallationsPage(props: { chrome: Chrome; installations: Instal
           const verb = i.status === 'blocked' ? 'unblock' : 'block';
           return (
             <tr>
-              <td data-label="Installation" class="mono">{i.id}</td>
+              <td data-label="Installation" class="mono">
+                {i.id}
+              </td>
               <td data-label="Status">
                 <span class={`status status-${i.status}`}>{i.status}</span>
               </td>

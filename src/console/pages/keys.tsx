@@ -27,11 +27,14 @@ const DONE: Record<string, string> = { revoke: 'Revoked.', suspend: 'Suspended.'
 export function KeysPage(props: KeysProps) {
   const { chrome, keys } = props;
   const action = (verb: string) => pageHref(`/keys/${verb}`, chrome.app, chrome.apps);
-  const current = (env: string) => keys.find((k) => k.kind === 'secret' && k.env === env && k.replaced_by === null && k.state !== 'revoked');
+  const current = (env: string) =>
+    keys.find((k) => k.kind === 'secret' && k.env === env && k.replaced_by === null && k.state !== 'revoked');
   return (
     <Layout page="Keys" chrome={chrome} failure={props.failure}>
       {props.done && DONE[props.done] ? <Notice>{DONE[props.done]}</Notice> : null}
-      {props.confirmRevoke ? <ConfirmRevoke keyView={props.confirmRevoke} action={action} cancel={pageHref('/keys', chrome.app, chrome.apps)} /> : null}
+      {props.confirmRevoke ? (
+        <ConfirmRevoke keyView={props.confirmRevoke} action={action} cancel={pageHref('/keys', chrome.app, chrome.apps)} />
+      ) : null}
       {props.issued ? (
         <>
           <Notice>
@@ -50,7 +53,9 @@ export function KeysPage(props: KeysProps) {
           <tr id={`key-${key.id}`}>
             <td data-label="Environment">{key.env}</td>
             <td data-label="Kind">{key.kind}</td>
-            <td data-label="Key" class="wrap mono">{key.display}</td>
+            <td data-label="Key" class="wrap mono">
+              {key.display}
+            </td>
             <td data-label="State">
               <span class={`status status-${key.state}`}>{key.state}</span>
               {key.state === 'rotating' && key.grace_until ? (
@@ -88,18 +93,30 @@ export function KeysPage(props: KeysProps) {
             {key ? (
               <>
                 <p>
-                  Secret key <code>{key.display}</code>. Rotating issues a replacement that works at once; the old key keeps working for 24 hours
-                  on the emulator's clock.
+                  Secret key <code>{key.display}</code>. Rotating issues a replacement that works at once; the old key keeps working for 24
+                  hours on the emulator's clock.
                 </p>
-                <ActionForm action={action('rotate')} label={`Rotate ${env} secret key`} form={`rotate-${env}`} hidden={{ env }} failure={props.failure} />
+                <ActionForm
+                  action={action('rotate')}
+                  label={`Rotate ${env} secret key`}
+                  form={`rotate-${env}`}
+                  hidden={{ env }}
+                  failure={props.failure}
+                />
               </>
             ) : (
               <>
                 <p>
                   No {env} key pair.
-                  {env === 'live' ? ' Live keys need the app owner\'s billing profile and accepted terms.' : ''}
+                  {env === 'live' ? " Live keys need the app owner's billing profile and accepted terms." : ''}
                 </p>
-                <ActionForm action={action('issue')} label={`Create ${env} keys`} form={`issue-${env}`} hidden={{ env }} failure={props.failure} />
+                <ActionForm
+                  action={action('issue')}
+                  label={`Create ${env} keys`}
+                  form={`issue-${env}`}
+                  hidden={{ env }}
+                  failure={props.failure}
+                />
               </>
             )}
           </section>
@@ -109,7 +126,14 @@ export function KeysPage(props: KeysProps) {
   );
 }
 
-function KeyAction(props: { verb: string; label: string; keyView: KeyView; action: (verb: string) => string; failure?: Failure | undefined; danger?: boolean }) {
+function KeyAction(props: {
+  verb: string;
+  label: string;
+  keyView: KeyView;
+  action: (verb: string) => string;
+  failure?: Failure | undefined;
+  danger?: boolean;
+}) {
   const { keyView } = props;
   return (
     <ActionForm
@@ -134,7 +158,13 @@ function ConfirmRevoke(props: { keyView: KeyView; action: (verb: string) => stri
         Revoke the {keyView.env} {keyView.kind} key <code>{keyView.display}</code>?
       </h2>
       <p>This is final: the key stops working at once and cannot be reinstated. Suspend it instead to stop it for a while.</p>
-      <ActionForm action={props.action('revoke')} label="Revoke for good" form={`confirm-${keyView.id}`} hidden={{ key_id: keyView.id, confirm: 'yes' }} danger />{' '}
+      <ActionForm
+        action={props.action('revoke')}
+        label="Revoke for good"
+        form={`confirm-${keyView.id}`}
+        hidden={{ key_id: keyView.id, confirm: 'yes' }}
+        danger
+      />{' '}
       <a href={props.cancel}>Cancel</a>
     </section>
   );

@@ -41,7 +41,14 @@ export function Document(props: { title: string; children?: Child; live?: string
   );
 }
 
-export function Layout(props: { page: PageName; title?: string; chrome: Chrome; live?: string | undefined; failure?: Failure | undefined; children?: Child }) {
+export function Layout(props: {
+  page: PageName;
+  title?: string;
+  chrome: Chrome;
+  live?: string | undefined;
+  failure?: Failure | undefined;
+  children?: Child;
+}) {
   const { chrome } = props;
   const title = props.title ?? props.page;
   return (

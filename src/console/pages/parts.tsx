@@ -8,7 +8,8 @@ export function Time(props: { ms: number | null; now: number; relative?: boolean
   if (props.ms === null) return <span>-</span>;
   const iso = new Date(props.ms).toISOString();
   const delta = props.ms - props.now;
-  const relative = delta === 0 ? 'now' : delta > 0 ? `in ${formatDuration(roundSeconds(delta))}` : `${formatDuration(roundSeconds(-delta))} ago`;
+  const relative =
+    delta === 0 ? 'now' : delta > 0 ? `in ${formatDuration(roundSeconds(delta))}` : `${formatDuration(roundSeconds(-delta))} ago`;
   return (
     <time datetime={iso}>
       {iso.replace('T', ' ').replace(/\.\d{3}Z$/, 'Z')}
@@ -143,7 +144,14 @@ export function TableRegion(props: { label: string; children?: Child }) {
  * A list of records in a TableRegion: the header row from `columns` (hidden on a narrow screen,
  * where each row is a card and each cell shows its data-label), and `empty` across one row when there are none.
  */
-export function RecordTable(props: { label: string; caption: string; columns: string[]; rows: Child[]; empty?: Child; tbody?: Record<string, string | undefined> }) {
+export function RecordTable(props: {
+  label: string;
+  caption: string;
+  columns: string[];
+  rows: Child[];
+  empty?: Child;
+  tbody?: Record<string, string | undefined>;
+}) {
   return (
     <TableRegion label={props.label}>
       <table class="cards">

@@ -22,8 +22,8 @@ export function ScansPage(props: ScansProps) {
     <Layout page="Scans" chrome={chrome} failure={props.failure}>
       {props.deleted ? (
         <Notice>
-          Deleted {props.deleted.count} stored result{props.deleted.count === 1 ? '' : 's'} of <code>{props.deleted.member}</code> and cancelled
-          their queued deliveries (DELETE /v1/results).
+          Deleted {props.deleted.count} stored result{props.deleted.count === 1 ? '' : 's'} of <code>{props.deleted.member}</code> and
+          cancelled their queued deliveries (DELETE /v1/results).
         </Notice>
       ) : null}
       <form method="get" action="/scans" class="filters">
@@ -32,7 +32,7 @@ export function ScansPage(props: ScansProps) {
         <button type="submit">Show scans</button>
       </form>
       <p class="muted">
-        {props.member ? 'Scans of this member' : 'Every member\'s scans'}, newest first (at most {props.limit}).
+        {props.member ? 'Scans of this member' : "Every member's scans"}, newest first (at most {props.limit}).
       </p>
       <RecordTable
         label="Scans"
@@ -41,7 +41,9 @@ export function ScansPage(props: ScansProps) {
         empty="No scans recorded."
         rows={props.scans.map((s) => (
           <tr>
-            <td data-label="Scan" class="mono">{s.id}</td>
+            <td data-label="Scan" class="mono">
+              {s.id}
+            </td>
             <td data-label="Member" class="wrap">
               <a href={pageHref('/scans', chrome.app, chrome.apps, { host_user_ref: s.host_user_ref })}>{s.host_user_ref}</a>
             </td>
@@ -52,7 +54,9 @@ export function ScansPage(props: ScansProps) {
             <td data-label="Billable">{s.billable ? 'billable' : 'not billable'}</td>
             <td data-label="Occurred at">{s.occurred_at ? <Time ms={Date.parse(s.occurred_at)} now={chrome.now} /> : '-'}</td>
             <td data-label="Result">{s.result_stored ? 'stored' : '-'}</td>
-            <td data-label="Installation" class="mono">{s.installation_id}</td>
+            <td data-label="Installation" class="mono">
+              {s.installation_id}
+            </td>
           </tr>
         ))}
       />

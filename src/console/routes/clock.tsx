@@ -30,18 +30,20 @@ export function clockRoutes(ctx: EmulatorContext) {
     return renderPage(c, view, failure?.status ?? 200);
   };
 
-  return new Hono<ConsoleEnv>().get('/clock', (c) => page(c)).post('/clock/:verb{advance|set}', async (c) => {
-    const verb = c.req.param('verb');
-    const form = await readForm(c);
-    const values = { duration: form.duration ?? '', time: form.time ?? '' };
-    const result = await attempt(verb, () =>
-      verb === 'advance'
-        ? advanceClockBy(ctx, parseWith(ClockAdvanceRequest, { duration: textField(form.duration) }).duration)
-        : setClockTo(ctx, parseWith(ClockSetRequest, { time: textField(form.time) }).time),
-    );
-    if (!result.ok) return page(c, values, result.failure);
-    // The developer moved the clock from here: their session lasts from the new now (it would otherwise end mid-advance).
-    renewPortalSession(ctx, getCookie(c, PORTAL_COOKIE)!);
-    return redirectDone(c, '/clock', 'moved', { played: String(result.value.played) });
-  });
+  return new Hono<ConsoleEnv>()
+    .get('/clock', (c) => page(c))
+    .post('/clock/:verb{advance|set}', async (c) => {
+      const verb = c.req.param('verb');
+      const form = await readForm(c);
+      const values = { duration: form.duration ?? '', time: form.time ?? '' };
+      const result = await attempt(verb, () =>
+        verb === 'advance'
+          ? advanceClockBy(ctx, parseWith(ClockAdvanceRequest, { duration: textField(form.duration) }).duration)
+          : setClockTo(ctx, parseWith(ClockSetRequest, { time: textField(form.time) }).time),
+      );
+      if (!result.ok) return page(c, values, result.failure);
+      // The developer moved the clock from here: their session lasts from the new now (it would otherwise end mid-advance).
+      renewPortalSession(ctx, getCookie(c, PORTAL_COOKIE)!);
+      return redirectDone(c, '/clock', 'moved', { played: String(result.value.played) });
+    });
 }

@@ -31,7 +31,15 @@ export function deliveryRoutes(ctx: EmulatorContext) {
   const detailPage = (c: Context<ConsoleEnv>, row: DeliveryWithEvent, failure?: Failure) => {
     const chrome = chromeOf(ctx, c);
     const live = pageHref('/deliveries/live', chrome.app, chrome.apps, { delivery: row.id });
-    const page = <DeliveryPage chrome={chrome} detail={deliveryDetail(ctx.store, ctx.box, emulatorUserAgent(ctx.config.version), row)} failure={failure} resent={c.req.query('done') === 'resent'} live={live} />;
+    const page = (
+      <DeliveryPage
+        chrome={chrome}
+        detail={deliveryDetail(ctx.store, ctx.box, emulatorUserAgent(ctx.config.version), row)}
+        failure={failure}
+        resent={c.req.query('done') === 'resent'}
+        live={live}
+      />
+    );
     return renderPage(c, page, failure?.status ?? 200);
   };
 

@@ -20,7 +20,16 @@ export function keyRoutes(ctx: EmulatorContext) {
     const chrome = chromeOf(ctx, c);
     const keys = ctx.store.keys.forApp(chrome.app.id).map((k) => keyView(k, chrome.now));
     const confirmRevoke = keys.find((k) => k.id === options.confirmRevoke && k.state !== 'revoked');
-    const view = <KeysPage chrome={chrome} keys={keys} failure={options.failure} issued={options.issued} done={c.req.query('done')} confirmRevoke={confirmRevoke} />;
+    const view = (
+      <KeysPage
+        chrome={chrome}
+        keys={keys}
+        failure={options.failure}
+        issued={options.issued}
+        done={c.req.query('done')}
+        confirmRevoke={confirmRevoke}
+      />
+    );
     return renderPage(c, view, options.failure?.status ?? 200);
   };
 

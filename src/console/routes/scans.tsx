@@ -21,7 +21,11 @@ const SCAN_LIMIT = 100;
 
 /** Scans, Usage and Installations: the device side's control plane, read and acted on. */
 export function scanRoutes(ctx: EmulatorContext) {
-  const scansPage = (c: Context<ConsoleEnv>, member: string, options: { failure?: Failure; deleted?: { member: string; count: number } } = {}) => {
+  const scansPage = (
+    c: Context<ConsoleEnv>,
+    member: string,
+    options: { failure?: Failure; deleted?: { member: string; count: number } } = {},
+  ) => {
     const chrome = chromeOf(ctx, c);
     let failure = options.failure;
     let filter: string | null = null;
@@ -37,7 +41,11 @@ export function scanRoutes(ctx: EmulatorContext) {
   const installationsPage = (c: Context<ConsoleEnv>, failure?: Failure) => {
     const chrome = chromeOf(ctx, c);
     const installations = ctx.store.device.installationsForApp(chrome.app.id).map(installationView);
-    return renderPage(c, <InstallationsPage chrome={chrome} installations={installations} failure={failure} done={c.req.query('done')} />, failure?.status ?? 200);
+    return renderPage(
+      c,
+      <InstallationsPage chrome={chrome} installations={installations} failure={failure} done={c.req.query('done')} />,
+      failure?.status ?? 200,
+    );
   };
 
   return new Hono<ConsoleEnv>()
@@ -68,10 +76,14 @@ export function scanRoutes(ctx: EmulatorContext) {
     .get('/installations', (c) => installationsPage(c))
     .post('/installations/:installation_id/:verb', (c) => {
       const { installation_id: id, verb } = c.req.param();
-      if (verb !== 'block' && verb !== 'unblock') throw new ApiError('route_not_found', `No console action ${verb.slice(0, 50)} on installations.`);
+      if (verb !== 'block' && verb !== 'unblock')
+        throw new ApiError('route_not_found', `No console action ${verb.slice(0, 50)} on installations.`);
       const installation = ctx.store.device.installation(id);
       if (!installation || !c.get('developer').apps.some((a) => a.id === installation.app_id)) {
-        return installationsPage(c, failureOf(`installation-${id}`, new ApiError('resource_missing', `No installation ${id.slice(0, 100)}.`, 'installation_id')));
+        return installationsPage(
+          c,
+          failureOf(`installation-${id}`, new ApiError('resource_missing', `No installation ${id.slice(0, 100)}.`, 'installation_id')),
+        );
       }
       // DEV-3: a blocked installation's next scan fails to start.
       ctx.store.device.setBlocked(installation.id, verb === 'block', ctx.clock.now());

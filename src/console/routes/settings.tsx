@@ -46,7 +46,12 @@ export function settingsRoutes(ctx: EmulatorContext) {
           return view;
         })();
       });
-      if (!result.ok) return renderPage(c, <SettingsPage chrome={chromeOf(ctx, c)} values={values} failure={result.failure} saved={false} />, result.failure.status);
+      if (!result.ok)
+        return renderPage(
+          c,
+          <SettingsPage chrome={chromeOf(ctx, c)} values={values} failure={result.failure} saved={false} />,
+          result.failure.status,
+        );
       if (!result.value.webhook_secret) return redirectDone(c, '/settings', 'saved');
       // APP-2: the signing secret was issued by this save: shown in this answer only, never stored in a page again.
       return renderPage(c, <SettingsPage chrome={chromeOf(ctx, c)} values={values} issuedSecret={result.value.webhook_secret} saved />);

@@ -22,17 +22,31 @@ export function signInRoutes(ctx: EmulatorContext) {
     const first = apps.find((a) => a.id === ctx.config.defaultAppId)?.account_id;
     return ctx.store.accounts
       .all()
-      .map((a) => ({ id: a.id, suspended: a.suspended === 1, apps: apps.filter((p) => p.account_id === a.id).map((p) => `${p.name} (${p.id})`) }))
+      .map((a) => ({
+        id: a.id,
+        suspended: a.suspended === 1,
+        apps: apps.filter((p) => p.account_id === a.id).map((p) => `${p.name} (${p.id})`),
+      }))
       .sort((a, b) => Number(b.id === first) - Number(a.id === first));
   };
   return new Hono<ConsoleEnv>()
     .get('/sign-in', (c) =>
-      renderPage(c, <SignInPage accounts={accounts()} next={localPath(c.req.query('next'))} signedOut={c.req.query('done') === 'signed-out'} />),
+      renderPage(
+        c,
+        <SignInPage accounts={accounts()} next={localPath(c.req.query('next'))} signedOut={c.req.query('done') === 'signed-out'} />,
+      ),
     )
     .post('/sign-in', async (c) => {
       const form = await readForm(c);
-      const result = await attempt('sign-in', () => startPortalSession(ctx, parseWith(PortalLoginRequest, { account_id: form.account_id }).account_id));
-      if (!result.ok) return renderPage(c, <SignInPage accounts={accounts()} next={localPath(form.next)} failure={result.failure} />, result.failure.status);
+      const result = await attempt('sign-in', () =>
+        startPortalSession(ctx, parseWith(PortalLoginRequest, { account_id: form.account_id }).account_id),
+      );
+      if (!result.ok)
+        return renderPage(
+          c,
+          <SignInPage accounts={accounts()} next={localPath(form.next)} failure={result.failure} />,
+          result.failure.status,
+        );
       setCookie(c, PORTAL_COOKIE, result.value.cookie, PORTAL_COOKIE_OPTIONS);
       return c.redirect(localPath(form.next), 303);
     })

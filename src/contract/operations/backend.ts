@@ -32,14 +32,18 @@ export const backendOperations = {
     operationId: 'deleteResults',
     summary: "Delete a member's stored results",
     description:
-      'Removes every stored result and every queued delivery for host_user_ref under the calling key\'s app. ' +
+      "Removes every stored result and every queued delivery for host_user_ref under the calling key's app. " +
       'Answers 200 with deleted 0 when nothing exists to remove.',
     tag: 'backend',
     security: 'secretKey',
     rules: ['AUTH-4', 'DEL-1', 'DEL-2', 'DEL-3'],
     query: DeleteResultsQuery,
     responses: {
-      200: { description: 'Deleted (possibly nothing).', schema: DeleteResultsResponse, example: { host_user_ref: 'member_123', deleted: 2 } },
+      200: {
+        description: 'Deleted (possibly nothing).',
+        schema: DeleteResultsResponse,
+        example: { host_user_ref: 'member_123', deleted: 2 },
+      },
     },
   }),
 };

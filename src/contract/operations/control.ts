@@ -25,7 +25,6 @@ import { controlOperation as control } from './define.js';
 const P = CONTROL_PREFIX;
 const appId = { app_id: 'The app, e.g. app_demo.' };
 
-
 const keyActions = (['revoke', 'suspend', 'reinstate'] as const).map((action) =>
   control({
     method: 'post',
@@ -149,7 +148,7 @@ export const controlOperations = byOperationId(
     method: 'get',
     path: `${P}/apps/{app_id}/fixture-keys`,
     operationId: 'getFixtureKeys',
-    summary: "The keys the fixture file gives the app: what commands use when no --key is given",
+    summary: 'The keys the fixture file gives the app: what commands use when no --key is given',
     pathParams: appId,
     responses: { 200: { description: 'The fixture keys.', schema: FixtureKeysResponse } },
     errors: ['resource_missing', 'parameter_invalid'],
@@ -183,7 +182,9 @@ export const controlOperations = byOperationId(
     rules: ['AUTH-8', 'AUTH-11'],
     pathParams: appId,
     request: { schema: KeyIssueRequest, example: { env: 'test' } },
-    responses: { 201: { description: 'The replacement (with its secret, shown once) and the old key in its grace period.', schema: KeyListResponse } },
+    responses: {
+      201: { description: 'The replacement (with its secret, shown once) and the old key in its grace period.', schema: KeyListResponse },
+    },
     errors: ['resource_missing', 'key_state_conflict'],
   }),
   ...keyActions,
@@ -217,5 +218,5 @@ export const controlOperations = byOperationId(
     operationId: 'openapiDocument',
     summary: 'This document',
     responses: { 200: { description: 'The OpenAPI 3.1 document, generated from the zod schemas.', contentType: 'application/json' } },
-  })
+  }),
 );

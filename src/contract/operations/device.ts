@@ -67,21 +67,33 @@ export const deviceOperations = byOperationId(
     summary: 'Enroll an installation with device attestation (the simulator sends a stub attestation)',
     description:
       'Once per installation, before its first scan; it survives app updates. Enrolling a known installation again (after a reinstall) answers 200 with reenrolled true and keeps its state: a blocked installation stays blocked. ' +
-      'The bundle and team identifiers must equal the app\'s exactly, otherwise 403 attestation_invalid, whose message names the attestation only.',
+      "The bundle and team identifiers must equal the app's exactly, otherwise 403 attestation_invalid, whose message names the attestation only.",
     rules: ['DEV-1', 'DEV-2', 'APP-5'],
     request: {
       schema: EnrollmentRequest,
       example: {
         installation_id: 'ins_Hk3nV9qW2sB6dJ0e',
         app_version: '1.4.0',
-        attestation: { format: 'stub', challenge: 'chl_Xq8bT2nM5kP0wR7yZc3vL9sD1fG4hJ6a', bundle_id: 'com.example.scanner', team_id: 'A1B2C3D4E5' },
+        attestation: {
+          format: 'stub',
+          challenge: 'chl_Xq8bT2nM5kP0wR7yZc3vL9sD1fG4hJ6a',
+          bundle_id: 'com.example.scanner',
+          team_id: 'A1B2C3D4E5',
+        },
       },
     },
     responses: {
       201: {
         description: 'Enrolled for the first time.',
         schema: EnrollmentResponse,
-        example: { object: 'enrollment', installation_id: 'ins_Hk3nV9qW2sB6dJ0e', status: 'enrolled', enrolled_at: '2026-11-22T10:00:00.000Z', reenrolled: false, enrollments: 1 },
+        example: {
+          object: 'enrollment',
+          installation_id: 'ins_Hk3nV9qW2sB6dJ0e',
+          status: 'enrolled',
+          enrolled_at: '2026-11-22T10:00:00.000Z',
+          reenrolled: false,
+          enrollments: 1,
+        },
       },
       200: { description: 'Enrolled again after a reinstall (reenrolled true).', schema: EnrollmentResponse },
     },
@@ -99,7 +111,16 @@ export const deviceOperations = byOperationId(
         schema: ModelManifest,
         example: {
           object: 'list',
-          data: [{ object: 'model', model_version: MODEL, size: 65536, sha256: '9f0d76e5c1aab616b32bff089e1deb3348a15a30fc9bcd5f555e48700a3e736f', url: `/v1/models/${MODEL}`, current: true }],
+          data: [
+            {
+              object: 'model',
+              model_version: MODEL,
+              size: 65536,
+              sha256: '9f0d76e5c1aab616b32bff089e1deb3348a15a30fc9bcd5f555e48700a3e736f',
+              url: `/v1/models/${MODEL}`,
+              current: true,
+            },
+          ],
         },
       },
     },
@@ -119,14 +140,19 @@ export const deviceOperations = byOperationId(
     path: '/v1/model-key',
     operationId: 'getModelKey',
     summary: 'The key of the model, for an enrolled installation',
-    description: 'Session token plus an enrolled, unblocked installation of the token\'s app. Not scope-gated (SES-8).',
+    description: "Session token plus an enrolled, unblocked installation of the token's app. Not scope-gated (SES-8).",
     rules: ['DEV-4', 'DEV-3', 'SES-8', 'AUTH-14'],
     request: { schema: ModelKeyRequest, example: { installation_id: 'ins_Hk3nV9qW2sB6dJ0e', model_version: MODEL, app_version: '1.4.0' } },
     responses: {
       200: {
         description: 'The model key; valid as long as the session token.',
         schema: ModelKeyResponse,
-        example: { object: 'model_key', model_version: MODEL, key: 'Zx1dQ2f3G4h5J6k7L8m9N0p1Q2r3S4t5U6v7W8x9Y0a', expires_at: '2026-11-22T10:15:00.000Z' },
+        example: {
+          object: 'model_key',
+          model_version: MODEL,
+          key: 'Zx1dQ2f3G4h5J6k7L8m9N0p1Q2r3S4t5U6v7W8x9Y0a',
+          expires_at: '2026-11-22T10:15:00.000Z',
+        },
       },
     },
     errors: ['installation_not_enrolled', 'installation_blocked', 'resource_missing'],
@@ -148,13 +174,26 @@ export const deviceOperations = byOperationId(
     summary: 'Report a scan: started, then completed, failed or abandoned (the call that bills)',
     description:
       'Needs scope scan.create (else 403 insufficient_scope and nothing is recorded) and an Idempotency-Key. One token runs one scan session: it binds to the first scan_id it reports. ' +
-      'occurred_at is the device\'s time; an offline scan syncs later with a fresh token and keeps it, and is billed in its month. A repeated outcome is a duplicate report: counted, never charged or sent again. ' +
+      "occurred_at is the device's time; an offline scan syncs later with a fresh token and keeps it, and is billed in its month. A repeated outcome is a duplicate report: counted, never charged or sent again. " +
       'Idempotency (CHOICE-7, CHOICE-21): keys are per app and remembered 24 hours; the same key and body from the same member and key environment replays the first answer with Idempotent-Replayed: true; the same key with another body, member or environment is 409 idempotency_key_reused.',
     rules: ['DEV-5', 'DEV-6', 'DEV-3', 'SES-6', 'SES-7', 'BILL-1', 'BILL-2', 'BILL-3', 'BILL-4', 'BILL-5'],
-    headers: [{ name: 'Idempotency-Key', required: true, description: 'One fresh key per event, reused on its retries (1 to 255 printable ASCII characters, no spaces).', schema: IdempotencyKey }],
+    headers: [
+      {
+        name: 'Idempotency-Key',
+        required: true,
+        description: 'One fresh key per event, reused on its retries (1 to 255 printable ASCII characters, no spaces).',
+        schema: IdempotencyKey,
+      },
+    ],
     request: {
       schema: ScanEventRequest,
-      example: { installation_id: 'ins_Hk3nV9qW2sB6dJ0e', scan_id: 'scn_4fQ2mZ8pL1xR7tYc', status: 'completed', occurred_at: '2026-11-22T10:01:30.000Z', model_version: MODEL },
+      example: {
+        installation_id: 'ins_Hk3nV9qW2sB6dJ0e',
+        scan_id: 'scn_4fQ2mZ8pL1xR7tYc',
+        status: 'completed',
+        occurred_at: '2026-11-22T10:01:30.000Z',
+        model_version: MODEL,
+      },
     },
     responses: {
       201: {
@@ -200,10 +239,23 @@ export const deviceOperations = byOperationId(
       201: {
         description: 'Stored; scan.results_available is queued.',
         schema: ResultUploadResponse,
-        example: { object: 'scan_result', scan_id: 'scn_4fQ2mZ8pL1xR7tYc', stored: true, duplicate: false, stored_at: '2026-11-22T10:01:31.000Z' },
+        example: {
+          object: 'scan_result',
+          scan_id: 'scn_4fQ2mZ8pL1xR7tYc',
+          stored: true,
+          duplicate: false,
+          stored_at: '2026-11-22T10:01:31.000Z',
+        },
       },
       200: { description: 'A re-upload of the stored result (duplicate true).', schema: ResultUploadResponse },
     },
-    errors: ['results_delivery_disabled', 'session_token_used', 'installation_not_enrolled', 'resource_missing', 'scan_not_completed', 'scan_conflict'],
-  })
+    errors: [
+      'results_delivery_disabled',
+      'session_token_used',
+      'installation_not_enrolled',
+      'resource_missing',
+      'scan_not_completed',
+      'scan_conflict',
+    ],
+  }),
 );

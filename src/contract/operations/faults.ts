@@ -38,7 +38,10 @@ export const faultOperations = byOperationId(
     description:
       'The answer is the spec error body with the type of its status (CHOICE-4) and the chosen code, plus a Scanctl-Fault header naming the fault. The control plane can never be faulted.',
     rules: ['ERR-1'],
-    request: { schema: FaultCreateRequest, example: { method: 'POST', path: '/v1/sessions', status: 429, code: 'rate_limited', count: 2, seed: 7 } },
+    request: {
+      schema: FaultCreateRequest,
+      example: { method: 'POST', path: '/v1/sessions', status: 429, code: 'rate_limited', count: 2, seed: 7 },
+    },
     responses: { 201: { description: 'The fault.', schema: FaultView, example: FAULT_EXAMPLE } },
   }),
   control({

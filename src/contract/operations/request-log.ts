@@ -21,6 +21,12 @@ export const requestLogOperations = byOperationId(
     summary: 'The request log live (Server-Sent Events): the backlog of n / since first, then every new line',
     description: 'Events: `request` (one RequestLogLine), then `ready` once the backlog is sent; a comment heartbeat every 15 s.',
     query: LogQuery,
-    responses: { 200: { description: 'text/event-stream; each data line is a RequestLogLine.', schema: RequestLogLine, contentType: 'text/event-stream' } },
+    responses: {
+      200: {
+        description: 'text/event-stream; each data line is a RequestLogLine.',
+        schema: RequestLogLine,
+        contentType: 'text/event-stream',
+      },
+    },
   }),
 );

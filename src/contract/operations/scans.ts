@@ -15,7 +15,7 @@ const installationBlockActions = (['block', 'unblock'] as const).map((action) =>
     method: 'post',
     path: `${P}/installations/{installation_id}/${action}`,
     operationId: `${action}Installation`,
-    summary: action === 'block' ? "Block an installation server-side: its next scan fails to start" : 'Lift the block of an installation',
+    summary: action === 'block' ? 'Block an installation server-side: its next scan fails to start' : 'Lift the block of an installation',
     rules: ['DEV-3'],
     pathParams: { installation_id: 'The installation, e.g. ins_Hk3nV9qW2sB6dJ0e.' },
     responses: { 200: { description: 'The installation in its new state.', schema: Installation } },

@@ -38,7 +38,12 @@ export const WEBHOOK_EVENTS: WebhookEvent[] = [
     description: HEADERS,
     schema: ScanCompletedEvent,
     rules: ['WH-1', 'WH-2', 'WH-4', 'WH-5', 'WH-6', 'WH-7', 'WH-9', 'WH-11'],
-    example: { id: 'evt_s7iizFsEHglwMlw8W9ZZ', type: 'scan.completed', created_at: '2026-11-22T10:01:30.100Z', data: { ...DATA, status: 'completed' } },
+    example: {
+      id: 'evt_s7iizFsEHglwMlw8W9ZZ',
+      type: 'scan.completed',
+      created_at: '2026-11-22T10:01:30.100Z',
+      data: { ...DATA, status: 'completed' },
+    },
   },
   {
     name: 'scan.failed',
@@ -46,7 +51,12 @@ export const WEBHOOK_EVENTS: WebhookEvent[] = [
     description: HEADERS,
     schema: ScanFailedEvent,
     rules: ['WH-1', 'WH-2', 'WH-11'],
-    example: { id: 'evt_Kd83nQpW0zLm2xVb7cRt', type: 'scan.failed', created_at: '2026-11-22T10:01:30.100Z', data: { ...DATA, status: 'failed' } },
+    example: {
+      id: 'evt_Kd83nQpW0zLm2xVb7cRt',
+      type: 'scan.failed',
+      created_at: '2026-11-22T10:01:30.100Z',
+      data: { ...DATA, status: 'failed' },
+    },
   },
   {
     name: 'scan.results_available',
@@ -122,9 +132,15 @@ export const webhookOperations = byOperationId(
     operationId: 'streamWebhookDeliveries',
     summary: "Live stream (Server-Sent Events) of an app's deliveries; with forward, a listener for the life of the connection",
     description:
-      'Events: `ready` (WebhookStreamReady: app_id, listener, effective_url, events, emulator_time), then `delivery` (one WebhookStreamEvent per queued delivery, attempt started, attempt finished, cancellation; only the types in `events` when given). While a stream with `forward` is open, that URL is the app\'s effective webhook URL for the types it takes, and it is the app\'s only listener: a later stream with `forward` for the same app replaces it (its `ready` lists the listeners it replaced in `replaced`), and the replaced stream gets `replaced` (WebhookListenerReplaced) and ends. A state reset or import keeps the listener while its app remains with the same signing secret; otherwise the stream gets `ended` (WebhookListenerEnded) and ends. A stream the emulator ends itself gets `close` (StreamClosed) last: serve is stopping, or the subscriber fell too far behind (CHOICE-37). Every data object carries `object`.',
+      "Events: `ready` (WebhookStreamReady: app_id, listener, effective_url, events, emulator_time), then `delivery` (one WebhookStreamEvent per queued delivery, attempt started, attempt finished, cancellation; only the types in `events` when given). While a stream with `forward` is open, that URL is the app's effective webhook URL for the types it takes, and it is the app's only listener: a later stream with `forward` for the same app replaces it (its `ready` lists the listeners it replaced in `replaced`), and the replaced stream gets `replaced` (WebhookListenerReplaced) and ends. A state reset or import keeps the listener while its app remains with the same signing secret; otherwise the stream gets `ended` (WebhookListenerEnded) and ends. A stream the emulator ends itself gets `close` (StreamClosed) last: serve is stopping, or the subscriber fell too far behind (CHOICE-37). Every data object carries `object`.",
     query: StreamQuery,
-    responses: { 200: { description: 'text/event-stream; each data line is a WebhookStreamData (ready, delivery, replaced, ended, close).', schema: DeliveryStreamData, contentType: 'text/event-stream' } },
+    responses: {
+      200: {
+        description: 'text/event-stream; each data line is a WebhookStreamData (ready, delivery, replaced, ended, close).',
+        schema: DeliveryStreamData,
+        contentType: 'text/event-stream',
+      },
+    },
     errors: ['resource_missing'],
-  })
+  }),
 );

@@ -9,8 +9,14 @@ const LATEST_CLOCK_MS = Date.parse('9999-12-31T23:59:59.999Z');
 /** Moves the clock forward by a duration ("15m", "25h"), playing every due timer at its own virtual time. */
 export async function advanceClockBy(ctx: EmulatorContext, duration: string): Promise<{ played: number }> {
   const ms = parseDuration(duration);
-  if (ms === null) throw new ApiError('parameter_invalid', `Invalid duration "${duration}": use forms like 90s, 15m, 24h, 3d (at most 100 years).`, 'duration');
-  if (ctx.clock.now() + ms > LATEST_CLOCK_MS) throw new ApiError('parameter_invalid', 'The clock cannot move past the year 9999.', 'duration');
+  if (ms === null)
+    throw new ApiError(
+      'parameter_invalid',
+      `Invalid duration "${duration}": use forms like 90s, 15m, 24h, 3d (at most 100 years).`,
+      'duration',
+    );
+  if (ctx.clock.now() + ms > LATEST_CLOCK_MS)
+    throw new ApiError('parameter_invalid', 'The clock cannot move past the year 9999.', 'duration');
   return ctx.scheduler.advanceBy(ms);
 }
 

@@ -51,7 +51,12 @@ export function authenticateSessionToken(store: Store, now: number, authorizatio
       `The session token ${redactSecret(presented)} expired at ${toIso(session.expires_at)}; mint a new one on your server.`,
     );
   }
-  return { session, app: store.apps.get(session.app_id)!, scopes: JSON.parse(session.scopes) as string[], display: redactSecret(presented) };
+  return {
+    session,
+    app: store.apps.get(session.app_id)!,
+    scopes: JSON.parse(session.scopes) as string[],
+    display: redactSecret(presented),
+  };
 }
 
 export function issueChallenge(store: Store, ids: Ids, now: number, app: AppRow): ChallengeResponse {
@@ -148,7 +153,11 @@ export function enrolledInstallation(store: Store, app: AppRow, installationId: 
 }
 
 export function blockedError(installationId: string): ApiError {
-  return new ApiError('installation_blocked', `Installation ${installationId} is blocked by the service; its scans cannot start.`, 'installation_id');
+  return new ApiError(
+    'installation_blocked',
+    `Installation ${installationId} is blocked by the service; its scans cannot start.`,
+    'installation_id',
+  );
 }
 
 // ---- Models: a small generated file per version, with a size and a sha256 the device can verify.
@@ -211,7 +220,13 @@ export function issueModelKey(
 }
 
 /** Mesh fitting: the template for the model; nothing about the member is sent or kept. */
-export function meshFit(store: Store, ids: Ids, now: number, auth: DeviceAuth, body: { installation_id: string; model_version: string }): MeshFitResponse {
+export function meshFit(
+  store: Store,
+  ids: Ids,
+  now: number,
+  auth: DeviceAuth,
+  body: { installation_id: string; model_version: string },
+): MeshFitResponse {
   requireModel(body.model_version);
   const installation = enrolledInstallation(store, auth.app, body.installation_id, true);
   store.device.touchInstallation(installation.id, null, now);

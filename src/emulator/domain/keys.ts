@@ -25,8 +25,7 @@ function hashKey(secret: string): string {
 export type AuthFailure = 'missing' | 'malformed' | 'publishable' | 'unknown' | 'revoked' | 'suspended' | 'account_suspended';
 
 export type SecretKeyAuth =
-  | { ok: true; key: ApiKeyRow; app: AppRow; account: AccountRow; env: KeyEnv }
-  | { ok: false; reason: AuthFailure; message: string };
+  { ok: true; key: ApiKeyRow; app: AppRow; account: AccountRow; env: KeyEnv } | { ok: false; reason: AuthFailure; message: string };
 
 /** Reads `Authorization: Bearer <secret key>` and says whether the key is usable, and if not why. */
 export function authenticateSecretKey(store: Store, now: number, authorization: string | undefined): SecretKeyAuth {
@@ -40,7 +39,8 @@ export function authenticateSecretKey(store: Store, now: number, authorization: 
     return { ok: false, reason: 'publishable', message: 'A publishable key cannot call this API; use the secret key on your server.' };
   }
   const env = secretKeyEnv(presented);
-  if (!env) return { ok: false, reason: 'malformed', message: 'The secret key is malformed: it should look like sk_test_... or sk_live_....' };
+  if (!env)
+    return { ok: false, reason: 'malformed', message: 'The secret key is malformed: it should look like sk_test_... or sk_live_....' };
   const key = store.keys.byHash(hashKey(presented));
   if (!key || key.kind !== 'secret') {
     return { ok: false, reason: 'unknown', message: `No such secret key: ${redactSecret(presented)}.` };
@@ -119,8 +119,10 @@ export type KeyAction = 'revoke' | 'suspend' | 'reinstate';
 /** CHOICE-8: revoke is final; suspend and reinstate toggle a key that is not revoked. */
 export function changeKeyState(store: Store, now: number, key: ApiKeyRow, action: KeyAction): ApiKeyRow {
   const state = keyState(key, now);
-  if (state === 'revoked') throw new ApiError('key_state_conflict', `The key ${key.display} is revoked; a revoked key cannot be ${action}d.`);
-  if (action === 'revoke') store.keys.update({ id: key.id, status: 'revoked', grace_until: key.grace_until, replaced_by: key.replaced_by }, now);
+  if (state === 'revoked')
+    throw new ApiError('key_state_conflict', `The key ${key.display} is revoked; a revoked key cannot be ${action}d.`);
+  if (action === 'revoke')
+    store.keys.update({ id: key.id, status: 'revoked', grace_until: key.grace_until, replaced_by: key.replaced_by }, now);
   if (action === 'suspend') {
     if (state === 'suspended') throw new ApiError('key_state_conflict', `The key ${key.display} is already suspended.`);
     store.keys.update({ id: key.id, status: 'suspended', grace_until: key.grace_until, replaced_by: key.replaced_by }, now);
@@ -133,10 +135,16 @@ export function changeKeyState(store: Store, now: number, key: ApiKeyRow, action
 }
 
 /** The key that a revoke, suspend or reinstate names: by key_id, or the app's current secret key of env. */
-export function keyToChange(store: Store, now: number, app: AppRow, target: { env?: KeyEnv | undefined; key_id?: string | undefined }): ApiKeyRow {
+export function keyToChange(
+  store: Store,
+  now: number,
+  app: AppRow,
+  target: { env?: KeyEnv | undefined; key_id?: string | undefined },
+): ApiKeyRow {
   if (target.key_id) {
     const key = store.keys.byId(target.key_id);
-    if (!key || key.app_id !== app.id) throw new ApiError('resource_missing', `No key ${target.key_id.slice(0, 100)} on ${app.id}.`, 'key_id');
+    if (!key || key.app_id !== app.id)
+      throw new ApiError('resource_missing', `No key ${target.key_id.slice(0, 100)} on ${app.id}.`, 'key_id');
     return key;
   }
   const env = target.env ?? 'test';
@@ -176,6 +184,14 @@ function storeKey(store: Store, id: string, now: number, appId: string, env: Key
 }
 
 /** Ensures a fixture's key exists; an existing key keeps its state (a restart never revives a revoked key). */
-export function ensureFixtureKey(store: Store, ids: Ids, now: number, appId: string, env: KeyEnv, kind: 'secret' | 'publishable', key: string): void {
+export function ensureFixtureKey(
+  store: Store,
+  ids: Ids,
+  now: number,
+  appId: string,
+  env: KeyEnv,
+  kind: 'secret' | 'publishable',
+  key: string,
+): void {
   if (!store.keys.byHash(hashKey(key))) storeKey(store, ids.id('key'), now, appId, env, kind, key);
 }

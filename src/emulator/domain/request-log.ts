@@ -62,7 +62,10 @@ export class RequestLogBuffer {
   private readonly subscribers = new Set<(line: RequestLogLine) => void>();
   private seq = 0;
 
-  constructor(bus: Bus, private readonly size = CHOICES.requestLogBufferSize) {
+  constructor(
+    bus: Bus,
+    private readonly size = CHOICES.requestLogBufferSize,
+  ) {
     bus.on('request', (entry) => this.push(entry));
   }
 

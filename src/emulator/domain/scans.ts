@@ -44,14 +44,21 @@ export function bindTokenToScan(store: Store, auth: DeviceAuth, scanId: string):
   }
 }
 
-
 /** DEV-5: POST /v1/scan-events requires an Idempotency-Key header (printable ASCII, at most 255 characters). */
 export function requireIdempotencyKey(header: string | undefined): string {
   if (header === undefined || header === '') {
-    throw new ApiError('idempotency_key_missing', 'POST /v1/scan-events requires an Idempotency-Key header: one fresh key per event, reused on its retries.', 'Idempotency-Key');
+    throw new ApiError(
+      'idempotency_key_missing',
+      'POST /v1/scan-events requires an Idempotency-Key header: one fresh key per event, reused on its retries.',
+      'Idempotency-Key',
+    );
   }
   if (!IDEMPOTENCY_KEY_PATTERN.test(header)) {
-    throw new ApiError('parameter_invalid', 'The Idempotency-Key must be 1 to 255 printable ASCII characters without spaces.', 'Idempotency-Key');
+    throw new ApiError(
+      'parameter_invalid',
+      'The Idempotency-Key must be 1 to 255 printable ASCII characters without spaces.',
+      'Idempotency-Key',
+    );
   }
   return header;
 }
@@ -121,16 +128,14 @@ export type ScanEventAnswer = { status: 201; body: ScanEventResponse } | { statu
  * A repeated outcome is a duplicate report: counted, never charged or sent again (BILL-5, WH-10).
  * scan.completed / scan.failed go into the outbox in the same transaction; abandoned sends nothing.
  */
-export function reportScanEvent(
-  store: Store,
-  ids: Ids,
-  now: number,
-  auth: DeviceAuth,
-  body: ScanEventRequest,
-): ScanEventAnswer {
+export function reportScanEvent(store: Store, ids: Ids, now: number, auth: DeviceAuth, body: ScanEventRequest): ScanEventAnswer {
   const occurredAt = parseOccurredAt(body.occurred_at, now);
   if (!(MODEL_VERSIONS as readonly string[]).includes(body.model_version)) {
-    throw new ApiError('parameter_invalid', `Invalid model_version: no model ${body.model_version}; GET /v1/models lists them.`, 'model_version');
+    throw new ApiError(
+      'parameter_invalid',
+      `Invalid model_version: no model ${body.model_version}; GET /v1/models lists them.`,
+      'model_version',
+    );
   }
   return store.db.transaction((): ScanEventAnswer => {
     const installation = enrolledInstallation(store, auth.app, body.installation_id, false);
@@ -178,7 +183,11 @@ export function reportScanEvent(
       return { status: 200, body: { object: 'scan_event', duplicate: false, scan: scanView(row, false) } };
     }
     if (body.status !== 'started' && existing.status !== 'started' && body.status !== existing.status) {
-      throw new ApiError('scan_conflict', `Scan ${body.scan_id} already ended ${existing.status}; it cannot become ${body.status}.`, 'status');
+      throw new ApiError(
+        'scan_conflict',
+        `Scan ${body.scan_id} already ended ${existing.status}; it cannot become ${body.status}.`,
+        'status',
+      );
     }
     // The same outcome again, or a late "started": a duplicate report, recorded once (BILL-5).
     store.device.countReport(auth.app.id, existing.id);

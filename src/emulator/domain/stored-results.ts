@@ -38,8 +38,13 @@ export function storeResult(
     requireResultsDelivery(auth);
     enrolledInstallation(store, auth.app, body.installation_id, false);
     const scan = store.device.scan(auth.app.id, scanId);
-    if (!scan) throw new ApiError('resource_missing', `No scan ${scanId} of ${auth.app.id}: report it with POST /v1/scan-events first.`, 'scan_id');
-    if (scan.installation_id !== body.installation_id || scan.host_user_ref !== auth.session.host_user_ref || scan.env !== auth.session.env) {
+    if (!scan)
+      throw new ApiError('resource_missing', `No scan ${scanId} of ${auth.app.id}: report it with POST /v1/scan-events first.`, 'scan_id');
+    if (
+      scan.installation_id !== body.installation_id ||
+      scan.host_user_ref !== auth.session.host_user_ref ||
+      scan.env !== auth.session.env
+    ) {
       throw new ApiError('scan_conflict', `Scan ${scanId} belongs to another installation, member or key environment.`, 'scan_id');
     }
     bindTokenToScan(store, auth, scanId);
@@ -52,7 +57,10 @@ export function storeResult(
         throw new ApiError('scan_conflict', `Scan ${scanId} already has a different stored result; a scan has exactly one.`, 'result');
       }
       store.device.countUpload(auth.app.id, scanId);
-      return { status: 200, body: { object: 'scan_result', scan_id: scanId, stored: true, duplicate: true, stored_at: toIso(existing.stored_at) } };
+      return {
+        status: 200,
+        body: { object: 'scan_result', scan_id: scanId, stored: true, duplicate: true, stored_at: toIso(existing.stored_at) },
+      };
     }
     store.device.insertResult({
       app_id: auth.app.id,

@@ -72,16 +72,19 @@ export function limitConnections(server: Server, maxConnections: number, logger:
     socket.once('close', () => open.delete(socket));
   });
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
-    const state = open.get(req.socket as Socket);
+    const state = open.get(req.socket);
     if (!state) return;
-    open.delete(req.socket as Socket);
-    open.set(req.socket as Socket, state);
+    open.delete(req.socket);
+    open.set(req.socket, state);
     state.busy += 1;
     res.once('close', () => (state.busy -= 1));
   });
   server.on('clientError', (error: NodeJS.ErrnoException) => {
     if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
-      say('timeout', `closed a connection whose request did not arrive within ${CONNECTION_LIMITS.headersTimeoutMs / 1000} s (head) or ${CONNECTION_LIMITS.requestTimeoutMs / 1000} s (whole): 408 request_timeout`);
+      say(
+        'timeout',
+        `closed a connection whose request did not arrive within ${CONNECTION_LIMITS.headersTimeoutMs / 1000} s (head) or ${CONNECTION_LIMITS.requestTimeoutMs / 1000} s (whole): 408 request_timeout`,
+      );
     }
   });
 }

@@ -74,13 +74,16 @@ export function routeMatches(pattern: string, path: string): boolean {
  */
 export function routeRegex(pattern: string): RegExp {
   const escape = (text: string) => text.replace(/[.+*?^${}()|[\]\\]/g, '\\$&');
-  const segments = pattern.split('/').slice(1).map((segment) => {
-    const param = /^:[A-Za-z0-9_]+(?:\{(.+)\})?(\?)?$/.exec(segment);
-    if (!param) return `/${escape(segment)}`;
-    const [, re, optional] = param;
-    const body = `/(?:${re ?? '[^/]+'})`;
-    return optional ? `(?:${body})?` : body;
-  });
+  const segments = pattern
+    .split('/')
+    .slice(1)
+    .map((segment) => {
+      const param = /^:[A-Za-z0-9_]+(?:\{(.+)\})?(\?)?$/.exec(segment);
+      if (!param) return `/${escape(segment)}`;
+      const [, re, optional] = param;
+      const body = `/(?:${re ?? '[^/]+'})`;
+      return optional ? `(?:${body})?` : body;
+    });
   return new RegExp(`^${segments.join('')}$`);
 }
 

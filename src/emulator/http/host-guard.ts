@@ -63,10 +63,16 @@ export function hostGuard(config: Pick<EmulatorConfig, 'port' | 'allowedHosts'>)
     if (!originCheckExempt(c.req.path)) {
       const origin = c.req.header('origin');
       if (origin !== undefined && !sameEmulator(origin, policy)) {
-        throw new ApiError('origin_not_allowed', `Requests from origin ${JSON.stringify(origin.slice(0, 100))} are refused: only the emulator's own pages and local tools may call this route.`);
+        throw new ApiError(
+          'origin_not_allowed',
+          `Requests from origin ${JSON.stringify(origin.slice(0, 100))} are refused: only the emulator's own pages and local tools may call this route.`,
+        );
       }
       if (c.req.header('sec-fetch-site')?.toLowerCase() === 'cross-site') {
-        throw new ApiError('origin_not_allowed', 'Cross-site requests are refused: only the emulator\'s own pages and local tools may call this route.');
+        throw new ApiError(
+          'origin_not_allowed',
+          "Cross-site requests are refused: only the emulator's own pages and local tools may call this route.",
+        );
       }
     }
     await next();

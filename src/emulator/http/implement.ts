@@ -1,5 +1,12 @@
 import type { Context, Hono } from 'hono';
-import { pathParamNames, type BodyOutput, type Operation, type PathParams, type QueryOutput, type Reply } from '../../contract/operation.js';
+import {
+  pathParamNames,
+  type BodyOutput,
+  type Operation,
+  type PathParams,
+  type QueryOutput,
+  type Reply,
+} from '../../contract/operation.js';
 import type { AppEnv, EmulatorContext } from '../context.js';
 import { LOADERS, type LoadedOf } from './loaders.js';
 import { authenticate, type CallerOf } from './security.js';

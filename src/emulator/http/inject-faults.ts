@@ -26,4 +26,3 @@ export function injectFaults(ctx: EmulatorContext): MiddlewareHandler<AppEnv> {
     throw faultError(fault);
   };
 }
-

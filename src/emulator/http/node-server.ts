@@ -29,7 +29,10 @@ export interface EmulatorRequestListener extends RequestListener {
  * fetch, Request and Response) at once, about 15 ms, and nothing before the first request needs it.
  * `serve` calls `warm()` as soon as it has printed its ready line; a request that comes first waits for it.
  */
-export function emulatorRequestListener(fetch: (request: Request) => Response | Promise<Response>, logger: Logger): EmulatorRequestListener {
+export function emulatorRequestListener(
+  fetch: (request: Request) => Response | Promise<Response>,
+  logger: Logger,
+): EmulatorRequestListener {
   let listener: RequestListener | null = null;
   let loading: Promise<RequestListener> | null = null;
   const load = () =>
@@ -37,8 +40,14 @@ export function emulatorRequestListener(fetch: (request: Request) => Response | 
       listener = getRequestListener(fetch, {
         // The adapter refuses a request it cannot turn into a URL (no Host, a bad absolute form).
         errorHandler: (error) => {
-          const apiError = error instanceof RequestError ? new ApiError('request_malformed', `The request cannot be read: ${error.message}.`) : internalError(error, logger);
-          return new Response(JSON.stringify(apiError.toBody()), { status: apiError.status, headers: { 'content-type': 'application/json' } });
+          const apiError =
+            error instanceof RequestError
+              ? new ApiError('request_malformed', `The request cannot be read: ${error.message}.`)
+              : internalError(error, logger);
+          return new Response(JSON.stringify(apiError.toBody()), {
+            status: apiError.status,
+            headers: { 'content-type': 'application/json' },
+          });
         },
       });
       return listener;
@@ -84,7 +93,10 @@ function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
       ? ['headers_too_large', 'The request headers are larger than the server accepts (16 KiB).']
       : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
         ? ['request_timeout', 'The request did not arrive in time.']
-        : ['request_malformed', `The request is not valid HTTP/1.1 (${error.code ?? 'parse error'}): check its Content-Length and headers.`];
+        : [
+            'request_malformed',
+            `The request is not valid HTTP/1.1 (${error.code ?? 'parse error'}): check its Content-Length and headers.`,
+          ];
   const apiError = new ApiError(code, message);
   const body = JSON.stringify(apiError.toBody());
   socket.end(

@@ -7,7 +7,6 @@ import { authenticateSessionToken, type DeviceAuth } from '../domain/device.js';
 import { authenticateSecretKey, refusalCode, type SecretKeyAuth } from '../domain/keys.js';
 import { PORTAL_COOKIE, portalSessionOf } from '../domain/portal-sessions.js';
 
-
 export type SecretKeyCaller = Extract<SecretKeyAuth, { ok: true }>;
 export interface PortalCaller {
   accountId: string;

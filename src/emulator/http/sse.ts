@@ -110,7 +110,10 @@ export function sseResponse(
         queue.length = 0;
         queuedBytes = 0;
         // The socket itself is full: cut it if the last event cannot go out soon.
-        graceTimer = setTimeout(() => (c.env as { incoming?: { socket?: { destroy(): void } } } | undefined)?.incoming?.socket?.destroy(), SSE_LAST_EVENT_GRACE_MS);
+        graceTimer = setTimeout(
+          () => (c.env as { incoming?: { socket?: { destroy(): void } } } | undefined)?.incoming?.socket?.destroy(),
+          SSE_LAST_EVENT_GRACE_MS,
+        );
       }
       enqueue(eventText('close', { object: 'stream.closed', reason, message: MESSAGES[reason] } satisfies StreamClosedEvent));
       ending = true;

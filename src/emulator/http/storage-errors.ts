@@ -13,9 +13,15 @@ export function storageApiError(error: unknown, logger: Logger): ApiError | null
   storageLogOf(logger).note(condition, error);
   switch (condition) {
     case 'full':
-      return new ApiError('storage_full', 'The emulator cannot store this request: its disk is full. Nothing was stored; retry once space is freed.');
+      return new ApiError(
+        'storage_full',
+        'The emulator cannot store this request: its disk is full. Nothing was stored; retry once space is freed.',
+      );
     case 'io':
-      return new ApiError('storage_unavailable', 'The emulator could not read or write its database (I/O error). Nothing was stored; retry later.');
+      return new ApiError(
+        'storage_unavailable',
+        'The emulator could not read or write its database (I/O error). Nothing was stored; retry later.',
+      );
     case 'busy':
       return new ApiError('storage_busy', "The emulator's database stayed locked past its timeout. Nothing was stored; retry.", undefined, {
         headers: { 'Retry-After': '1' },

@@ -80,7 +80,10 @@ export function refuseUnexpectedBody(c: Context): void {
   const contentType = c.req.header('content-type');
   if (!hasBody && contentType === undefined) return;
   if (contentType !== undefined && !JSON_CONTENT_TYPE.test(contentType.trim())) {
-    throw new ApiError('unsupported_media_type', `${c.req.method} ${c.req.path} takes no body; send none (not ${contentType.slice(0, 100)}).`);
+    throw new ApiError(
+      'unsupported_media_type',
+      `${c.req.method} ${c.req.path} takes no body; send none (not ${contentType.slice(0, 100)}).`,
+    );
   }
 }
 

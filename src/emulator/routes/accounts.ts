@@ -5,7 +5,12 @@ import type { AccountRow } from '../../store/tables/accounts.js';
 import { implement } from '../http/implement.js';
 
 function accountView(row: AccountRow): AccountView {
-  return { id: row.id, object: 'account', suspended: row.suspended === 1, suspended_at: row.suspended_at === null ? null : toIso(row.suspended_at) };
+  return {
+    id: row.id,
+    object: 'account',
+    suspended: row.suspended === 1,
+    suspended_at: row.suspended_at === null ? null : toIso(row.suspended_at),
+  };
 }
 
 /** Accounts (CHOICE-8): suspension and reinstatement, the portal's side (AUTH-7). */

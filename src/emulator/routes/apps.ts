@@ -14,7 +14,11 @@ export const appRoutes = [
   // The emulator's stand-in for the portal's "reveal": the developer's own tool on loopback.
   implement(OPS.revealWebhookSecret)(({ ctx, app }) => ({
     status: 200,
-    body: { object: 'webhook_secret', app_id: app.id, webhook_secret: app.webhook_secret_sealed ? ctx.box.open(app.webhook_secret_sealed) : null },
+    body: {
+      object: 'webhook_secret',
+      app_id: app.id,
+      webhook_secret: app.webhook_secret_sealed ? ctx.box.open(app.webhook_secret_sealed) : null,
+    },
   })),
   implement(OPS.getFixtureKeys)(({ ctx, app }) => {
     const { file, test, live } = fixtureKeys(ctx, app.id);

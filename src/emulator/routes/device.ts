@@ -26,7 +26,10 @@ export const deviceRoutes = [
     return c.body(new Uint8Array(bytes), 200, { 'content-type': 'application/octet-stream', 'content-length': String(bytes.length) });
   }),
   implement(OPS.getModelKey)(({ ctx, caller, body }) => ({ status: 200, body: issueModelKey(ctx.store, ctx.clock.now(), caller, body) })),
-  implement(OPS.createMeshFit)(({ ctx, caller, body }) => ({ status: 201, body: meshFit(ctx.store, ctx.ids, ctx.clock.now(), caller, body) })),
+  implement(OPS.createMeshFit)(({ ctx, caller, body }) => ({
+    status: 201,
+    body: meshFit(ctx.store, ctx.ids, ctx.clock.now(), caller, body),
+  })),
   implement(OPS.reportScanEvent, {
     before({ c, caller }) {
       // SES-7: without scan.create the scan is refused before anything is read or recorded.
@@ -42,9 +45,19 @@ export const deviceRoutes = [
     const key = requireIdempotencyKey(c.req.header('idempotency-key'));
     // CHOICE-21: the caller's member and key environment are part of the request, so the same key and
     // body under another member's token is a conflict (409), never a replay of someone else's answer.
-    const request = [body.installation_id, body.scan_id, body.status, body.occurred_at, body.model_version, caller.session.host_user_ref, caller.session.env];
+    const request = [
+      body.installation_id,
+      body.scan_id,
+      body.status,
+      body.occurred_at,
+      body.model_version,
+      caller.session.host_user_ref,
+      caller.session.env,
+    ];
     const now = ctx.clock.now();
-    const answer = withIdempotency(ctx.store, now, caller.app.id, key, request, () => reportScanEvent(ctx.store, ctx.ids, now, caller, body));
+    const answer = withIdempotency(ctx.store, now, caller.app.id, key, request, () =>
+      reportScanEvent(ctx.store, ctx.ids, now, caller, body),
+    );
     if (!answer.replayed) ctx.webhooks.kick();
     return answer.replayed ? { ...answer, headers: { 'Idempotent-Replayed': 'true' } } : answer;
   }),

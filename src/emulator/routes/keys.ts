@@ -42,7 +42,10 @@ export const keyRoutes = [
   implement(OPS.rotateKey)(({ ctx, app, body }) => {
     const now = ctx.clock.now();
     const rotated = rotateSecretKey(ctx.store, ctx.ids, now, app, body.env);
-    const data = [keyView(ctx.store.keys.byId(rotated.secret.id)!, now, rotated.secret.key), keyView(ctx.store.keys.byId(rotated.previous.id)!, now)];
+    const data = [
+      keyView(ctx.store.keys.byId(rotated.secret.id)!, now, rotated.secret.key),
+      keyView(ctx.store.keys.byId(rotated.previous.id)!, now),
+    ];
     return { status: 201, body: { object: 'list', data } };
   }),
   implement(OPS.revokeKey)(keyAction('revoke')),

@@ -8,7 +8,10 @@ import { sseResponse } from '../http/sse.js';
 export const requestLogRoutes = [
   implement(OPS.listRequestLog)(({ ctx, query }) => {
     const { filter, sinceMs } = logFilter(query, ctx.clock.now());
-    return { status: 200, body: { object: 'list', data: ctx.requestLog.recent(filter, sinceMs, query.n ?? (sinceMs === null ? 100 : undefined)) } };
+    return {
+      status: 200,
+      body: { object: 'list', data: ctx.requestLog.recent(filter, sinceMs, query.n ?? (sinceMs === null ? 100 : undefined)) },
+    };
   }),
   implement(OPS.streamRequestLog)(({ ctx, c, query }) => {
     const { filter, sinceMs } = logFilter(query, ctx.clock.now());

@@ -25,7 +25,12 @@ export function resendOrRefuse(ctx: EmulatorContext, eventId: string): string {
     return resendEvent(ctx.store, ctx.ids, ctx.clock.now(), eventId);
   } catch (error) {
     if (!(error instanceof ResendError)) throw error;
-    const codes = { no_event: 'resource_missing', redacted: 'event_deleted', no_url: 'webhook_url_missing', results_off: 'results_delivery_disabled' } as const;
+    const codes = {
+      no_event: 'resource_missing',
+      redacted: 'event_deleted',
+      no_url: 'webhook_url_missing',
+      results_off: 'results_delivery_disabled',
+    } as const;
     const code = codes[error.reason];
     throw new ApiError(code, error.message, error.reason === 'no_event' ? 'event_id' : undefined);
   }
@@ -37,7 +42,10 @@ export const webhookRoutes = [
     if (query.app_id) requireApp(ctx, query.app_id);
     return { status: 200, body: { object: 'list', data: ctx.store.webhooks.deliveries(query).map(deliveryView) } };
   }),
-  implement(OPS.getWebhookDelivery)(({ ctx, delivery }) => ({ status: 200, body: deliveryDetail(ctx.store, ctx.box, emulatorUserAgent(ctx.config.version), delivery) })),
+  implement(OPS.getWebhookDelivery)(({ ctx, delivery }) => ({
+    status: 200,
+    body: deliveryDetail(ctx.store, ctx.box, emulatorUserAgent(ctx.config.version), delivery),
+  })),
   // A new delivery of the same event: same id, same signed bytes, due now.
   implement(OPS.resendWebhookEvent)(({ ctx, params }) => ({
     status: 201,
@@ -50,7 +58,10 @@ export const webhookRoutes = [
   // The emulator's stand-in for the portal's reveal: issues the app's whsec_ if it has none (APP-2's path).
   implement(OPS.revealWebhookSigningSecret)(({ ctx, body: { app_id } }) => {
     requireApp(ctx, app_id);
-    return { status: 200, body: { object: 'webhook_secret', app_id, webhook_secret: ensureSigningSecret(ctx.store, ctx.ids, ctx.box, ctx.clock.now(), app_id) } };
+    return {
+      status: 200,
+      body: { object: 'webhook_secret', app_id, webhook_secret: ensureSigningSecret(ctx.store, ctx.ids, ctx.box, ctx.clock.now(), app_id) },
+    };
   }),
   implement(OPS.streamWebhookDeliveries)(({ ctx, c, query }) => {
     const app = requireApp(ctx, query.app_id);
@@ -105,8 +116,19 @@ export const webhookRoutes = [
 ];
 
 /** One listener per app: a new one replaces (and tells) the ones attached before it. */
-function attachListener(ctx: EmulatorContext, appId: string, forwardUrl: string, events: WebhookEventType[] | null): { listener: ListenerRow; replaced: ListenerRow[] } {
-  const listener: ListenerRow = { id: ctx.ids.id('lsn'), app_id: appId, forward_url: forwardUrl, events: events ? JSON.stringify(events) : null, created_at: ctx.clock.now() };
+function attachListener(
+  ctx: EmulatorContext,
+  appId: string,
+  forwardUrl: string,
+  events: WebhookEventType[] | null,
+): { listener: ListenerRow; replaced: ListenerRow[] } {
+  const listener: ListenerRow = {
+    id: ctx.ids.id('lsn'),
+    app_id: appId,
+    forward_url: forwardUrl,
+    events: events ? JSON.stringify(events) : null,
+    created_at: ctx.clock.now(),
+  };
   ensureSigningSecret(ctx.store, ctx.ids, ctx.box, ctx.clock.now(), appId);
   const previous = ctx.store.db.transaction(() => {
     const rows = ctx.store.webhooks.listenersOf(appId);
@@ -116,7 +138,13 @@ function attachListener(ctx: EmulatorContext, appId: string, forwardUrl: string,
   })();
   const time = toIso(ctx.clock.now());
   for (const row of previous) {
-    ctx.bus.emit('listener-replaced', { object: 'listener.replaced', time, listener_id: row.id, app_id: appId, replaced_by: listenerView(listener) });
+    ctx.bus.emit('listener-replaced', {
+      object: 'listener.replaced',
+      time,
+      listener_id: row.id,
+      app_id: appId,
+      replaced_by: listenerView(listener),
+    });
   }
   return { listener, replaced: previous };
 }

@@ -13,7 +13,10 @@ const EXPORT_MEMORY_BYTES = 16 * 1024 * 1024;
  * bounded: past EXPORT_MEMORY_BYTES the text goes to an unlinked temporary file, read back as the
  * client takes it (a full disk there is a storage_full answer, like any other write).
  */
-export async function producedInFull(stream: ReadableStream<Uint8Array>, options: { memoryBytes?: number; dir?: string } = {}): Promise<ReadableStream<Uint8Array>> {
+export async function producedInFull(
+  stream: ReadableStream<Uint8Array>,
+  options: { memoryBytes?: number; dir?: string } = {},
+): Promise<ReadableStream<Uint8Array>> {
   const limit = options.memoryBytes ?? EXPORT_MEMORY_BYTES;
   const chunks: Uint8Array[] = [];
   let held = 0;

@@ -117,7 +117,12 @@ export function exportStateStream(ctx: EmulatorContext, options: ExportOptions =
   });
 }
 
-function exportRow(ctx: EmulatorContext, row: Record<string, unknown>, sealed: string[], includeSecrets: boolean): Record<string, StateCell> {
+function exportRow(
+  ctx: EmulatorContext,
+  row: Record<string, unknown>,
+  sealed: string[],
+  includeSecrets: boolean,
+): Record<string, StateCell> {
   const out: Record<string, StateCell> = {};
   for (const [column, value] of Object.entries(row)) {
     if (sealed.includes(column)) {

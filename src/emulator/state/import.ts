@@ -28,12 +28,21 @@ export function importState(ctx: EmulatorContext, file: StateFile): StateImportR
   const tables = new Map(listTables(db).map((t) => [t.name, t]));
   for (const [name, rows] of Object.entries(file.tables)) {
     const table = tables.get(name);
-    if (!table) throw new ApiError('parameter_invalid', `The state file has a table "${name.slice(0, 100)}" this emulator does not know.`, `tables.${name}`);
+    if (!table)
+      throw new ApiError(
+        'parameter_invalid',
+        `The state file has a table "${name.slice(0, 100)}" this emulator does not know.`,
+        `tables.${name}`,
+      );
     const known = new Set([...table.columns.filter((c) => !table.sealed.includes(c)), ...table.sealed.map(plainName)]);
     rows.forEach((row, i) => {
       const unknown = Object.keys(row).find((column) => !known.has(column));
       if (unknown) {
-        throw new ApiError('parameter_invalid', `tables.${name}[${i}] has a column "${unknown.slice(0, 100)}" the table does not have.`, `tables.${name}[${i}].${unknown}`);
+        throw new ApiError(
+          'parameter_invalid',
+          `tables.${name}[${i}] has a column "${unknown.slice(0, 100)}" the table does not have.`,
+          `tables.${name}[${i}].${unknown}`,
+        );
       }
     });
   }
@@ -73,7 +82,11 @@ export function importState(ctx: EmulatorContext, file: StateFile): StateImportR
         try {
           db.prepare(sql).run(...columns.map((c) => values[c]));
         } catch (error) {
-          throw new ApiError('parameter_invalid', `tables.${name}[${i}] cannot be stored: ${(error as Error).message.slice(0, 200)}.`, `tables.${name}[${i}]`);
+          throw new ApiError(
+            'parameter_invalid',
+            `tables.${name}[${i}] cannot be stored: ${(error as Error).message.slice(0, 200)}.`,
+            `tables.${name}[${i}]`,
+          );
         }
       });
     }
@@ -82,7 +95,11 @@ export function importState(ctx: EmulatorContext, file: StateFile): StateImportR
     const violations = db.prepare('PRAGMA foreign_key_check').all() as Array<{ table: string; parent: string }>;
     if (violations.length > 0) {
       const first = violations[0]!;
-      throw new ApiError('parameter_invalid', `The state file's ${first.table} refers to a ${first.parent} row it does not contain.`, `tables.${first.table}`);
+      throw new ApiError(
+        'parameter_invalid',
+        `The state file's ${first.table} refers to a ${first.parent} row it does not contain.`,
+        `tables.${first.table}`,
+      );
     }
     return reattachListeners(ctx, held, 'state_import');
   });

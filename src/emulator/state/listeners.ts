@@ -31,7 +31,8 @@ export function reattachListeners(ctx: EmulatorContext, held: Held[], cause: Cau
     const now = signingSecretOf(ctx.store, ctx.box, row.app_id);
     if (app && now === null && secret !== null) restoreSecret(ctx, row.app_id, secret);
     const reason = !app ? 'app_removed' : now !== null && now !== secret ? 'secret_changed' : null;
-    if (reason) ended.push({ object: 'listener.ended', time: toIso(ctx.clock.now()), listener_id: row.id, app_id: row.app_id, reason, cause });
+    if (reason)
+      ended.push({ object: 'listener.ended', time: toIso(ctx.clock.now()), listener_id: row.id, app_id: row.app_id, reason, cause });
     else ctx.store.webhooks.insertListener(row);
   }
   return ended;

@@ -23,7 +23,6 @@ export function accountStatements(db: Db) {
     all: () => all.all(),
     upsert: (row: { id: string; suspended: boolean }, now: number) =>
       void upsert.run({ id: row.id, suspended: row.suspended ? 1 : 0, now }),
-    setSuspended: (id: string, suspended: boolean, now: number) =>
-      setSuspended.run({ id, suspended: suspended ? 1 : 0, now }).changes > 0,
+    setSuspended: (id: string, suspended: boolean, now: number) => setSuspended.run({ id, suspended: suspended ? 1 : 0, now }).changes > 0,
   };
 }

@@ -20,9 +20,7 @@ export interface ApiKeyRow {
 export function apiKeyStatements(db: Db) {
   const byHash = db.prepare<[string], ApiKeyRow>('SELECT * FROM api_keys WHERE hash = ?');
   const byId = db.prepare<[string], ApiKeyRow>('SELECT * FROM api_keys WHERE id = ?');
-  const forApp = db.prepare<[string], ApiKeyRow>(
-    'SELECT * FROM api_keys WHERE app_id = ? ORDER BY created_at, env, kind, id',
-  );
+  const forApp = db.prepare<[string], ApiKeyRow>('SELECT * FROM api_keys WHERE app_id = ? ORDER BY created_at, env, kind, id');
   const insert = db.prepare<Omit<ApiKeyRow, 'updated_at'>>(`
     INSERT INTO api_keys (id, app_id, env, kind, hash, display, status, grace_until, replaced_by, created_at, updated_at)
     VALUES (@id, @app_id, @env, @kind, @hash, @display, @status, @grace_until, @replaced_by, @created_at, @created_at)`);

@@ -98,6 +98,7 @@ export function deliveryPageStatements(db: Db, claims: DeliveryClaims) {
       return found && claims.shown(found);
     },
     /** How many deliveries the app has (of that status), counted up to COUNT_CAP + 1: more than the cap reads as "more than". */
-    count: (appId: string, status?: DeliveryStatus) => (status ? countOf(appId, status) : (count.get({ app_id: appId, cap: COUNT_CAP + 1 })?.n ?? 0)),
+    count: (appId: string, status?: DeliveryStatus) =>
+      status ? countOf(appId, status) : (count.get({ app_id: appId, cap: COUNT_CAP + 1 })?.n ?? 0),
   };
 }

@@ -168,7 +168,9 @@ export function deviceStatements(db: Db) {
     },
     countReport: (appId: string, id: string) => void countReport.run(appId, id),
     listScans: (appId: string, hostUserRef: string | null, limit: number) =>
-      hostUserRef === null ? listScans.all({ app_id: appId, limit }) : listMemberScans.all({ app_id: appId, host_user_ref: hostUserRef, limit }),
+      hostUserRef === null
+        ? listScans.all({ app_id: appId, limit })
+        : listMemberScans.all({ app_id: appId, host_user_ref: hostUserRef, limit }),
     resultStored: (appId: string, scanId: string) => (resultStored.get(appId, scanId)?.n ?? 0) > 0,
 
     result: (appId: string, scanId: string) => result.get(appId, scanId),

@@ -18,9 +18,7 @@ export function sessionStatements(db: Db) {
     INSERT INTO sessions (id, token_hash, app_id, key_id, env, host_user_ref, scopes, created_at, expires_at, scan_id)
     VALUES (@id, @token_hash, @app_id, @key_id, @env, @host_user_ref, @scopes, @created_at, @expires_at, @scan_id)`);
   const byTokenHash = db.prepare<[string], SessionRow>('SELECT * FROM sessions WHERE token_hash = ?');
-  const bindScan = db.prepare<{ id: string; scan_id: string }>(
-    'UPDATE sessions SET scan_id = @scan_id WHERE id = @id AND scan_id IS NULL',
-  );
+  const bindScan = db.prepare<{ id: string; scan_id: string }>('UPDATE sessions SET scan_id = @scan_id WHERE id = @id AND scan_id IS NULL');
   const countForApp = db.prepare<[string], { n: number }>('SELECT count(*) AS n FROM sessions WHERE app_id = ?');
   return {
     insert: (row: SessionRow) => void insert.run(row),

@@ -27,7 +27,15 @@ export function webhookStatements(db: Db, claims: DeliveryClaims) {
     UPDATE events SET payload = '', redacted_at = @now
     WHERE app_id = @app_id AND host_user_ref = @host_user_ref AND type = 'scan.results_available' AND redacted_at IS NULL`);
 
-  const insertDelivery = db.prepare<{ id: string; event_id: string; app_id: string; host_user_ref: string; origin: string; now: number; due: number }>(`
+  const insertDelivery = db.prepare<{
+    id: string;
+    event_id: string;
+    app_id: string;
+    host_user_ref: string;
+    origin: string;
+    now: number;
+    due: number;
+  }>(`
     INSERT INTO deliveries (id, event_id, app_id, host_user_ref, status, attempts, next_attempt_at, created_at, updated_at, origin)
     VALUES (@id, @event_id, @app_id, @host_user_ref, 'pending', 0, @due, @now, @now, @origin)`);
   // While the clock advances, a delivery queued meanwhile is first due at the advance's end (see holdNewUntil).
@@ -37,10 +45,12 @@ export function webhookStatements(db: Db, claims: DeliveryClaims) {
     INSERT INTO delivery_ordinals (delivery_id, app_id, ordinal)
     VALUES (@id, @app_id, coalesce((SELECT max(ordinal) + 1 FROM delivery_ordinals WHERE app_id = @app_id), 0))`);
   // Both rows or neither (a resend is queued outside any other transaction).
-  const insertDeliveryTx = db.transaction((row: { id: string; event_id: string; app_id: string; host_user_ref: string; origin: string }, now: number) => {
-    insertDelivery.run({ ...row, now, due: newDueFrom === null ? now : Math.max(now, newDueFrom) });
-    insertOrdinal.run({ id: row.id, app_id: row.app_id });
-  });
+  const insertDeliveryTx = db.transaction(
+    (row: { id: string; event_id: string; app_id: string; host_user_ref: string; origin: string }, now: number) => {
+      insertDelivery.run({ ...row, now, due: newDueFrom === null ? now : Math.max(now, newDueFrom) });
+      insertOrdinal.run({ id: row.id, app_id: row.app_id });
+    },
+  );
   const deliveryById = db.prepare<[string], DeliveryWithEvent>(`${JOINED} WHERE d.id = ?`);
   // The pending deliveries in due order, for the earliest one not claimed: claimed ones come first (they were due first).
   const dueTimes = db
@@ -48,14 +58,13 @@ export function webhookStatements(db: Db, claims: DeliveryClaims) {
       `SELECT id, next_attempt_at FROM deliveries INDEXED BY deliveries_pending WHERE status = 'pending' ORDER BY next_attempt_at, rowid LIMIT @limit`,
     )
     .raw();
-  const due = db
-    .prepare<{ now: number; limit: number; claimed: string }, DeliveryWithEvent>(
-      // Oldest due first, ties in the order queued (rowid): the partial index deliveries_pending
-      // (next_attempt_at, rowid) gives this order as is, so LIMIT stops early: with 10,000 due at once,
-      // a claim does not sort them all and join each with its event.
-      // INDEXED BY: without statistics the planner would rather sort a range of a status index.
-      // The claimed ones are skipped before their event is joined and their payload read.
-      `SELECT d.*, ${EVENT_COLUMNS} FROM deliveries d INDEXED BY deliveries_pending JOIN events e ON e.id = d.event_id
+  const due = db.prepare<{ now: number; limit: number; claimed: string }, DeliveryWithEvent>(
+    // Oldest due first, ties in the order queued (rowid): the partial index deliveries_pending
+    // (next_attempt_at, rowid) gives this order as is, so LIMIT stops early: with 10,000 due at once,
+    // a claim does not sort them all and join each with its event.
+    // INDEXED BY: without statistics the planner would rather sort a range of a status index.
+    // The claimed ones are skipped before their event is joined and their payload read.
+    `SELECT d.*, ${EVENT_COLUMNS} FROM deliveries d INDEXED BY deliveries_pending JOIN events e ON e.id = d.event_id
        WHERE d.status = 'pending' AND d.next_attempt_at <= @now AND d.id NOT IN (SELECT value FROM json_each(@claimed))
        ORDER BY d.next_attempt_at, d.rowid LIMIT @limit`,
   );
@@ -213,8 +222,10 @@ export function webhookStatements(db: Db, claims: DeliveryClaims) {
     redactResults: (appId: string, hostUserRef: string, now: number) =>
       redactResults.run({ app_id: appId, host_user_ref: hostUserRef, now }).changes,
 
-    insertDelivery: (row: { id: string; event_id: string; app_id: string; host_user_ref: string; origin: 'event' | 'resend' }, now: number) =>
-      void insertDeliveryTx(row, now),
+    insertDelivery: (
+      row: { id: string; event_id: string; app_id: string; host_user_ref: string; origin: 'event' | 'resend' },
+      now: number,
+    ) => void insertDeliveryTx(row, now),
     /**
      * A clock advance to `at` is under way (null: none): deliveries queued until it ends are first
      * due at `at`, so the advance plays the work that was due in its window, not the retries of

@@ -68,7 +68,7 @@ export async function runWebhookCheck(options: CheckOptions): Promise<CheckRepor
       modelVersion: MODEL_VERSION,
       ...(type === 'scan.results_available' ? { result: RESULT } : {}),
     });
-    if (extra) extra(built as unknown as Record<string, any>);
+    if (extra) extra(built);
     return built;
   };
   const send = async (e: WebhookEvent, how: { body?: string; signature?: string | null } = {}): Promise<Sent> => {
@@ -83,17 +83,37 @@ export async function runWebhookCheck(options: CheckOptions): Promise<CheckRepor
   const latencies: number[] = [];
   const record = (id: string, name: string, rules: string[], sent: Sent, verdict: { passed: boolean; reason: string }) => {
     if (sent.outcome.status !== null) latencies.push(sent.outcome.latencyMs);
-    checks.push({ id, name, rules, passed: verdict.passed, status: sent.outcome.status, latency_ms: sent.outcome.status === null ? null : sent.outcome.latencyMs, reason: verdict.reason });
+    checks.push({
+      id,
+      name,
+      rules,
+      passed: verdict.passed,
+      status: sent.outcome.status,
+      latency_ms: sent.outcome.status === null ? null : sent.outcome.latencyMs,
+      reason: verdict.reason,
+    });
   };
 
   // 1-3: each event type, correctly signed, must be acknowledged with a 2xx.
   const completed = event('scan.completed', 'a');
   const firstCompleted = await send(completed);
-  record('signed-scan-completed', 'a signed scan.completed is acknowledged', ['WH-1', 'WH-2', 'WH-4', 'WH-6', 'WH-7'], firstCompleted, acknowledged(firstCompleted));
+  record(
+    'signed-scan-completed',
+    'a signed scan.completed is acknowledged',
+    ['WH-1', 'WH-2', 'WH-4', 'WH-6', 'WH-7'],
+    firstCompleted,
+    acknowledged(firstCompleted),
+  );
   const failed = await send(event('scan.failed', 'c'));
   record('signed-scan-failed', 'a signed scan.failed is acknowledged', ['WH-2', 'WH-4', 'WH-11'], failed, acknowledged(failed));
   const results = await send(event('scan.results_available', 'a'));
-  record('signed-results-available', 'a signed scan.results_available is acknowledged', ['WH-3', 'WH-4', 'WH-11'], results, acknowledged(results));
+  record(
+    'signed-results-available',
+    'a signed scan.results_available is acknowledged',
+    ['WH-3', 'WH-4', 'WH-11'],
+    results,
+    acknowledged(results),
+  );
 
   // 4-6: forgeries must be refused (any non-2xx answer).
   const wrongSecret = `whsec_${randomBytes(24).toString('base64url')}`;
@@ -104,7 +124,10 @@ export async function runWebhookCheck(options: CheckOptions): Promise<CheckRepor
   record('unsigned', 'a delivery without Service-Signature is refused', ['WH-4'], unsigned, refused(unsigned));
   const reserialized = event('scan.completed', 'f');
   const signedBytes = JSON.stringify(reserialized);
-  const changed = await send(reserialized, { body: JSON.stringify(reserialized, null, 2), signature: signPayload(signedBytes, options.secret) });
+  const changed = await send(reserialized, {
+    body: JSON.stringify(reserialized, null, 2),
+    signature: signPayload(signedBytes, options.secret),
+  });
   record(
     'reserialized-body',
     'a body re-serialized after signing is refused',
@@ -115,7 +138,13 @@ export async function runWebhookCheck(options: CheckOptions): Promise<CheckRepor
 
   // 7: at-least-once delivery: the same event again (same id, same bytes) is acknowledged again.
   const replay = await send(completed, { body: firstCompleted.body });
-  record('replay', 'a replay of an acknowledged Service-Event-Id is acknowledged again', ['WH-5', 'WH-8'], replay, acknowledged(replay, 'dedupe on Service-Event-Id and answer 2xx: otherwise the service retries it for about 50 hours'));
+  record(
+    'replay',
+    'a replay of an acknowledged Service-Event-Id is acknowledged again',
+    ['WH-5', 'WH-8'],
+    replay,
+    acknowledged(replay, 'dedupe on Service-Event-Id and answer 2xx: otherwise the service retries it for about 50 hours'),
+  );
 
   // 8: no ordering between the events of a scan.
   const early = await send(event('scan.results_available', 'b'));
@@ -131,7 +160,10 @@ export async function runWebhookCheck(options: CheckOptions): Promise<CheckRepor
       ? lateVerdict.passed
         ? { passed: true, reason: `both acknowledged (${early.outcome.status}, ${late.outcome.status}); join on scan_id` }
         : { passed: false, reason: `the later scan.completed: ${lateVerdict.reason}` }
-      : { passed: false, reason: `the early scan.results_available: ${earlyVerdict.reason}; join the two on scan_id whatever order they arrive in` },
+      : {
+          passed: false,
+          reason: `the early scan.results_available: ${earlyVerdict.reason}; join the two on scan_id whatever order they arrive in`,
+        },
   );
 
   // 9: fields the receiver does not know yet must not make it refuse the event.
@@ -141,7 +173,13 @@ export async function runWebhookCheck(options: CheckOptions): Promise<CheckRepor
       e.data.device_platform = 'ios';
     }),
   );
-  record('unknown-fields', 'an event with unknown extra fields is accepted', ['WH-1'], extended, acknowledged(extended, 'ignore fields you do not know'));
+  record(
+    'unknown-fields',
+    'an event with unknown extra fields is accepted',
+    ['WH-1'],
+    extended,
+    acknowledged(extended, 'ignore fields you do not know'),
+  );
 
   // 10: every answer within the per-attempt timeout.
   const slowest = latencies.length ? Math.max(...latencies) : null;
@@ -162,7 +200,15 @@ export async function runWebhookCheck(options: CheckOptions): Promise<CheckRepor
   });
 
   const passed = checks.filter((c) => c.passed).length;
-  return { object: 'webhook_check', url: options.url, app_id: options.appId, timeout_ms: options.timeoutMs, passed, failed: checks.length - passed, checks };
+  return {
+    object: 'webhook_check',
+    url: options.url,
+    app_id: options.appId,
+    timeout_ms: options.timeoutMs,
+    passed,
+    failed: checks.length - passed,
+    checks,
+  };
 }
 
 function noAnswer(sent: Sent): string {
@@ -179,7 +225,10 @@ function acknowledged(sent: Sent, hint?: string): { passed: boolean; reason: str
   return { passed: false, reason: `answered ${status}, not 2xx${hint ? `: ${hint}` : ''}${excerpt(sent)}` };
 }
 
-function refused(sent: Sent, hint = 'verify Service-Signature (HMAC-SHA256 of the raw body with the whsec_ secret) and answer 4xx when it does not match'): {
+function refused(
+  sent: Sent,
+  hint = 'verify Service-Signature (HMAC-SHA256 of the raw body with the whsec_ secret) and answer 4xx when it does not match',
+): {
   passed: boolean;
   reason: string;
 } {

@@ -76,7 +76,9 @@ export function deliveryAttempter(deps: AttemptDeps): (row: DeliveryWithEvent, d
 
     // The bytes sent are the bytes signed: encoded once.
     const body = Buffer.from(row.payload, 'utf8');
-    const headers = secret ? signedDeliveryHeaders({ event_id: row.event_id, event_type: row.event_type, payload: body }, secret, deps.userAgent) : {};
+    const headers = secret
+      ? signedDeliveryHeaders({ event_id: row.event_id, event_type: row.event_type, payload: body }, secret, deps.userAgent)
+      : {};
     const startedAt = clock.now();
     if (deps.listening()) deps.emit(row, { object: 'delivery.attempt_started', outcome: 'in_flight', attempt: number, url });
 
@@ -84,7 +86,8 @@ export function deliveryAttempter(deps: AttemptDeps): (row: DeliveryWithEvent, d
     if (!url) outcome = unsent('nowhere to send: the app has no webhook_url and no listener attached');
     else if (!secret) outcome = unsent('the app has no whsec_ signing secret');
     else if (verdict.action === 'drop') outcome = unsent('dropped by chaos');
-    else if (verdict.action === 'fail') outcome = { status: verdict.failStatus ?? 500, latencyMs: 0, error: 'failed by chaos', excerpt: null };
+    else if (verdict.action === 'fail')
+      outcome = { status: verdict.failStatus ?? 500, latencyMs: 0, error: 'failed by chaos', excerpt: null };
     else {
       const { signal, timeoutMs } = run;
       outcome = await deps.send({ url, headers, body, timeoutMs, signal });

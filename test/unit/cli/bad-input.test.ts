@@ -9,7 +9,9 @@ describe('bad input refused early', () => {
     await runCommand(['session', 'mint', '--user', 'm'], { emulator });
     const res = await runCommand(['logs', 'tail', '--since', 'banana', '--no-follow'], { emulator });
     expect(res).toMatchObject({ code: 2, stdout: '' });
-    expect(res.stderr).toContain("'--since <when>' argument 'banana' is invalid. Expected a duration such as 5m or 1h, or an RFC 3339 time");
+    expect(res.stderr).toContain(
+      "'--since <when>' argument 'banana' is invalid. Expected a duration such as 5m or 1h, or an RFC 3339 time",
+    );
     const ok = await runCommand(['logs', 'tail', '--since', '5m', '--no-follow'], { emulator });
     expect(ok.code).toBe(0);
     expect(ok.stdout).toContain('/v1/sessions');
@@ -30,9 +32,18 @@ describe('bad input refused early', () => {
       'scanctl: --route "POST /v1/sesions" matches no route of the service, so the fault would never fire\n  hint: did you mean "POST /v1/sessions"?\n',
     );
     expect((await runCommand(['faults', 'list', '--json'], { emulator })).stdout).toContain('"data": []');
-    const wrongMethod = await runCommand(['faults', 'add', '--route', 'GET /v1/sessions', '--status', '503', '--code', 'down'], { emulator });
+    const wrongMethod = await runCommand(['faults', 'add', '--route', 'GET /v1/sessions', '--status', '503', '--code', 'down'], {
+      emulator,
+    });
     expect(wrongMethod.code).toBe(2);
-    for (const route of ['POST /v1/sessions', '/v1/sessions', 'PATCH /v1/apps/:app_id', 'PATCH /v1/apps/app_demo', 'PUT /v1/scans/*', '/v1/*']) {
+    for (const route of [
+      'POST /v1/sessions',
+      '/v1/sessions',
+      'PATCH /v1/apps/:app_id',
+      'PATCH /v1/apps/app_demo',
+      'PUT /v1/scans/*',
+      '/v1/*',
+    ]) {
       const res = await runCommand(['faults', 'add', '--route', route, '--status', '503', '--code', 'down'], { emulator });
       expect(res.code, `${route}: ${res.stderr}`).toBe(0);
     }
@@ -42,7 +53,10 @@ describe('bad input refused early', () => {
     const emulator = testEmulator();
     const cases: Array<[string[], string]> = [
       [['state', 'import', 'missing.json'], 'scanctl: missing.json cannot be read (ENOENT)'],
-      [['webhook', 'verify', '--secret', DEMO.webhookSecret, '--signature', 'v1=00', 'missing.json'], 'scanctl: missing.json cannot be read (ENOENT)'],
+      [
+        ['webhook', 'verify', '--secret', DEMO.webhookSecret, '--signature', 'v1=00', 'missing.json'],
+        'scanctl: missing.json cannot be read (ENOENT)',
+      ],
       [['scan', 'simulate', '--user', 'm', '--result', 'missing.json'], 'scanctl: --result missing.json cannot be read (ENOENT)'],
     ];
     for (const [args, line] of cases) {
@@ -65,7 +79,9 @@ describe('bad input refused early', () => {
   it('webhook verify with no input on a terminal says what it expects and exits 2 (no silent wait)', async () => {
     const res = await runCommand(['webhook', 'verify', '--secret', DEMO.webhookSecret, '--signature', 'abc'], { stdinIsTTY: true });
     expect(res.code).toBe(2);
-    expect(res.stderr).toMatch(/^scanctl: webhook verify checks the raw body bytes of a file or of stdin, and stdin is a terminal\n {2}hint: pass the body file/);
+    expect(res.stderr).toMatch(
+      /^scanctl: webhook verify checks the raw body bytes of a file or of stdin, and stdin is a terminal\n {2}hint: pass the body file/,
+    );
   });
 
   it('fixture errors report every problem at once', () => {

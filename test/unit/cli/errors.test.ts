@@ -45,9 +45,13 @@ describe('messages that say what happened', () => {
   it('a read-only database says read-only, not "disk I/O error"', () => {
     // SQLite's answer to an exclusive lock on a file without write permission (seen as a non-root user).
     const ioerr = Object.assign(new Error('disk I/O error'), { code: 'SQLITE_IOERR_LOCK' });
-    expect(databaseOpenError(ioerr, 'data/emu.db', (path) => path !== 'data/emu.db')!.message).toBe('the database data/emu.db is read-only: scanctl needs to write to it');
+    expect(databaseOpenError(ioerr, 'data/emu.db', (path) => path !== 'data/emu.db')!.message).toBe(
+      'the database data/emu.db is read-only: scanctl needs to write to it',
+    );
     const folder = Object.assign(new Error('attempt to write a readonly database'), { code: 'SQLITE_READONLY_DIRECTORY' });
-    expect(databaseOpenError(folder, 'data/emu.db', (path) => path === 'data/emu.db')!.message).toMatch(/^the folder of the database data\/emu\.db is read-only/);
+    expect(databaseOpenError(folder, 'data/emu.db', (path) => path === 'data/emu.db')!.message).toMatch(
+      /^the folder of the database data\/emu\.db is read-only/,
+    );
     const notDb = Object.assign(new Error('file is not a database'), { code: 'SQLITE_NOTADB' });
     expect(databaseOpenError(notDb, 'x.db', () => true)!.message).toBe('cannot open the database x.db: file is not a database');
     expect(databaseOpenError(new Error('other'), 'x.db')).toBeNull();
@@ -65,12 +69,17 @@ describe('messages that say what happened', () => {
         },
       },
     } as unknown as Pick<Emulator, 'app'>;
-    const res = await runCommand(['scan', 'simulate', '--user', 'm_int', '--count', '5'], { emulator: counting, onInterruptListener: (send) => (interrupt = send) });
+    const res = await runCommand(['scan', 'simulate', '--user', 'm_int', '--count', '5'], {
+      emulator: counting,
+      onInterruptListener: (send) => (interrupt = send),
+    });
     expect(res.code).toBe(130);
     expect(res.stdout).toMatch(/scan 1\/5 /);
     expect(res.stdout).toMatch(/scan 2\/5 /);
     expect(res.stdout).not.toMatch(/scan 3\/5 /);
-    expect(res.stderr).toMatch(/^scanctl: interrupted after 2 of 5 scans \(2 recorded\)\n {2}hint: the recorded ones stay: scanctl scan list --user m_int\n$/);
+    expect(res.stderr).toMatch(
+      /^scanctl: interrupted after 2 of 5 scans \(2 recorded\)\n {2}hint: the recorded ones stay: scanctl scan list --user m_int\n$/,
+    );
     const listed = JSON.parse((await runCommand(['scan', 'list', '--user', 'm_int', '--json'], { emulator })).stdout);
     expect(listed.data).toHaveLength(2);
   });

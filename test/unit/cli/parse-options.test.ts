@@ -16,7 +16,7 @@ function leaves(command: Command, path: string[] = []): Array<{ path: string[]; 
   return out;
 }
 
-const ONE_LINE_ERROR = /^scanctl: [^\n]+\n(  hint: [^\n]+\n)?$/;
+const ONE_LINE_ERROR = /^scanctl: [^\n]+\n( {2}hint: [^\n]+\n)?$/;
 
 describe('option parsing: every value checked while parsing, before any request', () => {
   it('app update --webhook-url URL --quota abc exits 2 and sends no PATCH (no partial update)', async () => {
@@ -69,14 +69,19 @@ describe('option parsing: every value checked while parsing, before any request'
       expect(res.stderr, args.join(' ')).toContain(expected);
     }
     // The message points at the help of the command that was reached.
-    expect((await runCommand(['--app', 'app_demo', 'scan', 'simulate', '--user', 'm', '--count', 'abc'])).stderr).toMatch(/\(see scanctl scan simulate --help\)\n$/);
+    expect((await runCommand(['--app', 'app_demo', 'scan', 'simulate', '--user', 'm', '--count', 'abc'])).stderr).toMatch(
+      /\(see scanctl scan simulate --help\)\n$/,
+    );
     expect((await runCommand(['scans', 'list', '--limit', '0'])).stderr).toMatch(/\(see scanctl scan list --help\)\n$/);
   });
 
   it('scan list is the home of listing scans; scans list and device keep working', async () => {
     const emulator = testEmulator();
     await runCommand(['scan', 'simulate', '--user', 'm_list', '--outcome', 'abandoned'], { emulator });
-    for (const args of [['scan', 'list', '--json'], ['scans', 'list', '--json']]) {
+    for (const args of [
+      ['scan', 'list', '--json'],
+      ['scans', 'list', '--json'],
+    ]) {
       const res = await runCommand(args, { emulator });
       expect(res.code).toBe(0);
       expect(JSON.parse(res.stdout).data[0]).toMatchObject({ host_user_ref: 'm_list', status: 'abandoned' });
@@ -105,7 +110,11 @@ describe('--help', () => {
   });
 
   it('subcommand help lists the global options (--json, --base-url, --app)', async () => {
-    for (const args of [['scan', 'simulate', '--help'], ['key', 'list', '--help'], ['help', 'clock', 'advance']]) {
+    for (const args of [
+      ['scan', 'simulate', '--help'],
+      ['key', 'list', '--help'],
+      ['help', 'clock', 'advance'],
+    ]) {
       const res = await runCommand(args);
       expect(res.stdout, args.join(' ')).toMatch(/Global Options:[\s\S]*--base-url <url>[\s\S]*--app <id>[\s\S]*--json/);
     }
@@ -119,8 +128,7 @@ describe('--help', () => {
       expect(unknown.code, path.join(' ')).toBe(2);
       expect(unknown.stdout, path.join(' ')).toBe('');
       expect(unknown.stderr, path.join(' ')).toMatch(ONE_LINE_ERROR);
-      const requiresSomething =
-        command.registeredArguments.some((a) => a.required) || command.options.some((o) => o.mandatory);
+      const requiresSomething = command.registeredArguments.some((a) => a.required) || command.options.some((o) => o.mandatory);
       if (!requiresSomething) continue;
       const missing = await runCommand(path);
       expect(missing.code, `${path.join(' ')} (nothing given)`).toBe(2);

@@ -59,8 +59,15 @@ describe('docs/cli, the command reference generated from the program', () => {
 
   it('the global options table fills its Default and Env columns (--base-url: SCANCTL_BASE_URL, read by the CLI itself)', () => {
     const clock = pages.find((page) => page.file === 'clock.md')!.content;
-    const row = (flag: string) => clock.split('\n').find((line) => line.startsWith(`| \`${flag}`))!.split(' | ');
-    expect(row('--base-url <url>').slice(2)).toEqual(['`the emulator in the nearest .scanctl/serve.json, else http://127.0.0.1:7226`', '`SCANCTL_BASE_URL` |']);
+    const row = (flag: string) =>
+      clock
+        .split('\n')
+        .find((line) => line.startsWith(`| \`${flag}`))!
+        .split(' | ');
+    expect(row('--base-url <url>').slice(2)).toEqual([
+      '`the emulator in the nearest .scanctl/serve.json, else http://127.0.0.1:7226`',
+      '`SCANCTL_BASE_URL` |',
+    ]);
     expect(row('--app <id>')[2]).toBe("`the emulator's default app`");
     expect(row('--json')[2]).toBe('`off: human output`');
   });

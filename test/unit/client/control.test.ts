@@ -10,14 +10,19 @@ import { cleanupAfterEach, emulatorWithReceiver, recordScan } from '../../helper
 import { Condition } from '../../helpers/wait.js';
 
 const cleanup = cleanupAfterEach();
-const setup = (behaviour: Behaviour = () => 200, options: { url?: boolean } = {}) => emulatorWithReceiver(cleanup, { behaviour, ...options });
+const setup = (behaviour: Behaviour = () => 200, options: { url?: boolean } = {}) =>
+  emulatorWithReceiver(cleanup, { behaviour, ...options });
 const scan = (emu: TestEmulator, scanId: string, hostUserRef = 'member_1') => recordScan(emu, { scanId, hostUserRef });
 
 /** A ControlClient over the in-process app (no socket). */
 function controlOf(emu: TestEmulator): ControlClient {
   return {
     deliveries: async (query: Record<string, unknown>) => {
-      const qs = new URLSearchParams(Object.entries(query).filter(([, v]) => v !== undefined).map(([k, v]): [string, string] => [k, String(v)]));
+      const qs = new URLSearchParams(
+        Object.entries(query)
+          .filter(([, v]) => v !== undefined)
+          .map(([k, v]): [string, string] => [k, String(v)]),
+      );
       return (await emu.call('GET', `/_scanctl/webhooks/deliveries?${qs}`)).body;
     },
   } as unknown as ControlClient;
@@ -146,7 +151,13 @@ describe('webhook control plane', () => {
     const kinds = events.filter((e) => e.event === 'delivery').map((e) => e.data.object);
     expect(kinds).toEqual(['delivery.queued', 'delivery.attempt_started', 'delivery.attempt_finished']);
     const finished = events.at(-1)!.data;
-    expect(finished).toMatchObject({ attempt: 1, max_attempts: 17, status: 503, outcome: 'retrying', next_attempt_at: '2026-11-22T10:00:30.000Z' });
+    expect(finished).toMatchObject({
+      attempt: 1,
+      max_attempts: 17,
+      status: 503,
+      outcome: 'retrying',
+      next_attempt_at: '2026-11-22T10:00:30.000Z',
+    });
     await cancel();
   });
 
@@ -195,7 +206,11 @@ describe('waitForDeliveries', () => {
     scan(emu, 's1');
     await emu.advance(60 * 3_600_000);
     const outcome = await waitForDeliveries(controlOf(emu), { scanIds: ['s1'], timeoutMs: 1_000, pollMs: 5, timer: steppedTimer() });
-    expect(outcome).toMatchObject({ ok: false, reason: 'failed', delivery: { status: 'failed', attempts: 17, last_status: 500, last_error: 'HTTP 500' } });
+    expect(outcome).toMatchObject({
+      ok: false,
+      reason: 'failed',
+      delivery: { status: 'failed', attempts: 17, last_status: 500, last_error: 'HTTP 500' },
+    });
   });
 
   it('times out (real time) while a delivery is still pending', async () => {
@@ -213,7 +228,13 @@ describe('waitForDeliveries', () => {
     for (const id of ['s1', 's2', 's3']) scan(emu, id);
     const lines: string[] = [];
     const timer = steppedTimer((sleep) => emu.advance(sleep === 1 ? 0 : 30_000));
-    const outcome = await waitForDeliveries(controlOf(emu), { scanIds: ['s1', 's2', 's3'], timeoutMs: 5_000, pollMs: 5, timer, onProgress: progressLines((l) => lines.push(l)) });
+    const outcome = await waitForDeliveries(controlOf(emu), {
+      scanIds: ['s1', 's2', 's3'],
+      timeoutMs: 5_000,
+      pollMs: 5,
+      timer,
+      onProgress: progressLines((l) => lines.push(l)),
+    });
     expect(outcome.ok).toBe(true);
     expect(lines).toEqual([
       'waiting for 3 deliveries (0 delivered, 3 queued)',

@@ -10,7 +10,8 @@ import { cleanupAfterEach, receiver as receiverFor, recordScan } from '../../hel
 
 const cleanup = cleanupAfterEach();
 const receiver = (behaviour: Behaviour = () => 200) => receiverFor(cleanup, behaviour);
-const scan = (emu: TestEmulator, scanId: string, type: 'scan.completed' | 'scan.failed' = 'scan.completed') => recordScan(emu, { scanId, type });
+const scan = (emu: TestEmulator, scanId: string, type: 'scan.completed' | 'scan.failed' = 'scan.completed') =>
+  recordScan(emu, { scanId, type });
 
 /** The stream client over the in-process app (no socket). */
 const fetchOf = (emu: TestEmulator) => (async (url: string, init?: RequestInit) => emu.app.request(url, init)) as typeof fetch;
@@ -34,14 +35,24 @@ describe('webhook listeners', () => {
       object: 'listener.replaced',
       listener_id: first.stream.ready.listener!.id,
       app_id: DEMO.appId,
-      replaced_by: { id: second.stream.ready.listener!.id, forward_url: 'http://127.0.0.1:9/second', events: null, created_at: '2026-11-22T10:00:00.000Z' },
+      replaced_by: {
+        id: second.stream.ready.listener!.id,
+        forward_url: 'http://127.0.0.1:9/second',
+        events: null,
+        created_at: '2026-11-22T10:00:00.000Z',
+      },
     });
     // One listener per app: only the second is attached.
     const listeners = (await emu.call('GET', '/_scanctl/webhooks/listeners')).body.data;
     expect(listeners.map((l: { forward_url: string }) => l.forward_url)).toEqual(['http://127.0.0.1:9/second']);
     // A stream without --forward takes nothing over.
     const watcher = await listen(emu, {});
-    expect(watcher.stream.ready).toMatchObject({ listener: null, effective_url: 'http://127.0.0.1:9/second', events: null, emulator_time: '2026-11-22T10:00:00.000Z' });
+    expect(watcher.stream.ready).toMatchObject({
+      listener: null,
+      effective_url: 'http://127.0.0.1:9/second',
+      events: null,
+      emulator_time: '2026-11-22T10:00:00.000Z',
+    });
     expect((await emu.call('GET', '/_scanctl/webhooks/listeners')).body.data).toHaveLength(1);
   });
 
@@ -57,7 +68,9 @@ describe('webhook listeners', () => {
     await emu.advance(0);
     expect((await forwarded.waitFor(1)).map((d) => d.body.type)).toEqual(['scan.failed']);
     expect((await app.waitFor(1)).map((d) => d.body.type)).toEqual(['scan.completed']);
-    expect(seen.filter((e) => e.object === 'delivery.attempt_finished').map((e) => (e as DeliveryStreamEvent).event_type)).toEqual(['scan.failed']);
+    expect(seen.filter((e) => e.object === 'delivery.attempt_finished').map((e) => (e as DeliveryStreamEvent).event_type)).toEqual([
+      'scan.failed',
+    ]);
   });
 
   it('--events: an unknown type is refused with the valid list', async () => {
@@ -107,7 +120,9 @@ describe('webhook listeners', () => {
     const { stream } = await listen(emu, { appId: 'app_trial', forward: 'http://127.0.0.1:9/hooks' });
     const printed = (await emu.call('POST', '/_scanctl/webhooks/signing-secret', { json: { app_id: 'app_trial' } })).body.webhook_secret;
     await emu.call('POST', '/_scanctl/state/reset');
-    expect((await emu.call('POST', '/_scanctl/webhooks/signing-secret', { json: { app_id: 'app_trial' } })).body.webhook_secret).toBe(printed);
+    expect((await emu.call('POST', '/_scanctl/webhooks/signing-secret', { json: { app_id: 'app_trial' } })).body.webhook_secret).toBe(
+      printed,
+    );
     expect((await emu.call('GET', '/_scanctl/webhooks/listeners')).body.data).toHaveLength(1);
     stream.close();
     expect(await stream.done).toEqual({ reason: 'closed' });
@@ -121,14 +136,20 @@ describe('webhook listeners', () => {
     expect((await emu.call('POST', '/_scanctl/state/import', { json: file })).status).toBe(200);
     const end = await stream.done;
     expect(end.reason).toBe('ended');
-    expect(seen.at(-1)).toMatchObject({ object: 'listener.ended', listener_id: stream.ready.listener!.id, app_id: DEMO.appId, reason: 'app_removed', cause: 'state_import' } satisfies Partial<ListenerEndedEvent>);
+    expect(seen.at(-1)).toMatchObject({
+      object: 'listener.ended',
+      listener_id: stream.ready.listener!.id,
+      app_id: DEMO.appId,
+      reason: 'app_removed',
+      cause: 'state_import',
+    } satisfies Partial<ListenerEndedEvent>);
     const error = streamEndError(end)!;
     expect(error.exitCode).toBe(EXIT.listenerEnded);
     expect(error.message).toMatch(/^stopped listening: a `state import` at .* \(app_demo no longer exists\)$/);
     expect((await emu.call('GET', '/_scanctl/webhooks/listeners')).body.data).toEqual([]);
   });
 
-  it('CHOICE-30: a state file\'s listener rows are not imported (they belonged to the run that exported them)', async () => {
+  it("CHOICE-30: a state file's listener rows are not imported (they belonged to the run that exported them)", async () => {
     const a = testEmulator();
     await listen(a, { forward: 'http://127.0.0.1:9/a' });
     const file = (await (await a.app.request('/_scanctl/state')).json()) as { tables: Record<string, unknown[]> };

@@ -6,7 +6,11 @@ import { pointWebhooksAt, recordScan } from '../../helpers/webhook-setup.js';
 const ORIGIN = 'http://localhost';
 
 async function signIn(emu: TestEmulator, accountId: string = DEMO.accountId): Promise<string> {
-  const res = await emu.app.request('/sign-in', { method: 'POST', headers: { origin: ORIGIN, 'content-type': 'application/x-www-form-urlencoded' }, body: `account_id=${accountId}` });
+  const res = await emu.app.request('/sign-in', {
+    method: 'POST',
+    headers: { origin: ORIGIN, 'content-type': 'application/x-www-form-urlencoded' },
+    body: `account_id=${accountId}`,
+  });
   expect(res.status).toBe(303);
   return res.headers.get('set-cookie')!.split(';')[0]!;
 }
@@ -16,7 +20,13 @@ async function get(emu: TestEmulator, path: string, cookie: string) {
   return { status: res.status, headers: res.headers, html: await res.text() };
 }
 
-async function post(emu: TestEmulator, path: string, fields: Record<string, string>, cookie: string, headers: Record<string, string> = { origin: ORIGIN }) {
+async function post(
+  emu: TestEmulator,
+  path: string,
+  fields: Record<string, string>,
+  cookie: string,
+  headers: Record<string, string> = { origin: ORIGIN },
+) {
   const res = await emu.app.request(path, {
     method: 'POST',
     headers: { cookie, 'content-type': 'application/x-www-form-urlencoded', ...headers },
@@ -25,7 +35,8 @@ async function post(emu: TestEmulator, path: string, fields: Record<string, stri
   return { status: res.status, headers: res.headers, html: await res.text() };
 }
 
-const scan = (emu: TestEmulator, hostUserRef: string, scanId: string): string => recordScan(emu, { hostUserRef, scanId, modelVersion: '2026.10.1' });
+const scan = (emu: TestEmulator, hostUserRef: string, scanId: string): string =>
+  recordScan(emu, { hostUserRef, scanId, modelVersion: '2026.10.1' });
 
 const setWebhookUrl = (emu: TestEmulator, url: string) => pointWebhooksAt(emu, url);
 
@@ -35,19 +46,29 @@ describe('web console', () => {
     const anonymous = await emu.app.request('/keys');
     expect(anonymous.status).toBe(303);
     expect(anonymous.headers.get('location')).toBe('/sign-in?next=%2Fkeys');
-    const res = await emu.app.request('/sign-in', { method: 'POST', headers: { origin: ORIGIN, 'content-type': 'application/x-www-form-urlencoded' }, body: 'account_id=acct_demo&next=%2Fkeys' });
+    const res = await emu.app.request('/sign-in', {
+      method: 'POST',
+      headers: { origin: ORIGIN, 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'account_id=acct_demo&next=%2Fkeys',
+    });
     expect(res.status).toBe(303);
     expect(res.headers.get('location')).toBe('/keys');
     expect(res.headers.get('set-cookie')).toMatch(/^scanctl_portal=psess_\w+; Path=\/; HttpOnly; SameSite=Strict$/);
     const cookie = res.headers.get('set-cookie')!.split(';')[0]!;
     // The same cookie is the portal's: PATCH /v1/apps/{app_id} takes it (APP-1).
-    expect((await emu.call('PATCH', `/v1/apps/${DEMO.appId}`, { headers: { cookie }, json: { results_delivery_enabled: true } })).status).toBe(200);
+    expect(
+      (await emu.call('PATCH', `/v1/apps/${DEMO.appId}`, { headers: { cookie }, json: { results_delivery_enabled: true } })).status,
+    ).toBe(200);
     expect((await get(emu, '/keys', cookie)).status).toBe(200);
     const out = await post(emu, '/sign-out', {}, cookie);
     expect(out.headers.get('location')).toBe('/sign-in?done=signed-out');
     expect((await get(emu, '/keys', cookie)).status).toBe(303);
     // A next that leaves the site is ignored.
-    const away = await emu.app.request('/sign-in', { method: 'POST', headers: { origin: ORIGIN, 'content-type': 'application/x-www-form-urlencoded' }, body: 'account_id=acct_demo&next=%2F%2Fevil.example' });
+    const away = await emu.app.request('/sign-in', {
+      method: 'POST',
+      headers: { origin: ORIGIN, 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'account_id=acct_demo&next=%2F%2Fevil.example',
+    });
     expect(away.headers.get('location')).toBe('/deliveries');
   });
 
@@ -67,17 +88,27 @@ describe('web console', () => {
     expect((await get(emu, '/', cookie)).headers.get('location')).toBe('/deliveries');
   });
 
-  it('CHOICE-3: a bad webhook URL is refused with the API\'s own error beside the field, and nothing changes', async () => {
+  it("CHOICE-3: a bad webhook URL is refused with the API's own error beside the field, and nothing changes", async () => {
     const emu = testEmulator();
     const cookie = await signIn(emu);
-    const api = await emu.call('PATCH', `/v1/apps/${DEMO.appId}`, { headers: { cookie }, json: { webhook_url: 'ftp://nope', results_delivery_enabled: true } });
+    const api = await emu.call('PATCH', `/v1/apps/${DEMO.appId}`, {
+      headers: { cookie },
+      json: { webhook_url: 'ftp://nope', results_delivery_enabled: true },
+    });
     expect(api.status).toBe(400);
     const before = emu.store.apps.get(DEMO.appId)!;
-    const res = await post(emu, '/settings', { webhook_url: 'ftp://nope', results_delivery_enabled: 'true', daily_session_quota: '5' }, cookie);
+    const res = await post(
+      emu,
+      '/settings',
+      { webhook_url: 'ftp://nope', results_delivery_enabled: 'true', daily_session_quota: '5' },
+      cookie,
+    );
     expect(res.status).toBe(400);
     expect(res.html).toContain('<input id="settings-webhook_url" name="webhook_url" type="text" value="ftp://nope" inputmode="url"');
     expect(res.html).toContain('aria-invalid="true" aria-describedby="settings-webhook_url-hint settings-webhook_url-error"');
-    expect(res.html).toContain(`<p class="error" id="settings-webhook_url-error">${api.body.error.message} <code>${api.body.error.code}</code></p>`);
+    expect(res.html).toContain(
+      `<p class="error" id="settings-webhook_url-error">${api.body.error.message} <code>${api.body.error.code}</code></p>`,
+    );
     expect(res.html).toContain(`<div class="error-summary" role="alert"><p>Nothing was changed: ${api.body.error.message}`);
     expect(emu.store.apps.get(DEMO.appId)).toEqual(before);
     // A quota the API refuses: its error, beside the quota; the valid webhook URL is not saved either.
@@ -91,7 +122,12 @@ describe('web console', () => {
   it('APP-2: saving settings issues the signing secret once, shown in that answer only; the hint afterwards, on every page', async () => {
     const emu = testEmulator();
     const cookie = await signIn(emu, 'acct_trial');
-    const res = await post(emu, '/settings', { webhook_url: 'http://127.0.0.1:9/hooks', results_delivery_enabled: 'true', daily_session_quota: '7' }, cookie);
+    const res = await post(
+      emu,
+      '/settings',
+      { webhook_url: 'http://127.0.0.1:9/hooks', results_delivery_enabled: 'true', daily_session_quota: '7' },
+      cookie,
+    );
     expect(res.status).toBe(200);
     const secret = /value="(whsec_\w+)"/.exec(res.html)?.[1];
     expect(secret).toBeDefined();
@@ -122,7 +158,9 @@ describe('web console', () => {
     expect((await emu.call('POST', '/v1/sessions', { key: DEMO.testSecret, json: { host_user_ref: 'm' } })).status).toBe(201);
     const keys = await get(emu, '/keys', cookie);
     expect(keys.html).not.toContain(secret);
-    expect(keys.html).toMatch(/rotating<\/span><span class="grace"> grace ends <time datetime="2026-11-23T10:00:00.000Z">2026-11-23 10:00:00Z<span class="muted"> \(in 1d\)<\/span>/);
+    expect(keys.html).toMatch(
+      /rotating<\/span><span class="grace"> grace ends <time datetime="2026-11-23T10:00:00.000Z">2026-11-23 10:00:00Z<span class="muted"> \(in 1d\)<\/span>/,
+    );
     // Bad input: the API's error beside the form it came from; nothing changed.
     const count = emu.store.keys.forApp(DEMO.appId).length;
     const bad = await post(emu, '/keys/issue', { env: 'prod' }, cookie);
@@ -139,7 +177,12 @@ describe('web console', () => {
     const cookie = await signIn(emu);
     const before = emu.store.apps.get(DEMO.appId)!;
     const fields = { webhook_url: 'http://127.0.0.1:9/evil', daily_session_quota: '1' };
-    const refused: Array<Record<string, string>> = [{ origin: 'http://evil.example' }, { 'sec-fetch-site': 'cross-site' }, { origin: ORIGIN, 'sec-fetch-site': 'same-site' }, {}];
+    const refused: Array<Record<string, string>> = [
+      { origin: 'http://evil.example' },
+      { 'sec-fetch-site': 'cross-site' },
+      { origin: ORIGIN, 'sec-fetch-site': 'same-site' },
+      {},
+    ];
     for (const headers of refused) {
       const res = await post(emu, '/settings', fields, cookie, headers);
       expect(res.status).toBe(403);
@@ -197,7 +240,7 @@ describe('web console', () => {
     expect(bad.html).toContain('id="filter-status-error"');
   });
 
-  it('WH-9: the Clock page plays due retries; a bad duration is the API\'s error and moves nothing; the session outlives the move', async () => {
+  it("WH-9: the Clock page plays due retries; a bad duration is the API's error and moves nothing; the session outlives the move", async () => {
     const emu = testEmulator();
     emu.webhooks.attemptTimeoutMs = 2_000;
     const cookie = await signIn(emu);
@@ -210,7 +253,9 @@ describe('web console', () => {
     expect(api.status).toBe(400);
     const bad = await post(emu, '/clock/advance', { duration: 'soon' }, cookie);
     expect(bad.status).toBe(400);
-    expect(bad.html).toContain(`<p class="error" id="advance-duration-error">${api.body.error.message} <code>${api.body.error.code}</code></p>`);
+    expect(bad.html).toContain(
+      `<p class="error" id="advance-duration-error">${api.body.error.message} <code>${api.body.error.code}</code></p>`,
+    );
     const back = await post(emu, '/clock/set', { time: '2000-01-01T00:00:00Z' }, cookie);
     expect(back.status).toBe(400);
     expect(back.html).toContain('clock_backwards');
@@ -227,7 +272,7 @@ describe('web console', () => {
     expect((await get(emu, '/deliveries', cookie)).html).toContain('<span class="status status-failed">failed</span>');
   });
 
-  it('DEL-2: deleting a member\'s stored results from Scans goes through DELETE /v1/results\' domain function', async () => {
+  it("DEL-2: deleting a member's stored results from Scans goes through DELETE /v1/results' domain function", async () => {
     const emu = testEmulator();
     const cookie = await signIn(emu);
     const empty = await post(emu, '/scans/delete-results', { host_user_ref: '' }, cookie);
@@ -238,7 +283,7 @@ describe('web console', () => {
     expect(res.html).toContain('Deleted 0 stored results of <code>member_1</code>');
   });
 
-  it('the receiver\'s answer: the list and the delivery page show its status and the start of its body, as the CLI does', async () => {
+  it("the receiver's answer: the list and the delivery page show its status and the start of its body, as the CLI does", async () => {
     const emu = testEmulator();
     const receiver = await startReceiver(DEMO.webhookSecret, () => ({ status: 500, body: 'database is locked' }));
     try {
@@ -248,8 +293,12 @@ describe('web console', () => {
       await emu.advance(0);
       await receiver.waitFor(1);
       const [delivery] = emu.store.webhooks.deliveries({ app_id: DEMO.appId });
-      expect((await get(emu, '/deliveries', cookie)).html).toContain('<td data-label="Receiver answered" class="wrap">500: &quot;database is locked&quot;</td>');
-      expect((await get(emu, `/deliveries/${delivery!.id}`, cookie)).html).toContain('<td data-label="Answer or error" class="wrap mono">HTTP 500: &quot;database is locked&quot;</td>');
+      expect((await get(emu, '/deliveries', cookie)).html).toContain(
+        '<td data-label="Receiver answered" class="wrap">500: &quot;database is locked&quot;</td>',
+      );
+      expect((await get(emu, `/deliveries/${delivery!.id}`, cookie)).html).toContain(
+        '<td data-label="Answer or error" class="wrap mono">HTTP 500: &quot;database is locked&quot;</td>',
+      );
     } finally {
       await receiver.close();
     }

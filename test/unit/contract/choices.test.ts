@@ -23,7 +23,12 @@ describe('documented choices at the edges', () => {
     await patch({ webhook_url: r.url, results_delivery_enabled: true });
     const record = (type: 'scan.completed' | 'scan.results_available', scanId: string) =>
       recordScanEvent(emu.store, emu.ids, emu.clock.now(), {
-        type, appId: DEMO.appId, scanId, hostUserRef: 'member_1', occurredAt: emu.clock.now(), modelVersion: 'm',
+        type,
+        appId: DEMO.appId,
+        scanId,
+        hostUserRef: 'member_1',
+        occurredAt: emu.clock.now(),
+        modelVersion: 'm',
         ...(type === 'scan.results_available' ? { result: { a: 1 }, resultJson: '{"a":1}' } : {}),
       });
     const resultsEvent = record('scan.results_available', 'scn_1');
@@ -56,22 +61,37 @@ describe('documented choices at the edges', () => {
     const r = await startReceiver(DEMO.webhookSecret, () => 200);
     receivers.push(r);
     const cookie = await portalCookie(emu);
-    await emu.call('PATCH', `/v1/apps/${DEMO.appId}`, { headers: { cookie }, json: { webhook_url: r.url, results_delivery_enabled: true } });
+    await emu.call('PATCH', `/v1/apps/${DEMO.appId}`, {
+      headers: { cookie },
+      json: { webhook_url: r.url, results_delivery_enabled: true },
+    });
     const eventId = recordScanEvent(emu.store, emu.ids, emu.clock.now(), {
-      type: 'scan.results_available', appId: DEMO.appId, scanId: 'scn_2', hostUserRef: 'member_1', occurredAt: emu.clock.now(), modelVersion: 'm', result: { a: 1 }, resultJson: '{"a":1}',
+      type: 'scan.results_available',
+      appId: DEMO.appId,
+      scanId: 'scn_2',
+      hostUserRef: 'member_1',
+      occurredAt: emu.clock.now(),
+      modelVersion: 'm',
+      result: { a: 1 },
+      resultJson: '{"a":1}',
     });
     // Switched off behind the settings route's back (a state import, a fixture reload): the dispatcher still checks.
     emu.store.apps.updateSettings({ ...emu.store.apps.get(DEMO.appId)!, results_delivery_enabled: 0, now: emu.clock.now() });
     await emu.advance(0);
     expect(r.received).toHaveLength(0);
-    expect(emu.store.webhooks.deliveries({ event_id: eventId })).toMatchObject([{ status: 'cancelled', attempts: 0, last_error: RESULTS_WITHDRAWN }]);
+    expect(emu.store.webhooks.deliveries({ event_id: eventId })).toMatchObject([
+      { status: 'cancelled', attempts: 0, last_error: RESULTS_WITHDRAWN },
+    ]);
   });
 
   it('CHOICE-18: a refused attestation uses up its challenge (the same challenge cannot be retried)', async () => {
     const emu = testEmulator();
     const token = await mint(emu);
     const chl = await challenge(emu, token);
-    const body = (bundleId: string) => ({ installation_id: uid('ins'), attestation: { format: 'stub', challenge: chl, bundle_id: bundleId, team_id: DEMO.teamId } });
+    const body = (bundleId: string) => ({
+      installation_id: uid('ins'),
+      attestation: { format: 'stub', challenge: chl, bundle_id: bundleId, team_id: DEMO.teamId },
+    });
     const refused = await emu.call('POST', '/v1/device/enrollments', { key: token, json: body('com.example.other') });
     expect(expectErrorBody(refused.body).code).toBe('attestation_invalid');
     const retried = await emu.call('POST', '/v1/device/enrollments', { key: token, json: body(DEMO.bundleId) });
@@ -103,7 +123,12 @@ describe('documented choices at the edges', () => {
     const emu = testEmulator();
     const token = await mint(emu, 'member_1');
     const installation = await enroll(emu, token);
-    const report = { installation_id: installation, scan_id: uid('scn'), status: 'completed', occurred_at: new Date(emu.clock.now()).toISOString() };
+    const report = {
+      installation_id: installation,
+      scan_id: uid('scn'),
+      status: 'completed',
+      occurred_at: new Date(emu.clock.now()).toISOString(),
+    };
     const first = await event(emu, token, report, 'key-1');
     expect(first.status).toBe(201);
     const replay = await event(emu, await mint(emu, 'member_1'), report, 'key-1');

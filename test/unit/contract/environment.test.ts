@@ -13,6 +13,11 @@ describe('the environment contract', () => {
   it('leaves out a value that is not known, and fills every name from the credentials', () => {
     expect(environmentOf('http://127.0.0.1:1', null)).toEqual({ SCANCTL_BASE_URL: 'http://127.0.0.1:1' });
     const full = environmentOf('http://h:2', { appId: 'a', secretKey: 'sk', publishableKey: null, webhookSecret: 'whsec_x' });
-    expect(full).toEqual({ SCANCTL_BASE_URL: 'http://h:2', SCANCTL_APP_ID: 'a', SCANCTL_SECRET_KEY: 'sk', SCANCTL_WEBHOOK_SECRET: 'whsec_x' });
+    expect(full).toEqual({
+      SCANCTL_BASE_URL: 'http://h:2',
+      SCANCTL_APP_ID: 'a',
+      SCANCTL_SECRET_KEY: 'sk',
+      SCANCTL_WEBHOOK_SECRET: 'whsec_x',
+    });
   });
 });

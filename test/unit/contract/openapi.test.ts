@@ -124,14 +124,25 @@ describe('OpenAPI 3.1 document (VER-1)', () => {
     expect((await call('DELETE', '/v1/results?host_user_ref=m1', { key: DEMO.testSecret })).status).toBe(200);
     await call('DELETE', '/v1/results', { key: DEMO.testSecret });
     await call('DELETE', '/v1/results?host_user_ref=m1', { key: DEMO.testPublishable });
-    expect((await call('PATCH', `/v1/apps/${app}`, { ...json({ webhook_url: 'http://127.0.0.1:9/h' }), headers: { cookie } })).status).toBe(200);
+    expect((await call('PATCH', `/v1/apps/${app}`, { ...json({ webhook_url: 'http://127.0.0.1:9/h' }), headers: { cookie } })).status).toBe(
+      200,
+    );
     await call('PATCH', `/v1/apps/${app}`, { ...json({ webhook_url: 'ftp://x' }), headers: { cookie } });
     await call('PATCH', `/v1/apps/${app}`, json({ results_delivery_enabled: true }));
     await call('PATCH', `/v1/apps/${app}`, { key: DEMO.testSecret, ...json({}) });
     await call('PATCH', '/v1/apps/app_nope', { ...json({}), headers: { cookie } });
 
-    for (const path of ['/_scanctl/info', '/_scanctl/clock', '/_scanctl/apps', `/_scanctl/apps/${app}`, `/_scanctl/apps/${app}/webhook-secret`,
-      `/_scanctl/apps/${app}/keys`, '/_scanctl/accounts', '/_scanctl/apps/app_nope', '/_scanctl/openapi.json']) {
+    for (const path of [
+      '/_scanctl/info',
+      '/_scanctl/clock',
+      '/_scanctl/apps',
+      `/_scanctl/apps/${app}`,
+      `/_scanctl/apps/${app}/webhook-secret`,
+      `/_scanctl/apps/${app}/keys`,
+      '/_scanctl/accounts',
+      '/_scanctl/apps/app_nope',
+      '/_scanctl/openapi.json',
+    ]) {
       await call('GET', path);
     }
     expect((await call('POST', '/_scanctl/clock/advance', json({ duration: '1h' }))).status).toBe(200);
@@ -142,7 +153,8 @@ describe('OpenAPI 3.1 document (VER-1)', () => {
     await call('POST', `/_scanctl/apps/${app}/keys`, json({ env: 'test' }));
     await call('POST', '/_scanctl/apps/app_trial/keys', json({ env: 'live' }));
     expect((await call('POST', `/_scanctl/apps/${app}/keys/rotate`, json({ env: 'test' }))).status).toBe(201);
-    for (const action of ['suspend', 'suspend', 'reinstate', 'revoke', 'revoke']) await call('POST', `/_scanctl/apps/${app}/keys/${action}`, json({ env: 'live' }));
+    for (const action of ['suspend', 'suspend', 'reinstate', 'revoke', 'revoke'])
+      await call('POST', `/_scanctl/apps/${app}/keys/${action}`, json({ env: 'live' }));
     await call('POST', `/_scanctl/apps/${app}/keys/revoke`, json({ key_id: 'key_nope' }));
     for (const action of ['suspend', 'reinstate']) await call('POST', `/_scanctl/accounts/acct_demo/${action}`);
     await call('POST', '/_scanctl/accounts/acct_nope/suspend');

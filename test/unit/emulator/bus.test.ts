@@ -3,8 +3,13 @@ import { CHOICES } from '../../../src/contract/choices.js';
 import type { RequestLogEntry } from '../../../src/emulator/bus.js';
 import { testEmulator } from '../../helpers/emulator.js';
 
-const entry = (i: number): RequestLogEntry =>
-  ({ time: new Date(0).toISOString(), method: 'GET', path: `/${'p'.repeat(400)}/${i}`, status: 404, latency_ms: 0 }) as RequestLogEntry;
+const entry = (i: number): RequestLogEntry => ({
+  time: new Date(0).toISOString(),
+  method: 'GET',
+  path: `/${'p'.repeat(400)}/${i}`,
+  status: 404,
+  latency_ms: 0,
+});
 
 describe('CHOICE-37: a stream subscriber that does not read', () => {
   it('CHOICE-37: is dropped once its unsent events pass the bound: unsubscribed at once, its queue let go, a close event last', async () => {

@@ -7,7 +7,7 @@ import { FixtureError, parseFixtures, readFixtures } from '../../../src/emulator
 import { DEMO, FIXTURES_FILE, testEmulator } from '../../helpers/emulator.js';
 import { tempDir } from '../../helpers/temp.js';
 
-const base = () => JSON.parse(JSON.stringify(readFixtures(FIXTURES_FILE))) as any;
+const base = () => JSON.parse(JSON.stringify(readFixtures(FIXTURES_FILE)));
 
 function refusal(json: unknown, file = 'mine.json'): FixtureError {
   try {
@@ -48,7 +48,10 @@ describe('fixtures', () => {
 
   it('fills the defaults of every optional field', () => {
     const fixtures = parseFixtures(
-      JSON.stringify({ accounts: [{ id: 'acct_x' }], apps: [{ id: 'app_x', account_id: 'acct_x', name: 'X', bundle_id: 'com.x', team_id: 'ABCDEFGHIJ' }] }),
+      JSON.stringify({
+        accounts: [{ id: 'acct_x' }],
+        apps: [{ id: 'app_x', account_id: 'acct_x', name: 'X', bundle_id: 'com.x', team_id: 'ABCDEFGHIJ' }],
+      }),
       'x.json',
     );
     expect(fixtures.accounts[0]).toEqual({ id: 'acct_x', suspended: false });
@@ -100,7 +103,9 @@ describe('fixtures', () => {
       expect(error.reason).toMatch(reason);
       const first = `${field ? `${field}: ` : ''}${error.reason}`;
       if (error.problems.length === 1) expect(error.message).toBe(`mine.json: ${first}`);
-      else expect(error.message).toMatch(new RegExp(`^mine\\.json: ${error.problems.length} problems: `)), expect(error.message).toContain(first);
+      else
+        (expect(error.message).toMatch(new RegExp(`^mine\\.json: ${error.problems.length} problems: `)),
+          expect(error.message).toContain(first));
       // A key that is refused is never echoed back in the message.
       expect(error.message).not.toContain(DEMO.testSecret);
     }
@@ -129,7 +134,14 @@ describe('fixtures', () => {
     next.apps[0].results_delivery_enabled = true;
     next.apps[1].webhook_url = 'https://example.test/trial';
     next.accounts.push({ id: 'acct_new', suspended: true });
-    next.apps.push({ id: 'app_new', account_id: 'acct_new', name: 'New', bundle_id: 'com.new', team_id: 'NEWTEAM123', keys: { test: { secret: 'sk_test_newAppSecretKey000000000001', publishable: 'pk_test_newAppPublishable0000000001' } } });
+    next.apps.push({
+      id: 'app_new',
+      account_id: 'acct_new',
+      name: 'New',
+      bundle_id: 'com.new',
+      team_id: 'NEWTEAM123',
+      keys: { test: { secret: 'sk_test_newAppSecretKey000000000001', publishable: 'pk_test_newAppPublishable0000000001' } },
+    });
     const fixtures = parseFixtures(JSON.stringify(next), 'next.json');
     applyFixtures(emu.store, emu.ids, emu.box, emu.clock.now(), fixtures);
     applyFixtures(emu.store, emu.ids, emu.box, emu.clock.now(), fixtures);

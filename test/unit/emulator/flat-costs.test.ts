@@ -45,7 +45,9 @@ describe('costs that stay flat as the data grows', () => {
       const token = await mint(emu, user, { key });
       const scanId = uid('scn');
       for (const status of statuses) {
-        expect((await event(emu, token, { installation_id: installation, scan_id: scanId, status, occurred_at: occurredAt })).status).toBeLessThan(300);
+        expect(
+          (await event(emu, token, { installation_id: installation, scan_id: scanId, status, occurred_at: occurredAt })).status,
+        ).toBeLessThan(300);
       }
     };
     for (const [i, key] of [DEMO.liveSecret, DEMO.testSecret, DEMO.liveSecret].entries()) {
@@ -58,15 +60,26 @@ describe('costs that stay flat as the data grows', () => {
     const counted = derived(emu);
     const usage = (await emu.call('GET', '/_scanctl/usage')).body.data;
     expect(usage.map((u: { month: string }) => u.month)).toEqual(['2026-10', '2026-11']);
-    expect(usage[1]).toMatchObject({ monthly_active_users: 1, billable_scans: 4, test_scans: 4, test_active_users: 2, failed_scans: 3, abandoned_scans: 3 });
+    expect(usage[1]).toMatchObject({
+      monthly_active_users: 1,
+      billable_scans: 4,
+      test_scans: 4,
+      test_active_users: 2,
+      failed_scans: 3,
+      abandoned_scans: 3,
+    });
     // The same numbers as the aggregate over every scan that usage used to run.
-    const fromScans = emu.store.db.prepare(`
+    const fromScans = emu.store.db
+      .prepare(
+        `
       SELECT app_id, month, count(DISTINCT CASE WHEN billable = 1 THEN host_user_ref END) AS monthly_active_users,
         sum(billable = 1) AS billable_scans, sum(env = 'test') AS test_scans,
         count(DISTINCT CASE WHEN env = 'test' AND status = 'completed' THEN host_user_ref END) AS test_active_users,
         sum(status = 'completed') AS completed_scans, sum(status = 'failed') AS failed_scans, sum(status = 'abandoned') AS abandoned_scans
       FROM (SELECT *, strftime('%Y-%m', occurred_at / 1000, 'unixepoch') AS month FROM scans WHERE status != 'started')
-      GROUP BY app_id, month ORDER BY month, app_id`).all();
+      GROUP BY app_id, month ORDER BY month, app_id`,
+      )
+      .all();
     expect(usage).toEqual(fromScans.map((row) => ({ object: 'usage', ...(row as object) })));
     rebuildDerivedTables(emu.store.db);
     expect(derived(emu)).toEqual(counted);
@@ -75,13 +88,19 @@ describe('costs that stay flat as the data grows', () => {
   it('a delivery keeps the position among its app deliveries that chaos replays by, through an export and import', async () => {
     const emu = testEmulator();
     queueDeliveries(emu, 40);
-    const ids = emu.store.db.prepare<[], { id: string }>('SELECT id FROM deliveries ORDER BY rowid').all().map((r) => r.id);
+    const ids = emu.store.db
+      .prepare<[], { id: string }>('SELECT id FROM deliveries ORDER BY rowid')
+      .all()
+      .map((r) => r.id);
     expect(ids.map((id) => replayKey(emu.store, id))).toEqual(ids.map((_, i) => `#${i}`));
     const file = JSON.parse(JSON.stringify(exportState(emu, { includeSecrets: true })));
     expect(Object.keys(file.tables)).not.toContain('delivery_ordinals');
     expect((await emu.call('POST', '/_scanctl/state/import', { json: file })).status).toBe(200);
     // After an import the rows are in primary-key order: positions follow the stored order, as counted before.
-    const after = emu.store.db.prepare<[], { id: string }>('SELECT id FROM deliveries ORDER BY rowid').all().map((r) => r.id);
+    const after = emu.store.db
+      .prepare<[], { id: string }>('SELECT id FROM deliveries ORDER BY rowid')
+      .all()
+      .map((r) => r.id);
     expect(after.map((id) => replayKey(emu.store, id))).toEqual(after.map((_, i) => `#${i}`));
   });
 
@@ -99,7 +118,9 @@ describe('costs that stay flat as the data grows', () => {
     const emu = testEmulator();
     const installation = await enroll(emu, await mint(emu));
     const db = emu.store.db;
-    const insert = db.prepare("INSERT INTO idempotency_keys (app_id, key, request_hash, status, response, created_at) VALUES (?, ?, 'x', 201, '{}', ?)");
+    const insert = db.prepare(
+      "INSERT INTO idempotency_keys (app_id, key, request_hash, status, response, created_at) VALUES (?, ?, 'x', 201, '{}', ?)",
+    );
     db.transaction(() => {
       for (let i = 0; i < SWEEP.batch + 10; i++) insert.run(DEMO.appId, `old_${i}`, emu.clock.now() - 2 * DAY);
     })();

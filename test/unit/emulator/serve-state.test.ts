@@ -32,7 +32,11 @@ describe('finding the emulator: .scanctl/serve.json', () => {
     writeServeState(join(root, STATE_FILE), { pid, base_url: 'http://127.0.0.1:7998', db: 'x.db' });
     const res = await runCommand(['clock', 'show'], { cwd: root });
     expect(res.code).toBe(4);
-    expect(res.stderr).toMatch(new RegExp(`^scanctl: the emulator is not running: .*serve\\.json names pid ${pid} \\(http://127\\.0\\.0\\.1:7998\\), which has exited\\n`));
+    expect(res.stderr).toMatch(
+      new RegExp(
+        `^scanctl: the emulator is not running: .*serve\\.json names pid ${pid} \\(http://127\\.0\\.0\\.1:7998\\), which has exited\\n`,
+      ),
+    );
     const json = await runCommand(['clock', 'show', '--json'], { cwd: root });
     expect(JSON.parse(json.stdout)).toMatchObject({ error: { code: 'emulator_not_running' }, exit_code: 4 });
   });
@@ -84,21 +88,34 @@ describe('an emulator not found by discovery (the default 127.0.0.1:7226)', () =
   it('a command says which emulator it uses', async () => {
     const res = await runCommand(['clock', 'show'], { cwd: tempDir('scanctl-discovery-'), emulator: testEmulator(), env: undiscovered });
     expect(res.code).toBe(0);
-    expect(res.stderr).toMatch(/^scanctl: note: no \.scanctl\/serve\.json in .* or above: using the emulator at http:\/\/127\.0\.0\.1:7226 \(the default\)\n$/);
+    expect(res.stderr).toMatch(
+      /^scanctl: note: no \.scanctl\/serve\.json in .* or above: using the emulator at http:\/\/127\.0\.0\.1:7226 \(the default\)\n$/,
+    );
   });
 
   it('state reset, state import, key revoke and results delete refuse it (exit 2, before any request); named, it goes', async () => {
     const cwd = tempDir('scanctl-discovery-');
     const file = join(cwd, 'state.json');
     writeFileSync(file, '{}');
-    for (const args of [['state', 'reset'], ['state', 'import', file], ['key', 'revoke'], ['results', 'delete', '--user', 'm']]) {
+    for (const args of [
+      ['state', 'reset'],
+      ['state', 'import', file],
+      ['key', 'revoke'],
+      ['results', 'delete', '--user', 'm'],
+    ]) {
       // No emulator: a request would fail with exit 4.
       const res = await runCommand(args, { cwd, env: undiscovered });
       expect(res.code, args.join(' ')).toBe(2);
-      expect(res.stderr, args.join(' ')).toContain(`scanctl: ${args[0]} ${args[1]} is not undone, and no emulator was found from this folder: refusing the default http://127.0.0.1:7226, which may be another project's`);
-      expect(res.stderr).toContain('hint: run it in the folder where `scanctl serve` runs, or name the emulator with --base-url http://127.0.0.1:7226');
+      expect(res.stderr, args.join(' ')).toContain(
+        `scanctl: ${args[0]} ${args[1]} is not undone, and no emulator was found from this folder: refusing the default http://127.0.0.1:7226, which may be another project's`,
+      );
+      expect(res.stderr).toContain(
+        'hint: run it in the folder where `scanctl serve` runs, or name the emulator with --base-url http://127.0.0.1:7226',
+      );
     }
     const emu = testEmulator();
-    expect((await runCommand(['state', 'reset', '--base-url', 'http://127.0.0.1:7226'], { cwd, emulator: emu, env: undiscovered })).code).toBe(0);
+    expect(
+      (await runCommand(['state', 'reset', '--base-url', 'http://127.0.0.1:7226'], { cwd, emulator: emu, env: undiscovered })).code,
+    ).toBe(0);
   });
 });

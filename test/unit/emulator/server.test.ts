@@ -13,7 +13,13 @@ describe('ERR-1: every 401 carries WWW-Authenticate (RFC 9110)', () => {
       ['POST', '/v1/sessions', { key: 'sk_test_nobody000000000000000000', json: { host_user_ref: 'm' } }, 'invalid_api_key', 'Bearer'],
       ['DELETE', '/v1/results?host_user_ref=m', {}, 'invalid_api_key', 'Bearer'],
       ['PATCH', `/v1/apps/${DEMO.appId}`, { json: {} }, 'portal_login_required', 'Cookie cookie-name="scanctl_portal"'],
-      ['PATCH', `/v1/apps/${DEMO.appId}`, { key: DEMO.testSecret, json: {}, headers: { cookie } }, 'bearer_not_accepted', 'Cookie cookie-name="scanctl_portal"'],
+      [
+        'PATCH',
+        `/v1/apps/${DEMO.appId}`,
+        { key: DEMO.testSecret, json: {}, headers: { cookie } },
+        'bearer_not_accepted',
+        'Cookie cookie-name="scanctl_portal"',
+      ],
       ['POST', '/v1/device/challenge', {}, 'session_token_invalid', 'Bearer'],
       ['POST', '/v1/device/challenge', { key: DEMO.testSecret }, 'secret_key_not_accepted', 'Bearer'],
       ['POST', '/v1/device/challenge', { key: 'vst_nobody' }, 'session_token_invalid', 'Bearer'],
@@ -60,7 +66,10 @@ describe('CHOICE-15: exact paths and a true Allow', () => {
         expect(res.headers.get('allow'), `${method} ${path}`).toBe(allow);
       }
       for (const method of allow.split(', ')) {
-        const res = await emu.app.request(path, { method, headers: { authorization: `Bearer ${path.startsWith('/v1/models') ? token : DEMO.testSecret}` } });
+        const res = await emu.app.request(path, {
+          method,
+          headers: { authorization: `Bearer ${path.startsWith('/v1/models') ? token : DEMO.testSecret}` },
+        });
         expect([404, 405], `${method} ${path} is named in Allow`).not.toContain(res.status);
       }
     }
@@ -70,7 +79,16 @@ describe('CHOICE-15: exact paths and a true Allow', () => {
 describe('ERR-1 below the router (CHOICE-16): what the HTTP parser refuses is the error body too', () => {
   let server: RunningServer;
   beforeAll(async () => {
-    server = await startEmulatorServer({ port: 0, host: '127.0.0.1', dbPath: ':memory:', fixturesPath: null, reset: false, rateLimitPerSecond: 0, version: 'test', stateFile: null });
+    server = await startEmulatorServer({
+      port: 0,
+      host: '127.0.0.1',
+      dbPath: ':memory:',
+      fixturesPath: null,
+      reset: false,
+      rateLimitPerSecond: 0,
+      version: 'test',
+      stateFile: null,
+    });
     // As serve does right after its ready line. (A client that half-closes before the adapter has
     // loaded, in the first milliseconds, is answered only if it waits: Node ends a half-closed
     // socket whose request is still pending.)
@@ -106,7 +124,9 @@ describe('ERR-1 below the router (CHOICE-16): what the HTTP parser refuses is th
 
   it('ERR-1, CHOICE-16: a Content-Length shorter than the body (the rest is garbage) and a malformed Content-Length are 400 JSON', async () => {
     const host = `127.0.0.1:${server.port}`;
-    const short = await raw(`POST /v1/sessions HTTP/1.1\r\nHost: ${host}\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}garbage here\r\n\r\n`);
+    const short = await raw(
+      `POST /v1/sessions HTTP/1.1\r\nHost: ${host}\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}garbage here\r\n\r\n`,
+    );
     const answers = short.split(/(?=HTTP\/1\.1 \d{3} )/);
     const last = parse(answers.at(-1)!);
     expect(last.status).toBe(400);

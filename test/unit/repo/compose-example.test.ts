@@ -11,7 +11,8 @@ const dockerfile = read('Dockerfile');
 const fixtures = JSON.parse(read('examples/compose/scanctl-fixtures.json'));
 
 /** The value of `ENV NAME=value` in the Dockerfile's last stage. */
-const imageEnv = (name: string) => new RegExp(`^\\s*(?:ENV\\s+)?${name}=([^\\s\\\\]+)`, 'm').exec(dockerfile.slice(dockerfile.lastIndexOf('\nFROM ')))?.[1];
+const imageEnv = (name: string) =>
+  new RegExp(`^\\s*(?:ENV\\s+)?${name}=([^\\s\\\\]+)`, 'm').exec(dockerfile.slice(dockerfile.lastIndexOf('\nFROM ')))?.[1];
 
 /**
  * Compose cannot run here (no Docker engine): this checks the example's file against what the
@@ -44,7 +45,7 @@ describe('examples/compose/docker-compose.yml', () => {
     expect(allowedHosts).toEqual(expect.arrayContaining(imageEnv('SCANCTL_ALLOWED_HOSTS')!.split(',')));
   });
 
-  it("gives the backend the environment contract, with the values of the fixtures scanctl loads", () => {
+  it('gives the backend the environment contract, with the values of the fixtures scanctl loads', () => {
     expect(Object.keys(backend.environment).sort()).toEqual(Object.keys(ENVIRONMENT).sort());
     const app = fixtures.apps[0];
     expect(backend.environment).toMatchObject({

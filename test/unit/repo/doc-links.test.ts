@@ -50,14 +50,19 @@ function brokenLinks(file: string): string[] {
     const resolved = path ? resolve(dirname(file), decodeURIComponent(path)) : file;
     const where = `${relative(ROOT, file)}: ${target}`;
     if (!existsSync(resolved)) broken.push(`${where} (no such file)`);
-    else if (anchor && resolved.endsWith('.md') && statSync(resolved).isFile() && !anchors(resolved).has(anchor)) broken.push(`${where} (no such heading)`);
+    else if (anchor && resolved.endsWith('.md') && statSync(resolved).isFile() && !anchors(resolved).has(anchor))
+      broken.push(`${where} (no such heading)`);
   }
   return broken;
 }
 
 describe('links in the documents', () => {
   it('finds links to check (the extraction works)', () => {
-    expect(links('[a](docs/x.md) ![b](img.png) `[c](no.md)` [d](https://example.test)')).toEqual(['docs/x.md', 'img.png', 'https://example.test']);
+    expect(links('[a](docs/x.md) ![b](img.png) `[c](no.md)` [d](https://example.test)')).toEqual([
+      'docs/x.md',
+      'img.png',
+      'https://example.test',
+    ]);
     expect([...anchors(join(ROOT, 'docs', 'emulator.md'))]).toContain('exit-codes');
   });
 

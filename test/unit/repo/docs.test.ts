@@ -11,12 +11,17 @@ function markdown(dir: string): string[] {
   );
 }
 
-const documents = [...['README.md', 'CONTRIBUTING.md', 'ARCHITECTURE.md', 'bench/RESULTS.md'].map((f) => join(ROOT, f)).filter(existsSync), ...markdown(join(ROOT, 'docs'))];
+const documents = [
+  ...['README.md', 'CONTRIBUTING.md', 'ARCHITECTURE.md', 'bench/RESULTS.md'].map((f) => join(ROOT, f)).filter(existsSync),
+  ...markdown(join(ROOT, 'docs')),
+];
 
 describe('the documents', () => {
   it('name no path of one machine (a reader has another)', () => {
     const found = documents.flatMap((file) =>
-      [...readFileSync(file, 'utf8').matchAll(/(?:^|[\s`'"(=:])(\/(?:work|tmp|home|root|Users|var\/folders)\/\S*)/gm)].map((m) => `${relative(ROOT, file)}: ${m[1]}`),
+      [...readFileSync(file, 'utf8').matchAll(/(?:^|[\s`'"(=:])(\/(?:work|tmp|home|root|Users|var\/folders)\/\S*)/gm)].map(
+        (m) => `${relative(ROOT, file)}: ${m[1]}`,
+      ),
     );
     expect(found).toEqual([]);
   });

@@ -25,17 +25,55 @@ const DEEP_ARRAY = `${'['.repeat(20_000)}${']'.repeat(20_000)}`;
 const DEEP_OBJECT = `${'{"a":'.repeat(5_000)}1${'}'.repeat(5_000)}`;
 
 const FIELD_NAMES = [
-  'host_user_ref', 'scopes', 'webhook_url', 'results_delivery_enabled', 'duration', 'time', 'env', 'key_id',
-  'daily_session_quota', 'account_id', '__proto__', 'constructor', '', 'error', 'installation_id', 'scan_id',
-  'status', 'url', 'route', 'code', 'count',
+  'host_user_ref',
+  'scopes',
+  'webhook_url',
+  'results_delivery_enabled',
+  'duration',
+  'time',
+  'env',
+  'key_id',
+  'daily_session_quota',
+  'account_id',
+  '__proto__',
+  'constructor',
+  '',
+  'error',
+  'installation_id',
+  'scan_id',
+  'status',
+  'url',
+  'route',
+  'code',
+  'count',
 ];
 
 const text = fc.oneof(
   fc.string(),
   fc.string({ unit: 'grapheme', maxLength: 40 }),
-  fc.constantFrom('', ' ', 'app_demo', 'acct_demo', 'scan.create', 'test', 'live', '15m', '99999999999999999999d', '1e400',
-    '2030-01-01T00:00:00Z', '9999-12-31T23:59:59Z', '0000-01-01T00:00:00Z', 'http://127.0.0.1:1/h', 'javascript:alert(1)',
-    'x'.repeat(300), '\u0000', '\uFEFF', '../../etc/passwd', '%00', 'null'),
+  fc.constantFrom(
+    '',
+    ' ',
+    'app_demo',
+    'acct_demo',
+    'scan.create',
+    'test',
+    'live',
+    '15m',
+    '99999999999999999999d',
+    '1e400',
+    '2030-01-01T00:00:00Z',
+    '9999-12-31T23:59:59Z',
+    '0000-01-01T00:00:00Z',
+    'http://127.0.0.1:1/h',
+    'javascript:alert(1)',
+    'x'.repeat(300),
+    '\u0000',
+    '\uFEFF',
+    '../../etc/passwd',
+    '%00',
+    'null',
+  ),
 );
 
 const value: fc.Arbitrary<unknown> = fc.oneof(
@@ -58,8 +96,25 @@ const rawJson = fc.oneof(
   // Duplicate keys: which one wins must not matter for safety.
   fc.tuple(text, text).map(([a, b]) => `{"host_user_ref":${JSON.stringify(a)},"host_user_ref":${JSON.stringify(b)}}`),
   fc.tuple(text, text).map(([a, b]) => `{"env":"test","env":${JSON.stringify(a)},"duration":${JSON.stringify(b)},"duration":"1s"}`),
-  fc.constantFrom(DEEP_ARRAY, DEEP_OBJECT, '{', '}', '[', 'null', 'true', '""', '0', '1e999', '{"a":1,}', "{'a':1}", 'NaN', '\uFEFF{}',
-    '{"host_user_ref":"\\ud800"}', '{"__proto__":{"polluted":1}}', '{"constructor":{"prototype":{"polluted":1}}}'),
+  fc.constantFrom(
+    DEEP_ARRAY,
+    DEEP_OBJECT,
+    '{',
+    '}',
+    '[',
+    'null',
+    'true',
+    '""',
+    '0',
+    '1e999',
+    '{"a":1,}',
+    "{'a':1}",
+    'NaN',
+    '\uFEFF{}',
+    '{"host_user_ref":"\\ud800"}',
+    '{"__proto__":{"polluted":1}}',
+    '{"constructor":{"prototype":{"polluted":1}}}',
+  ),
   fc.string({ maxLength: 200 }),
 );
 
@@ -67,15 +122,30 @@ const body: fc.Arbitrary<Uint8Array | string | undefined> = fc.oneof(
   { weight: 2, arbitrary: fc.constant(undefined) },
   { weight: 6, arbitrary: rawJson },
   // Bad UTF-8 inside otherwise plausible JSON, and plain random bytes.
-  { weight: 1, arbitrary: fc.uint8Array({ maxLength: 64 }).map((bytes) => new Uint8Array([...enc.encode('{"host_user_ref":"'), 0xff, 0xc3, 0x28, ...bytes, ...enc.encode('"}')])) },
+  {
+    weight: 1,
+    arbitrary: fc
+      .uint8Array({ maxLength: 64 })
+      .map((bytes) => new Uint8Array([...enc.encode('{"host_user_ref":"'), 0xff, 0xc3, 0x28, ...bytes, ...enc.encode('"}')])),
+  },
   { weight: 1, arbitrary: fc.uint8Array({ maxLength: 256 }) },
   { weight: 1, arbitrary: fc.constant(OVERSIZED) },
 );
 
 const contentType = fc.option(
   fc.oneof(
-    fc.constantFrom('application/json', 'application/json; charset=utf-8', 'application/JSON;charset="UTF-8"', 'application/json; charset=latin1',
-      'text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/json-patch+json', '*/*', ''),
+    fc.constantFrom(
+      'application/json',
+      'application/json; charset=utf-8',
+      'application/JSON;charset="UTF-8"',
+      'application/json; charset=latin1',
+      'text/plain',
+      'application/x-www-form-urlencoded',
+      'multipart/form-data; boundary=x',
+      'application/json-patch+json',
+      '*/*',
+      '',
+    ),
     fc.string({ maxLength: 40 }),
   ),
   { nil: undefined },
@@ -84,9 +154,21 @@ const contentType = fc.option(
 const token = fc.stringMatching(/^[A-Za-z0-9]{0,40}$/);
 const authorization = fc.option(
   fc.oneof(
-    fc.constantFrom(`Bearer ${DEMO.testSecret}`, `Bearer ${DEMO.liveSecret}`, `Bearer ${DEMO.testPublishable}`, `Bearer ${DEMO.livePublishable}`,
-      `bearer  ${DEMO.testSecret} `, DEMO.testSecret, 'Bearer', 'Bearer ', 'Basic dXNlcjpwYXNz', `Bearer ${'sk_test_'.padEnd(5000, 'x')}`),
-    fc.tuple(fc.constantFrom('sk_test_', 'sk_live_', 'pk_test_', 'pk_live_', 'vst_', 'whsec_', 'sk_', ''), token).map(([p, t]) => `Bearer ${p}${t}`),
+    fc.constantFrom(
+      `Bearer ${DEMO.testSecret}`,
+      `Bearer ${DEMO.liveSecret}`,
+      `Bearer ${DEMO.testPublishable}`,
+      `Bearer ${DEMO.livePublishable}`,
+      `bearer  ${DEMO.testSecret} `,
+      DEMO.testSecret,
+      'Bearer',
+      'Bearer ',
+      'Basic dXNlcjpwYXNz',
+      `Bearer ${'sk_test_'.padEnd(5000, 'x')}`,
+    ),
+    fc
+      .tuple(fc.constantFrom('sk_test_', 'sk_live_', 'pk_test_', 'pk_live_', 'vst_', 'whsec_', 'sk_', ''), token)
+      .map(([p, t]) => `Bearer ${p}${t}`),
     fc.string({ maxLength: 60 }),
   ),
   { nil: undefined },
@@ -95,18 +177,37 @@ const authorization = fc.option(
 /** Header values a socket could carry: no NUL, CR or LF. */
 const headerValue = fc.string({ unit: 'grapheme-ascii', maxLength: 60 }).map((s) => s.replace(/[\0\r\n]/g, ''));
 const extraHeaders = fc.dictionary(
-  fc.constantFrom('idempotency-key', 'cookie', 'accept', 'x-forwarded-for', 'content-encoding', 'transfer-encoding', 'origin', 'service-signature'),
+  fc.constantFrom(
+    'idempotency-key',
+    'cookie',
+    'accept',
+    'x-forwarded-for',
+    'content-encoding',
+    'transfer-encoding',
+    'origin',
+    'service-signature',
+  ),
   headerValue,
   { maxKeys: 3 },
 );
 
 const rawQuery = fc.oneof(
   fc.constant(''),
-  fc.array(fc.tuple(fc.constantFrom('host_user_ref', 'limit', 'app_id', 'status', 'q', ''), text), { maxLength: 4 }).map(
-    (pairs) => pairs.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&'),
+  fc
+    .array(fc.tuple(fc.constantFrom('host_user_ref', 'limit', 'app_id', 'status', 'q', ''), text), { maxLength: 4 })
+    .map((pairs) => pairs.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&')),
+  fc.constantFrom(
+    'host_user_ref=%ZZ',
+    'host_user_ref=%C3%28',
+    'host_user_ref=%',
+    'host_user_ref=a&host_user_ref=b',
+    '&&=&',
+    'host_user_ref',
+    `host_user_ref=${'x'.repeat(5000)}`,
+    'host_user_ref=%00',
+    'a=b=c',
+    '%E0%A4%A',
   ),
-  fc.constantFrom('host_user_ref=%ZZ', 'host_user_ref=%C3%28', 'host_user_ref=%', 'host_user_ref=a&host_user_ref=b', '&&=&', 'host_user_ref',
-    `host_user_ref=${'x'.repeat(5000)}`, 'host_user_ref=%00', 'a=b=c', '%E0%A4%A'),
 );
 
 const pathValue = fc.oneof(
@@ -127,9 +228,35 @@ describe('hostile input on every route', () => {
 
     const request = fc.record({
       route: fc.constantFrom(...routes),
-      method: fc.oneof({ weight: 4, arbitrary: fc.constant(null) }, fc.constantFrom('GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS')),
-      params: fc.dictionary(fc.constantFrom('app_id', 'account_id', 'key_id', 'installation_id', 'scan_id', 'delivery_id', 'id'), pathValue.filter((v) => v !== undefined) as fc.Arbitrary<string>, { maxKeys: 2 }),
-      rawPath: fc.oneof({ weight: 9, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: fc.constantFrom('/', '/v1', '/v1/', '/v1/sessions/', '/V1/SESSIONS', '//v1/sessions', '/v1/sessions?', '/_scanctl', '/_scanctl/', '/%2e%2e/v1/sessions', '/v1/%ZZ', '/_scanctl/apps/%C3%28') }),
+      method: fc.oneof(
+        { weight: 4, arbitrary: fc.constant(null) },
+        fc.constantFrom('GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'),
+      ),
+      params: fc.dictionary(
+        fc.constantFrom('app_id', 'account_id', 'key_id', 'installation_id', 'scan_id', 'delivery_id', 'id'),
+        pathValue.filter((v) => v !== undefined) as fc.Arbitrary<string>,
+        { maxKeys: 2 },
+      ),
+      rawPath: fc.oneof(
+        { weight: 9, arbitrary: fc.constant(undefined) },
+        {
+          weight: 1,
+          arbitrary: fc.constantFrom(
+            '/',
+            '/v1',
+            '/v1/',
+            '/v1/sessions/',
+            '/V1/SESSIONS',
+            '//v1/sessions',
+            '/v1/sessions?',
+            '/_scanctl',
+            '/_scanctl/',
+            '/%2e%2e/v1/sessions',
+            '/v1/%ZZ',
+            '/_scanctl/apps/%C3%28',
+          ),
+        },
+      ),
       query: rawQuery,
       authorization,
       withCookie: fc.boolean(),
@@ -153,7 +280,11 @@ describe('hostile input on every route', () => {
         const t0 = performance.now();
         let response: Response;
         try {
-          response = await emu.app.request(url, { method, headers, body: hasBody ? (r.body as NonNullable<RequestInit["body"]>) : undefined });
+          response = await emu.app.request(url, {
+            method,
+            headers,
+            body: hasBody ? (r.body as NonNullable<RequestInit['body']>) : undefined,
+          });
         } catch (error) {
           // A request the Fetch API itself refuses (e.g. a header value it will not carry) never reaches a server.
           if (error instanceof TypeError && !/hono|emulator/i.test(String(error.stack))) return;
@@ -173,10 +304,14 @@ describe('hostile input on every route', () => {
         // HEAD answers as its GET does.
         const asMethod = method === 'HEAD' ? 'GET' : method;
         const declared =
-          r.rawPath === undefined && response.status >= 400 && OPERATIONS.some((op) => op.path === r.route.openapiPath && op.method.toUpperCase() === asMethod && op.responses[response.status]);
-        if (!injected && !declared) expect(response.status, `${method} ${url} -> ${response.status} ${text.slice(0, 300)}`).toBeLessThan(500);
+          r.rawPath === undefined &&
+          response.status >= 400 &&
+          OPERATIONS.some((op) => op.path === r.route.openapiPath && op.method.toUpperCase() === asMethod && op.responses[response.status]);
+        if (!injected && !declared)
+          expect(response.status, `${method} ${url} -> ${response.status} ${text.slice(0, 300)}`).toBeLessThan(500);
         hit.add(`${response.status}`);
-        if (process.env.FUZZ_STATS) console.log('FUZZ', method, r.route.openapiPath, response.status, Math.round(performance.now() - t0), text.slice(0, 80));
+        if (process.env.FUZZ_STATS)
+          console.log('FUZZ', method, r.route.openapiPath, response.status, Math.round(performance.now() - t0), text.slice(0, 80));
         if (response.status >= 400 && method !== 'HEAD' && !declared) {
           let json: unknown;
           expect(() => (json = JSON.parse(text)), `${method} ${url}: error answer is not JSON: ${text.slice(0, 200)}`).not.toThrow();
@@ -197,7 +332,11 @@ describe('hostile input on every route', () => {
           if (problem && !problem.endsWith('is not in the OpenAPI document')) problems.add(problem.replace(/: \{.*$/s, ''));
         }
       }),
-      { numRuns: Number(process.env.FUZZ_RUNS ?? 600), seed: process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : undefined, endOnFailure: false },
+      {
+        numRuns: Number(process.env.FUZZ_RUNS ?? 600),
+        seed: process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : undefined,
+        endOnFailure: false,
+      },
     );
     expect(requests).toBeGreaterThan(Number(process.env.FUZZ_RUNS ?? 600) * 0.9);
     // The fuzz must reach past the front door at least sometimes: successes and several error statuses.

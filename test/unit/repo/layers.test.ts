@@ -128,7 +128,9 @@ describe('the layers of src/', () => {
     const drawn = [...diagram.matchAll(/^ ?(\d)\s+src\/([\w.-]+)/gm)].map((m) => ({ dir: m[2]!, rank: Number(m[1]) }));
     const byDir = (a: { dir: string }, b: { dir: string }) => a.dir.localeCompare(b.dir);
     expect(drawn.sort(byDir)).toEqual([...LAYERS].sort(byDir));
-    const entries = readdirSync(SRC, { withFileTypes: true }).filter((e) => e.isDirectory() || /\.tsx?$/.test(e.name)).map((e) => e.name);
+    const entries = readdirSync(SRC, { withFileTypes: true })
+      .filter((e) => e.isDirectory() || /\.tsx?$/.test(e.name))
+      .map((e) => e.name);
     expect(entries.sort()).toEqual(LAYERS.map((l) => l.dir).sort());
   });
 
@@ -141,7 +143,16 @@ describe('the layers of src/', () => {
     expect(importsOf(more, 'all')).toEqual(['./e.js', './f.js', './g.js', './h.js']);
     expect(importsOf(`// import { h } from './h.js';\n/* import { i } from './i.js'; */`, 'all')).toEqual([]);
     expect(runtime.size).toBeGreaterThan(50);
-    expect(cycles(new Map([['a', ['b']], ['b', ['c']], ['c', ['a']], ['d', ['a']]]))).toEqual([['a', 'b', 'c']]);
+    expect(
+      cycles(
+        new Map([
+          ['a', ['b']],
+          ['b', ['c']],
+          ['c', ['a']],
+          ['d', ['a']],
+        ]),
+      ),
+    ).toEqual([['a', 'b', 'c']]);
     expect(cycles(new Map([['a', ['a']]]))).toEqual([['a']]);
   });
 

@@ -44,7 +44,20 @@ describe('one declaration per thing', () => {
 
   it("scan simulate's choices: every one has its flag, with the shared defaults", () => {
     // The names of SimulateChoices; the type check fails when a choice is added without its flag here.
-    const names = ['user', 'outcome', 'env', 'key', 'scope', 'duplicateReport', 'uploadRetries', 'installation', 'reinstall', 'bundleId', 'teamId', 'appVersion'] as const;
+    const names = [
+      'user',
+      'outcome',
+      'env',
+      'key',
+      'scope',
+      'duplicateReport',
+      'uploadRetries',
+      'installation',
+      'reinstall',
+      'bundleId',
+      'teamId',
+      'appVersion',
+    ] as const;
     expectTypeOf<(typeof names)[number]>().toEqualTypeOf<keyof SimulateChoices>();
     const program = buildProgram('test', processIo());
     const simulate: Command = program.commands.find((c) => c.name() === 'scan')!.commands.find((c) => c.name() === 'simulate')!;

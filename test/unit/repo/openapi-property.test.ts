@@ -79,24 +79,41 @@ const PATH_VALUES: Record<string, string[]> = {
 };
 
 /** Values of fields that name fixture rows, so that valid requests also reach past the lookups. */
-const KNOWN: Record<string, string[]> = { app_id: PATH_VALUES.app_id!, app: PATH_VALUES.app_id!, account_id: PATH_VALUES.account_id!, model_version: PATH_VALUES.model_version! };
+const KNOWN: Record<string, string[]> = {
+  app_id: PATH_VALUES.app_id!,
+  app: PATH_VALUES.app_id!,
+  account_id: PATH_VALUES.account_id!,
+  model_version: PATH_VALUES.model_version!,
+};
 
 const params = (op: Op, where: string): Json[] => (op.doc.parameters ?? []).filter((p: Json) => p.in === where);
 
 /** A request the document says is valid. */
 function validCall(op: Op): fc.Arbitrary<Call> {
   const path = Object.fromEntries(
-    params(op, 'path').map((p) => [p.name, fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...(PATH_VALUES[p.name] ?? ['x_unknown'])) }, fc.stringMatching(/^[A-Za-z0-9_]{1,12}$/))]),
+    params(op, 'path').map((p) => [
+      p.name,
+      fc.oneof(
+        { weight: 3, arbitrary: fc.constantFrom(...(PATH_VALUES[p.name] ?? ['x_unknown'])) },
+        fc.stringMatching(/^[A-Za-z0-9_]{1,12}$/),
+      ),
+    ]),
   );
-  const query = Object.fromEntries(params(op, 'query').map((p) => [p.name, validArbitrary(p.schema, resolve, KNOWN, p.name).filter((v) => valid(p.schema, v))]));
-  const queryRequired = params(op, 'query').filter((p) => p.required).map((p) => p.name as string);
-  const headers = Object.fromEntries(params(op, 'header').map((p) => [p.name, validArbitrary(p.schema, resolve, KNOWN, p.name).filter((v) => valid(p.schema, v))]));
+  const query = Object.fromEntries(
+    params(op, 'query').map((p) => [p.name, validArbitrary(p.schema, resolve, KNOWN, p.name).filter((v) => valid(p.schema, v))]),
+  );
+  const queryRequired = params(op, 'query')
+    .filter((p) => p.required)
+    .map((p) => p.name as string);
+  const headers = Object.fromEntries(
+    params(op, 'header').map((p) => [p.name, validArbitrary(p.schema, resolve, KNOWN, p.name).filter((v) => valid(p.schema, v))]),
+  );
   const bodySchema = op.doc.requestBody?.content?.['application/json']?.schema as Json | undefined;
   const body = bodySchema ? validArbitrary(bodySchema, resolve, KNOWN).filter((v) => valid(bodySchema, v)) : fc.constant(undefined);
   return fc.record({
     path: fc.record(path),
     query: fc.record(query, { requiredKeys: queryRequired }),
-    headers: fc.record(headers) as fc.Arbitrary<Record<string, string>>,
+    headers: fc.record(headers),
     body,
   });
 }
@@ -110,24 +127,39 @@ function invalidCall(op: Op): fc.Arbitrary<Call> | null {
     fc.constant((call: Call) => ({ ...call, query: { ...call.query, zz_unknown: '1' } })),
   ];
   if (bodySchema) {
-    breakers.push(brokenObject(bodySchema, resolve, KNOWN).filter((v) => !valid(bodySchema, v)).map((bad) => (call: Call) => ({ ...call, body: bad })));
+    breakers.push(
+      brokenObject(bodySchema, resolve, KNOWN)
+        .filter((v) => !valid(bodySchema, v))
+        .map((bad) => (call: Call) => ({ ...call, body: bad })),
+    );
     breakers.push(fc.constantFrom('{', '', '[1,', 'null x').map((raw) => (call: Call) => ({ ...call, body: undefined, rawBody: raw })));
-    breakers.push(fc.constantFrom('text/plain', 'application/x-www-form-urlencoded').map((type) => (call: Call) => ({ ...call, contentType: type })));
+    breakers.push(
+      fc.constantFrom('text/plain', 'application/x-www-form-urlencoded').map((type) => (call: Call) => ({ ...call, contentType: type })),
+    );
   }
   if (typed.length) {
     breakers.push(
-      fc.tuple(fc.constantFrom(...typed), fc.constantFrom('', 'x y', '1.5', '-1', 'zz')).filter(([p, v]) => !valid(p.schema, v) && !(p.schema.type === 'integer' && /^\d+$/.test(v))).map(([p, v]) => (call: Call) => ({ ...call, query: { ...call.query, [p.name]: v } })),
+      fc
+        .tuple(fc.constantFrom(...typed), fc.constantFrom('', 'x y', '1.5', '-1', 'zz'))
+        .filter(([p, v]) => !valid(p.schema, v) && !(p.schema.type === 'integer' && /^\d+$/.test(v)))
+        .map(([p, v]) => (call: Call) => ({ ...call, query: { ...call.query, [p.name]: v } })),
     );
   }
   for (const header of params(op, 'header').filter((p) => p.required)) {
-    breakers.push(fc.constantFrom('', 'has space', 'é').map((v) => (call: Call) => ({ ...call, headers: { ...call.headers, [header.name]: v } })));
+    breakers.push(
+      fc.constantFrom('', 'has space', 'é').map((v) => (call: Call) => ({ ...call, headers: { ...call.headers, [header.name]: v } })),
+    );
   }
   return fc.tuple(validCall(op), fc.oneof(...breakers)).map(([call, breakIt]) => breakIt(call));
 }
 
 async function send(emu: TestEmulator, op: Op, call: Call, auth: Record<string, string>): Promise<Response> {
   const path = op.path.replace(/\{([^}]+)\}/g, (_, name: string) => encodeURIComponent(call.path[name] ?? 'x'));
-  const search = new URLSearchParams(Object.entries(call.query).filter(([, v]) => v !== undefined).map(([k, v]) => [k, String(v)] as [string, string])).toString();
+  const search = new URLSearchParams(
+    Object.entries(call.query)
+      .filter(([, v]) => v !== undefined)
+      .map(([k, v]) => [k, String(v)] as [string, string]),
+  ).toString();
   const headers: Record<string, string> = { ...auth, ...call.headers };
   const body = call.rawBody ?? (call.body === undefined ? undefined : JSON.stringify(call.body));
   if (body !== undefined) headers['content-type'] = call.contentType ?? 'application/json';
@@ -163,7 +195,12 @@ async function nonConformance(op: Op, res: Response): Promise<string | null | { 
   }
   const body = await res.json();
   const validate = validator(media.schema);
-  return { problem: validate(body) ? null : `${where}: body does not match: ${ajv.errorsText(validate.errors)} in ${JSON.stringify(body).slice(0, 300)}`, json: body };
+  return {
+    problem: validate(body)
+      ? null
+      : `${where}: body does not match: ${ajv.errorsText(validate.errors)} in ${JSON.stringify(body).slice(0, 300)}`,
+    json: body,
+  };
 }
 
 async function authFor(emu: TestEmulator, op: Op): Promise<Record<string, string>> {
@@ -196,7 +233,10 @@ describe('the served OpenAPI document, fuzzed from its own schemas (ERR-1, ERR-2
           if ((res.status === 400 || res.status === 415) && json?.error) {
             const error = json.error as { code: string; param?: string };
             const allowed = error.code === 'parameter_invalid' && (meaning.includes('*') || meaning.includes(error.param ?? ''));
-            if (SHAPE_CODES.has(error.code) && !allowed) problems.push(`${op.method.toUpperCase()} ${op.path}: a valid request refused: ${JSON.stringify(error)} for ${JSON.stringify(call).slice(0, 300)}`);
+            if (SHAPE_CODES.has(error.code) && !allowed)
+              problems.push(
+                `${op.method.toUpperCase()} ${op.path}: a valid request refused: ${JSON.stringify(error)} for ${JSON.stringify(call).slice(0, 300)}`,
+              );
           }
         }),
         { numRuns: RUNS, seed: SEED, endOnFailure: true },
@@ -208,7 +248,10 @@ describe('the served OpenAPI document, fuzzed from its own schemas (ERR-1, ERR-2
             const res = await send(emu, op, call, await authFor(emu, op));
             const { problem } = await check(op, res);
             if (problem) problems.push(problem);
-            if (res.status < 400 || res.status > 499) problems.push(`${op.method.toUpperCase()} ${op.path}: an invalid request answered ${res.status}: ${JSON.stringify(call).slice(0, 300)}`);
+            if (res.status < 400 || res.status > 499)
+              problems.push(
+                `${op.method.toUpperCase()} ${op.path}: an invalid request answered ${res.status}: ${JSON.stringify(call).slice(0, 300)}`,
+              );
           }),
           { numRuns: RUNS, seed: SEED, endOnFailure: true },
         );
@@ -218,7 +261,8 @@ describe('the served OpenAPI document, fuzzed from its own schemas (ERR-1, ERR-2
   }
 
   it('ERR-2: valid requests reach past validation: most operations answered one with a success', () => {
-    if (process.env.FUZZ_DEBUG) console.log(OPS.filter((op) => !succeeded.has(`${op.method} ${op.path}`)).map((op) => `${op.method} ${op.path}`));
+    if (process.env.FUZZ_DEBUG)
+      console.log(OPS.filter((op) => !succeeded.has(`${op.method} ${op.path}`)).map((op) => `${op.method} ${op.path}`));
     expect(succeeded.size).toBeGreaterThanOrEqual(Math.floor(OPS.length * 0.6));
   });
 });

@@ -51,7 +51,13 @@ describe('the simulated SDK (engine)', () => {
     const events: SimEvent[] = [];
     const [summary] = await simulate(options(emu), (e) => events.push(e));
     expect(stepNames(events)).toEqual(['mint', 'enroll', 'model', 'model_key', 'mesh_fit', 'scan_started', 'scan_reported', 'refused']);
-    expect(summary).toMatchObject({ state: 'recorded', env: 'test', billable: false, result: 'refused', refusal: { code: 'results_delivery_disabled' } });
+    expect(summary).toMatchObject({
+      state: 'recorded',
+      env: 'test',
+      billable: false,
+      result: 'refused',
+      refusal: { code: 'results_delivery_disabled' },
+    });
     expect(events.filter((e) => e.type === 'scan')).toHaveLength(1);
     const scans = (await emu.call('GET', `/_scanctl/apps/${DEMO.appId}/scans`)).body.data;
     expect(scans[0]).toMatchObject({ id: summary!.scan_id, installation_id: summary!.installation_id, status: 'completed' });

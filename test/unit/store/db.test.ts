@@ -22,7 +22,10 @@ describe('store and migrations', () => {
     expect(schemaVersion(db)).toBe(LATEST);
     expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
     expect(db.pragma('foreign_keys', { simple: true })).toBe(1);
-    const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all().map((r: any) => r.name);
+    const tables = db
+      .prepare("SELECT name FROM sqlite_master WHERE type = 'table'")
+      .all()
+      .map((r: any) => r.name);
     expect(tables).toEqual(expect.arrayContaining(['accounts', 'apps', 'api_keys', 'sessions', 'quota_usage', 'portal_sessions', 'meta']));
     db.close();
     expect(existsSync(path)).toBe(true);
@@ -47,8 +50,16 @@ describe('store and migrations', () => {
     const raw = new Database(path);
     for (const migration of MIGRATIONS) if (migration.version <= 7) migration.up(raw);
     raw.pragma('user_version = 7');
-    raw.prepare("INSERT INTO events (id, app_id, type, scan_id, host_user_ref, payload, created_at) VALUES ('evt_1', 'app_1', 'scan.completed', 's1', 'm', '{}', 1)").run();
-    raw.prepare("INSERT INTO deliveries (id, event_id, app_id, host_user_ref, status, attempts, next_attempt_at, created_at, updated_at) VALUES ('dlv_1', 'evt_1', 'app_1', 'm', 'in_flight', 2, 50, 1, 40)").run();
+    raw
+      .prepare(
+        "INSERT INTO events (id, app_id, type, scan_id, host_user_ref, payload, created_at) VALUES ('evt_1', 'app_1', 'scan.completed', 's1', 'm', '{}', 1)",
+      )
+      .run();
+    raw
+      .prepare(
+        "INSERT INTO deliveries (id, event_id, app_id, host_user_ref, status, attempts, next_attempt_at, created_at, updated_at) VALUES ('dlv_1', 'evt_1', 'app_1', 'm', 'in_flight', 2, 50, 1, 40)",
+      )
+      .run();
     raw.close();
     const db = openDatabase(path);
     expect(schemaVersion(db)).toBe(LATEST);
@@ -144,7 +155,9 @@ describe('loadSecretBox', () => {
     raw.pragma('user_version = 0');
     raw.close();
     const error = refusal(path);
-    expect(error.message).toBe(`the database ${path} has tables but no schema version (user_version 0): it is not a scanctl database, or its version was reset`);
+    expect(error.message).toBe(
+      `the database ${path} has tables but no schema version (user_version 0): it is not a scanctl database, or its version was reset`,
+    );
     expect(error.hint).toMatch(/--reset/);
     const check = new Database(path);
     expect(check.pragma('user_version', { simple: true })).toBe(0);
@@ -157,7 +170,9 @@ describe('loadSecretBox', () => {
     const raw = new Database(path);
     raw.pragma(`user_version = ${LATEST - 1}`);
     raw.close();
-    expect(refusal(path).message).toBe(`the database ${path} says schema version ${LATEST - 1} (user_version), but its tables are not that version's`);
+    expect(refusal(path).message).toBe(
+      `the database ${path} says schema version ${LATEST - 1} (user_version), but its tables are not that version's`,
+    );
     // --reset takes it: every table is dropped and built again.
     openDatabase(path, { reset: true }).close();
   });

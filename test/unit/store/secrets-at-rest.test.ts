@@ -17,7 +17,12 @@ import { tempDir } from '../../helpers/temp.js';
  */
 
 type Json = any;
-async function request(app: { request: (url: string, init?: RequestInit) => Response | Promise<Response> }, method: string, path: string, options: { key?: string; json?: unknown; cookie?: string } = {}) {
+async function request(
+  app: { request: (url: string, init?: RequestInit) => Response | Promise<Response> },
+  method: string,
+  path: string,
+  options: { key?: string; json?: unknown; cookie?: string } = {},
+) {
   const headers: Record<string, string> = {};
   if (options.key) headers.authorization = `Bearer ${options.key}`;
   if (options.cookie) headers.cookie = options.cookie;
@@ -63,7 +68,11 @@ describe('secrets at rest', () => {
     expect(JSON.stringify(listed.body)).not.toContain(issuedSecret);
 
     // The portal cookie and a signing secret issued on PATCH (APP-2).
-    const login = await app.request('/_scanctl/portal/login', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ account_id: 'acct_trial' }) });
+    const login = await app.request('/_scanctl/portal/login', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ account_id: 'acct_trial' }),
+    });
     const cookie = login.headers.get('set-cookie')!.split(';')[0]!;
     secrets.add(cookie.split('=')[1]!);
     const patched = await request(app, 'PATCH', '/v1/apps/app_trial', { cookie, json: { webhook_url: 'http://127.0.0.1:9/hooks' } });

@@ -43,7 +43,8 @@ describe('storage conditions (CHOICE-36)', () => {
     }
     const before = sessionCount(emu);
     const answers = [first];
-    for (let i = 0; i < 5; i += 1) answers.push(await emu.call('POST', '/v1/sessions', { key: DEMO.testSecret, json: { host_user_ref: `member_more_${i}` } }));
+    for (let i = 0; i < 5; i += 1)
+      answers.push(await emu.call('POST', '/v1/sessions', { key: DEMO.testSecret, json: { host_user_ref: `member_more_${i}` } }));
     for (const answer of answers) {
       expect(answer.status, JSON.stringify(answer.body)).toBe(507);
       expect(expectErrorBody(answer.body)).toMatchObject({ type: 'api_error', code: 'storage_full' });
@@ -77,7 +78,10 @@ describe('storage conditions (CHOICE-36)', () => {
   it('CHOICE-36: the log says a condition once, then again only after a minute, with the count met meanwhile', () => {
     const lines: string[] = [];
     let now = 0;
-    const log = new StorageConditionLog((line) => lines.push(line), () => now);
+    const log = new StorageConditionLog(
+      (line) => lines.push(line),
+      () => now,
+    );
     const full = Object.assign(new Error('full'), { code: 'SQLITE_FULL' });
     log.note('full', full);
     log.note('full', full);

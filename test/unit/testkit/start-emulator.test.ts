@@ -64,7 +64,21 @@ describe('startEmulator: the emulator in the calling process', () => {
 
   it('exportState, importState and reset; several emulators in one process are independent', async () => {
     await using a = await startEmulator({ clock: { start: START, frozen: true } });
-    await using b = await startEmulator({ fixtures: { accounts: [{ id: 'acct_x' }], apps: [{ id: 'app_x', account_id: 'acct_x', name: 'X', bundle_id: 'com.x', team_id: 'ABCDEFGHIJ', keys: { test: { secret: 'sk_test_xxxxxxxxxxxxxxxxxxxx', publishable: 'pk_test_xxxxxxxxxxxxxxxxxxxx' } } }] } });
+    await using b = await startEmulator({
+      fixtures: {
+        accounts: [{ id: 'acct_x' }],
+        apps: [
+          {
+            id: 'app_x',
+            account_id: 'acct_x',
+            name: 'X',
+            bundle_id: 'com.x',
+            team_id: 'ABCDEFGHIJ',
+            keys: { test: { secret: 'sk_test_xxxxxxxxxxxxxxxxxxxx', publishable: 'pk_test_xxxxxxxxxxxxxxxxxxxx' } },
+          },
+        ],
+      },
+    });
     expect(b.appId).toBe('app_x');
     expect(b.port).not.toBe(a.port);
     await a.simulateScan({ user: 'member_a' });

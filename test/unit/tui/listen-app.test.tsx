@@ -67,7 +67,15 @@ const detail: DeliveryDetail = {
     body: '{"id":"evt_1","type":"scan.completed"}',
   },
   attempt_log: [
-    { number: 1, url: 'http://127.0.0.1:9/hooks', started_at: '2026-11-22T10:00:00.000Z', status: 500, latency_ms: 12, error: 'HTTP 500', response_excerpt: '{"error":"db down"}' },
+    {
+      number: 1,
+      url: 'http://127.0.0.1:9/hooks',
+      started_at: '2026-11-22T10:00:00.000Z',
+      status: 500,
+      latency_ms: 12,
+      error: 'HTTP 500',
+      response_excerpt: '{"error":"db down"}',
+    },
   ],
 };
 
@@ -76,7 +84,15 @@ function app(overrides: Partial<ListenAppProps> = {}, size = { columns: 100, row
   const resend = vi.fn(async (_eventId: string) => undefined);
   const loadDetail = vi.fn(async (_id: string) => detail);
   const ui = renderOnTerminal(
-    <ListenApp appId="app_demo" forwardUrl="http://127.0.0.1:9/hooks" secret="whsec_test" subscribe={f.subscribe} resend={resend} loadDetail={loadDetail} {...overrides} />,
+    <ListenApp
+      appId="app_demo"
+      forwardUrl="http://127.0.0.1:9/hooks"
+      secret="whsec_test"
+      subscribe={f.subscribe}
+      resend={resend}
+      loadDetail={loadDetail}
+      {...overrides}
+    />,
     size,
   );
   return { ui, f, resend, loadDetail };
@@ -93,9 +109,19 @@ describe('webhook listen TUI', () => {
     f.push(base);
     const frame = await ui.frame(has('evt_1'));
     const row = frame.split('\n').find((l) => l.includes('evt_1'))!;
-    for (const text of ['completed', 'scan_1', '1/17', '500', '12 ms', '11-22 10:00:30', 'retrying', '{"error":"db down"}']) expect(row).toContain(text);
+    for (const text of ['completed', 'scan_1', '1/17', '500', '12 ms', '11-22 10:00:30', 'retrying', '{"error":"db down"}'])
+      expect(row).toContain(text);
     // The retry updates the same row.
-    f.push({ ...base, attempt: 2, status: 200, latency_ms: 3, error: null, response_excerpt: 'ok', outcome: 'succeeded', next_attempt_at: null });
+    f.push({
+      ...base,
+      attempt: 2,
+      status: 200,
+      latency_ms: 3,
+      error: null,
+      response_excerpt: 'ok',
+      outcome: 'succeeded',
+      next_attempt_at: null,
+    });
     const after = await ui.frame(has('2/17'));
     expect(after).toContain('delivered');
     expect(after.match(/evt_1/g)).toHaveLength(1);
@@ -181,8 +207,15 @@ describe('webhook listen TUI', () => {
   });
 
   it('a detail with 17 attempts fits an 80x24 terminal: the head and the newest attempts, with their answers', async () => {
-    const attempts = Array.from({ length: 17 }, (_, i) => ({ ...detail.attempt_log[0]!, number: i + 1, response_excerpt: `{"error":"try ${i + 1}"}` }));
-    const { ui, f } = app({ loadDetail: async () => ({ ...detail, status: 'failed', attempts: 17, next_attempt_at: null, attempt_log: attempts }) }, { columns: 80, rows: 24 });
+    const attempts = Array.from({ length: 17 }, (_, i) => ({
+      ...detail.attempt_log[0]!,
+      number: i + 1,
+      response_excerpt: `{"error":"try ${i + 1}"}`,
+    }));
+    const { ui, f } = app(
+      { loadDetail: async () => ({ ...detail, status: 'failed', attempts: 17, next_attempt_at: null, attempt_log: attempts }) },
+      { columns: 80, rows: 24 },
+    );
     f.push(base);
     await ui.frame(has('evt_1'));
     ui.stdin.write('\r');

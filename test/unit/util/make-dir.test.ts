@@ -19,7 +19,10 @@ describe('makeDir: mkdir -p with a bound', () => {
     expect(() => makeDir(join(file, 'x'), 0o700)).toThrow(expect.objectContaining({ code: 'ENOTDIR' }));
   });
 
-  it.runIf(process.platform === 'linux')('a folder that cannot hold a child (/proc/PID) throws ENOENT at once, where recursive mkdir spins', () => {
-    expect(() => makeDir(`/proc/${process.pid}/.scanctl`, 0o700)).toThrow(expect.objectContaining({ code: 'ENOENT', syscall: 'mkdir' }));
-  });
+  it.runIf(process.platform === 'linux')(
+    'a folder that cannot hold a child (/proc/PID) throws ENOENT at once, where recursive mkdir spins',
+    () => {
+      expect(() => makeDir(`/proc/${process.pid}/.scanctl`, 0o700)).toThrow(expect.objectContaining({ code: 'ENOENT', syscall: 'mkdir' }));
+    },
+  );
 });

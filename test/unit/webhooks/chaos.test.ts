@@ -38,7 +38,10 @@ describe('delivery chaos verdicts', () => {
   it('the same seed gives the same verdicts whatever the order of asking (keyed by seed, delivery, attempt)', () => {
     const s = setting({ drop_probability: 0.3, duplicate_probability: 0.2, delay_probability: 0.25, reorder: 1 });
     const forward = ids.map((id) => verdictFor(s, id, 1));
-    const backward = [...ids].reverse().map((id) => verdictFor(s, id, 1)).reverse();
+    const backward = [...ids]
+      .reverse()
+      .map((id) => verdictFor(s, id, 1))
+      .reverse();
     // Interleave other attempts in between: no shared stream to disturb.
     const interleaved = ids.map((id) => (verdictFor(s, id, 5), verdictFor(s, id, 1)));
     expect(backward).toEqual(forward);
@@ -88,7 +91,15 @@ describe('delivery chaos verdicts', () => {
     const emu = testEmulator();
     const set = await emu.call('PUT', '/_scanctl/apps/app_demo/chaos', { json: { duplicate: 0.2, fail_first: 2, seed: 7 } });
     expect(set.status).toBe(200);
-    expect(set.body).toMatchObject({ object: 'chaos', app_id: 'app_demo', enabled: true, seed: 7, duplicate: 0.2, fail_first: 2, fail_status: 500 });
+    expect(set.body).toMatchObject({
+      object: 'chaos',
+      app_id: 'app_demo',
+      enabled: true,
+      seed: 7,
+      duplicate: 0.2,
+      fail_first: 2,
+      fail_status: 500,
+    });
     expect(chaosVerdict(emu.store, 'app_demo', 'del_1', 1)).toMatchObject({ action: 'fail', failStatus: 500 });
     expect(chaosVerdict(emu.store, 'app_trial', 'del_1', 1)).toEqual(NO_CHAOS);
     const shown = await emu.call('GET', '/_scanctl/apps/app_demo/chaos');

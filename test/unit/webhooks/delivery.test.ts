@@ -74,7 +74,12 @@ describe('webhook delivery', () => {
     await emu.advance(0);
     const [d] = await r.waitFor(1);
     expect(d!.body.data.result).toEqual(RESULT);
-    expect(d!.body.data).toMatchObject({ scan_id: 'scan_1', app_id: DEMO.appId, host_user_ref: 'member_1', model_version: 'bodyscan-2026.1' });
+    expect(d!.body.data).toMatchObject({
+      scan_id: 'scan_1',
+      app_id: DEMO.appId,
+      host_user_ref: 'member_1',
+      model_version: 'bodyscan-2026.1',
+    });
     await emu.advance(60_000);
     expect(r.received).toHaveLength(1);
     expect(deliveriesOf(emu, first)).toHaveLength(1);
@@ -140,7 +145,7 @@ describe('webhook delivery', () => {
       ['hang', /timed out/, null],
     ];
     for (const [action, error, status] of failures) {
-      const { emu, r } = await setup({ behaviour: () => action as any });
+      const { emu, r } = await setup({ behaviour: () => action });
       emu.webhooks.attemptTimeoutMs = 300;
       const id = scan(emu, 'scan.completed', 'scan_x');
       await emu.advance(0);
@@ -230,7 +235,11 @@ describe('webhook delivery', () => {
     const got = await r.waitFor(6);
     for (const d of got) {
       expect(d.signatureValid).toBe(true);
-      expect(Object.keys(d.headers).filter((h) => h.startsWith('service-')).sort()).toEqual(['service-event-id', 'service-event-type', 'service-signature']);
+      expect(
+        Object.keys(d.headers)
+          .filter((h) => h.startsWith('service-'))
+          .sort(),
+      ).toEqual(['service-event-id', 'service-event-type', 'service-signature']);
       expect(d.headers['service-event-id']).toBe(d.body.id);
     }
     for (const id of ids) expect(deliveriesOf(emu, id)[0]).toMatchObject({ status: 'succeeded', attempts: 2 });
@@ -308,7 +317,9 @@ describe('the dispatcher queue', () => {
 
   it('a claimed delivery is in flight in every view, while the database keeps it pending and due (what a kill -9 leaves)', async () => {
     const { emu } = await setup();
-    const [first, second] = [scan(emu, 'scan.completed', 's1'), scan(emu, 'scan.completed', 's2')].map((e) => deliveriesOf(emu, e)[0]!.id) as [string, string];
+    const [first, second] = [scan(emu, 'scan.completed', 's1'), scan(emu, 'scan.completed', 's2')].map(
+      (e) => deliveriesOf(emu, e)[0]!.id,
+    ) as [string, string];
     const now = emu.clock.now();
     expect(emu.store.webhooks.claimDue(now, 1).map((d) => d.id)).toEqual([first]);
     const stored = () => emu.store.db.prepare('SELECT id, status, next_attempt_at FROM deliveries ORDER BY rowid').all();
@@ -327,7 +338,9 @@ describe('the dispatcher queue', () => {
       [first, 'in_flight'],
     ]);
     const pages = emu.store.deliveryPages;
-    expect(pages.page({ app_id: DEMO.appId, status: 'in_flight', limit: 10 }).rows.map((r) => [r.id, r.status])).toEqual([[first, 'in_flight']]);
+    expect(pages.page({ app_id: DEMO.appId, status: 'in_flight', limit: 10 }).rows.map((r) => [r.id, r.status])).toEqual([
+      [first, 'in_flight'],
+    ]);
     expect(ids(pages.page({ app_id: DEMO.appId, status: 'pending', limit: 10 }).rows)).toEqual([second]);
     expect(pages.row(first)!.status).toBe('in_flight');
     expect([pages.count(DEMO.appId, 'in_flight'), pages.count(DEMO.appId, 'pending'), pages.count(DEMO.appId)]).toEqual([1, 1, 2]);

@@ -67,7 +67,11 @@ describe('the webhook engine on its own', () => {
     expect(sent).toHaveLength(1);
     const { headers, body } = sent[0]!;
     expect(verifySignature(body, headers['Service-Signature'], DEMO.webhookSecret)).toBe(true);
-    expect(headers).toMatchObject({ 'Service-Event-Id': eventId, 'Service-Event-Type': 'scan.completed', 'user-agent': 'scanctl-emulator/test' });
+    expect(headers).toMatchObject({
+      'Service-Event-Id': eventId,
+      'Service-Event-Type': 'scan.completed',
+      'user-agent': 'scanctl-emulator/test',
+    });
     const [delivery] = store.webhooks.deliveries({ event_id: eventId });
     expect(delivery).toMatchObject({ status: 'succeeded', attempts: 1, last_status: 204 });
     expect(events.map((e) => [e.object, e.outcome])).toEqual([

@@ -56,12 +56,22 @@ async function serve(server: net.Server, scheme: 'http' | 'https', host = '127.0
 
 /** A raw TCP receiver: `onRequest` gets the socket once the first bytes of a request arrive. */
 const raw = (onRequest: (socket: Socket) => void, scheme: 'http' | 'https' = 'http') =>
-  serve(net.createServer((socket) => socket.once('data', () => onRequest(socket))), scheme);
+  serve(
+    net.createServer((socket) => socket.once('data', () => onRequest(socket))),
+    scheme,
+  );
 /** A receiver that accepts TCP and never says anything, even to a TLS ClientHello. */
-const silent = (scheme: 'http' | 'https') => serve(net.createServer((socket) => socket.resume()), scheme);
+const silent = (scheme: 'http' | 'https') =>
+  serve(
+    net.createServer((socket) => socket.resume()),
+    scheme,
+  );
 const drip = (socket: Socket, bytes: Buffer, everyMs: number) => {
   let at = 0;
-  const timer = setInterval(() => (at < bytes.length && !socket.destroyed ? socket.write(bytes.subarray(at, ++at)) : clearInterval(timer)), everyMs);
+  const timer = setInterval(
+    () => (at < bytes.length && !socket.destroyed ? socket.write(bytes.subarray(at, ++at)) : clearInterval(timer)),
+    everyMs,
+  );
   socket.on('close', () => clearInterval(timer));
 };
 
@@ -79,8 +89,18 @@ interface Case {
 
 const redirectTarget = { hits: 0 };
 const CASES: Case[] = [
-  { name: 'hangs (reads the request, never answers)', start: () => raw(() => {}), status: null, error: /^timed out after 300 ms waiting for the answer$/ },
-  { name: 'stalls in the head', start: () => raw((s) => s.write('HTTP/1.1 200 OK\r\ncontent-')), status: null, error: /^timed out after 300 ms waiting for the answer$/ },
+  {
+    name: 'hangs (reads the request, never answers)',
+    start: () => raw(() => {}),
+    status: null,
+    error: /^timed out after 300 ms waiting for the answer$/,
+  },
+  {
+    name: 'stalls in the head',
+    start: () => raw((s) => s.write('HTTP/1.1 200 OK\r\ncontent-')),
+    status: null,
+    error: /^timed out after 300 ms waiting for the answer$/,
+  },
   {
     name: 'stalls in the body',
     start: () => raw((s) => s.write('HTTP/1.1 200 OK\r\ncontent-length: 100\r\n\r\npartial')),
@@ -93,7 +113,12 @@ const CASES: Case[] = [
     status: null,
     error: /^timed out after 300 ms waiting for the answer$/,
   },
-  { name: 'answers garbage', start: () => raw((s) => s.write('SSH-2.0-OpenSSH_9.6\r\n\r\n')), status: null, error: /^unreadable answer: not an HTTP\/1\.x answer/ },
+  {
+    name: 'answers garbage',
+    start: () => raw((s) => s.write('SSH-2.0-OpenSSH_9.6\r\n\r\n')),
+    status: null,
+    error: /^unreadable answer: not an HTTP\/1\.x answer/,
+  },
   {
     name: 'answers with bare LF line endings',
     start: () => raw((s) => s.write('HTTP/1.1 200 OK\ncontent-length: 2\n\nok')),
@@ -119,35 +144,65 @@ const CASES: Case[] = [
   },
   {
     name: 'sends a 10 MB body (64 KiB read, 1 KiB kept, the connection closed)',
-    start: () => serve(http.createServer((req, res) => req.resume().on('end', () => res.end(Buffer.alloc(10 * 1024 * 1024, 0x61)))), 'http'),
+    start: () =>
+      serve(
+        http.createServer((req, res) => req.resume().on('end', () => res.end(Buffer.alloc(10 * 1024 * 1024, 0x61)))),
+        'http',
+      ),
     status: 200,
     error: null,
     retried: false,
     count: 4,
   },
   { name: 'resets the connection (RST)', start: () => raw((s) => s.resetAndDestroy()), status: null, error: /^connection reset$/ },
-  { name: 'closes the connection without a word', start: () => raw((s) => s.end()), status: null, error: /^connection closed before an answer$/ },
+  {
+    name: 'closes the connection without a word',
+    start: () => raw((s) => s.end()),
+    status: null,
+    error: /^connection closed before an answer$/,
+  },
   {
     name: 'redirects (never followed)',
     start: async () => {
-      const target = await serve(http.createServer((_req, res) => (redirectTarget.hits++, res.end('ok'))), 'http');
-      const hostile = await serve(http.createServer((req, res) => req.resume().on('end', () => res.writeHead(302, { location: target.url }).end('moved'))), 'http');
+      const target = await serve(
+        http.createServer((_req, res) => (redirectTarget.hits++, res.end('ok'))),
+        'http',
+      );
+      const hostile = await serve(
+        http.createServer((req, res) => req.resume().on('end', () => res.writeHead(302, { location: target.url }).end('moved'))),
+        'http',
+      );
       return { ...hostile, close: async () => (await hostile.close(), await target.close()) };
     },
     status: 302,
     error: /^HTTP 302$/,
   },
-  { name: 'holds the TLS handshake open', start: () => silent('https'), status: null, error: /^timed out after 300 ms connecting \(TCP or TLS handshake\)$/ },
+  {
+    name: 'holds the TLS handshake open',
+    start: () => silent('https'),
+    status: null,
+    error: /^timed out after 300 ms connecting \(TCP or TLS handshake\)$/,
+  },
   {
     name: 'presents a certificate no authority vouches for',
     start: () =>
-      serve(https.createServer({ key: readFileSync(`${TLS}receiver-key.pem`), cert: readFileSync(`${TLS}receiver-cert.pem`) }, (_q, r) => r.end('ok')), 'https'),
+      serve(
+        https.createServer({ key: readFileSync(`${TLS}receiver-key.pem`), cert: readFileSync(`${TLS}receiver-cert.pem`) }, (_q, r) =>
+          r.end('ok'),
+        ),
+        'https',
+      ),
     status: null,
     error: /^TLS: the receiver's certificate is not trusted \(.*self-signed certificate/,
   },
   {
     name: 'listens on [::1] and hangs',
-    start: () => serve(net.createServer((s) => s.on('data', () => {})), 'http', '::1'),
+    start: () =>
+      serve(
+        net.createServer((s) => s.on('data', () => {})),
+        'http',
+        '::1',
+      ),
     status: null,
     error: /^timed out after 300 ms waiting for the answer$/,
   },
@@ -164,7 +219,10 @@ async function resend(): Promise<void> {
 
 beforeAll(async () => {
   emu = await startEmulator({ clock: { start: START, frozen: true }, webhookAttemptTimeoutMs: TIMEOUT_MS });
-  const first = await serve(http.createServer((req, res) => req.resume().on('end', () => res.end('ok'))), 'http');
+  const first = await serve(
+    http.createServer((req, res) => req.resume().on('end', () => res.end('ok'))),
+    'http',
+  );
   await emu.updateApp({ webhook_url: first.url });
   await emu.simulateScan({ user: 'member_1' });
   const [delivery] = await emu.waitForDeliveries();
@@ -198,12 +256,16 @@ describe('hostile receivers: every wait bounded, every socket closed, serve resp
         for (const delivery of ours) {
           expect(delivery.attempt_log).toHaveLength(1);
           const [attempt] = delivery.attempt_log;
-          expect({ status: attempt!.status, error: attempt!.error }).toEqual({ status: c.status, error: c.error ? expect.stringMatching(c.error) : null });
+          expect({ status: attempt!.status, error: attempt!.error }).toEqual({
+            status: c.status,
+            error: c.error ? expect.stringMatching(c.error) : null,
+          });
           if (c.retried === false) expect(delivery).toMatchObject({ status: 'succeeded', next_attempt_at: null });
           else expect(delivery).toMatchObject({ status: 'pending', next_attempt_at: RETRY_AT });
         }
         // A failed attempt closed its socket: the receiver holds none of them (an answered one may stay kept alive).
-        if (c.retried !== false && c.status === null) await hostile.changed.until('serve to close every failed connection', () => hostile.open() === 0);
+        if (c.retried !== false && c.status === null)
+          await hostile.changed.until('serve to close every failed connection', () => hostile.open() === 0);
       } finally {
         await hostile.close();
       }

@@ -219,7 +219,9 @@ describe('sendOnce, against real loopback receivers', () => {
 
   it('CHOICE-24: an unrequested 100 Continue (deliveries never send Expect) fails the attempt with an error that says so; a 103 is skipped', async () => {
     const r = await rawServer((socket) =>
-      socket.once('data', () => socket.end('HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 200 OK\r\ncontent-length: 2\r\nconnection: close\r\n\r\nok')),
+      socket.once('data', () =>
+        socket.end('HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 200 OK\r\ncontent-length: 2\r\nconnection: close\r\n\r\nok'),
+      ),
     );
     expect(await send(`http://127.0.0.1:${r.port}/`, { timeoutMs: 5_000 })).toMatchObject({
       status: null,
@@ -279,7 +281,10 @@ describe('sendOnce, against real loopback receivers', () => {
         expect(await send(`http://127.0.0.1:${r.port}/`, { timeoutMs: 5_000 })).toMatchObject({ status: 200, error: null, excerpt: 'ok' });
       }
       // Reusable: undici's pool may open a second connection when a send follows the previous answer at once.
-      expect({ answer, connections: r.connections() }).toEqual({ answer, connections: connections === 1 ? expect.toBeOneOf([1, 2]) : connections });
+      expect({ answer, connections: r.connections() }).toEqual({
+        answer,
+        connections: connections === 1 ? expect.toBeOneOf([1, 2]) : connections,
+      });
     }
   });
 
@@ -325,7 +330,11 @@ describe('sendOnce, against real loopback receivers', () => {
       res.writeHead(200, { 'content-length': '100' });
       res.write('partial');
     });
-    expect(await send(`${r.url}/`, { timeoutMs: 200 })).toMatchObject({ status: null, error: "timed out after 200 ms reading the answer's body", excerpt: null });
+    expect(await send(`${r.url}/`, { timeoutMs: 200 })).toMatchObject({
+      status: null,
+      error: "timed out after 200 ms reading the answer's body",
+      excerpt: null,
+    });
   });
 
   it('sends queued behind all the pool connections to a hung origin time out too; none hangs, and the origin still works after', async () => {
@@ -335,7 +344,12 @@ describe('sendOnce, against real loopback receivers', () => {
     });
     const sends = Array.from({ length: 70 }, (_, i) => send(`${r.url}/q${i}`, { timeoutMs: 300 }));
     const outcomes = await allWithin(sends, 10_000);
-    for (const out of outcomes) expect(out).toMatchObject({ status: null, error: expect.stringMatching(/^timed out after 300 ms (waiting for|connecting)/), excerpt: null });
+    for (const out of outcomes)
+      expect(out).toMatchObject({
+        status: null,
+        error: expect.stringMatching(/^timed out after 300 ms (waiting for|connecting)/),
+        excerpt: null,
+      });
     // The queued ones reached the receiver at most as requests the sender aborted: never more than 70 in all.
     expect(r.received.length).toBeLessThanOrEqual(70);
     hanging = false;
@@ -369,11 +383,11 @@ describe('sendOnce, against real loopback receivers', () => {
     controller.signal.addEventListener = function (this: AbortSignal, ...args: Parameters<typeof addEventListener>) {
       listeners += 1;
       return addEventListener.apply(this, args);
-    } as typeof addEventListener;
+    };
     controller.signal.removeEventListener = function (this: AbortSignal, ...args: Parameters<typeof removeEventListener>) {
       listeners -= 1;
       return removeEventListener.apply(this, args);
-    } as typeof removeEventListener;
+    };
     for (let round = 0; round < 2; round++) {
       const outcomes = await Promise.all(Array.from({ length: 5 }, () => send(`${r.url}/`, { signal: controller.signal })));
       for (const out of outcomes) expect(out.status).toBe(200);
@@ -418,13 +432,19 @@ describe('sendOnce, against real loopback receivers', () => {
     expect(out.error).toEqual(expect.any(String));
     const answered = await rawServer((socket) =>
       socket.once('data', () =>
-        socket.end('HTTP/1.1 103 Early Hints\r\nlink: </x>; rel=preload\r\n\r\nHTTP/1.1 200 OK\r\ncontent-length: 2\r\nconnection: close\r\n\r\nok'),
+        socket.end(
+          'HTTP/1.1 103 Early Hints\r\nlink: </x>; rel=preload\r\n\r\nHTTP/1.1 200 OK\r\ncontent-length: 2\r\nconnection: close\r\n\r\nok',
+        ),
       ),
     );
-    expect(await send(`http://127.0.0.1:${answered.port}/`, { timeoutMs: 5_000 })).toMatchObject({ status: 200, error: null, excerpt: 'ok' });
+    expect(await send(`http://127.0.0.1:${answered.port}/`, { timeoutMs: 5_000 })).toMatchObject({
+      status: 200,
+      error: null,
+      excerpt: 'ok',
+    });
   });
 
-  it('credentials in the URL go as Basic authorization, percent-decoded (over a header of that name); the framing headers are the client\'s own', async () => {
+  it("credentials in the URL go as Basic authorization, percent-decoded (over a header of that name); the framing headers are the client's own", async () => {
     const r = await receiver();
     const headers = { 'content-type': 'application/json', authorization: 'Bearer other', host: 'elsewhere', 'content-length': '999' };
     const out = await send(`http://user:p%40ss@127.0.0.1:${r.port}/x`, { headers });

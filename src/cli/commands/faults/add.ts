@@ -22,7 +22,10 @@ export function register(group: Command): void {
     .command('add')
     .description('answer a route with a chosen status and error code, for the next N calls or with a probability')
     .addOption(
-      new Option('--route <route>', 'METHOD PATH, e.g. "POST /v1/sessions"; * for any method, :name for a segment, a trailing * for the rest')
+      new Option(
+        '--route <route>',
+        'METHOD PATH, e.g. "POST /v1/sessions"; * for any method, :name for a segment, a trailing * for the rest',
+      )
         .argParser(parseRoute)
         .makeOptionMandatory(),
     )
@@ -35,7 +38,11 @@ export function register(group: Command): void {
     .addOption(new Option('--count <n>', 'only the next n matching calls').argParser(wholeNumber(1, 1_000_000)).conflicts('probability'))
     .addOption(new Option('--probability <p>', 'each matching call fails with probability p (0..1), seeded').argParser(probability))
     .addOption(new Option('--seed <n>', 'seed of the probability draws (printed when not given)').argParser(wholeNumber(0, 2 ** 32 - 1)))
-    .addOption(new Option('--message <text>', 'the error message (default: says the fault was injected)').argParser(matching(/^[^]{1,500}$/, 'a message of 1 to 500 characters')))
+    .addOption(
+      new Option('--message <text>', 'the error message (default: says the fault was injected)').argParser(
+        matching(/^[^]{1,500}$/, 'a message of 1 to 500 characters'),
+      ),
+    )
     .addHelpText('after', '\nExample: scanctl faults add --route "POST /v1/sessions" --status 429 --code rate_limited --count 3')
     .action(async (flags: AddFlags, command: Command) => {
       const ctx = contextOf(command);
@@ -48,7 +55,10 @@ export function register(group: Command): void {
       if (flags.message !== undefined) request.message = flags.message;
       const fault = await ctx.control().addFault(request);
       ctx.print(fault, (f) =>
-        [`Added ${f.id}: ${describeFault(f)}.`, `Seed ${f.seed}${f.probability === null ? '' : ` (replay: --seed ${f.seed})`}. Clear it with: scanctl faults clear ${f.id}`].join('\n'),
+        [
+          `Added ${f.id}: ${describeFault(f)}.`,
+          `Seed ${f.seed}${f.probability === null ? '' : ` (replay: --seed ${f.seed})`}. Clear it with: scanctl faults clear ${f.id}`,
+        ].join('\n'),
       );
     });
 }

@@ -34,7 +34,14 @@ export function formatLogLine(line: RequestLogLine): string {
 
 /** A line under --json: named by `object`, every field present (null when absent). */
 export function logLineJson(line: RequestLogLine) {
-  return { object: 'request_log_line', ...line, key: line.key ?? null, env: line.env ?? null, app_id: line.app_id ?? null, error_code: line.error_code ?? null };
+  return {
+    object: 'request_log_line',
+    ...line,
+    key: line.key ?? null,
+    env: line.env ?? null,
+    app_id: line.app_id ?? null,
+    error_code: line.error_code ?? null,
+  };
 }
 
 /** `scanctl logs tail`. */
@@ -49,11 +56,16 @@ export function register(group: Command): void {
     )
     .option('--path <prefix>', 'only paths that start with prefix')
     .addOption(new Option('--method <method>', 'only this method').argParser(matching(/^[A-Za-z]{3,7}$/, 'an HTTP method such as POST')))
-    .addOption(new Option('--since <when>', 'first the lines of the last duration (5m, 1h) or since an RFC 3339 time').argParser(durationOrTime))
+    .addOption(
+      new Option('--since <when>', 'first the lines of the last duration (5m, 1h) or since an RFC 3339 time').argParser(durationOrTime),
+    )
     .addOption(new Option('-n, --lines <n>', 'first the last n matching lines (default 10)').argParser(wholeNumber(0, 1000)))
     .option('--no-follow', 'print the recent lines and exit')
     .option('--all', "include the control plane's own requests (/_scanctl)")
-    .addHelpText('after', '\nWith the global --app ID, only that app\'s requests. --json prints one JSON object per line.\nExample: scanctl logs tail --status 4xx --path /v1/sessions')
+    .addHelpText(
+      'after',
+      "\nWith the global --app ID, only that app's requests. --json prints one JSON object per line.\nExample: scanctl logs tail --status 4xx --path /v1/sessions",
+    )
     .action(async (flags: TailFlags, command: Command) => {
       const ctx = contextOf(command);
       const query: RequestLogQuery = {

@@ -13,7 +13,8 @@ export function renderStep(step: SimStep): string {
       return `${label('minted')}${what} (${step.env} key)${scopes}, expires ${step.expires_at}`;
     }
     case 'enroll':
-      if (step.skipped) return `${label('enrolled')}installation ${step.installation_id} already enrolled (enrollment survives app updates)`;
+      if (step.skipped)
+        return `${label('enrolled')}installation ${step.installation_id} already enrolled (enrollment survives app updates)`;
       return step.reenrolled
         ? `${label('re-enrolled')}installation ${step.installation_id} after a reinstall (enrollment #${step.enrollments}, ${step.status})`
         : `${label('enrolled')}installation ${step.installation_id} (stub attestation accepted)`;
@@ -28,7 +29,9 @@ export function renderStep(step: SimStep): string {
     case 'offline':
       return `${label('offline')}scan ${step.scan_id} happened at ${step.occurred_at} (${formatDuration(step.late_ms)} ago), queued on the device`;
     case 'scan_reported': {
-      const billing = step.billable ? green('billable: true') : `billable: false${step.status === 'completed' ? ' (test key)' : ` (${step.status})`}`;
+      const billing = step.billable
+        ? green('billable: true')
+        : `billable: false${step.status === 'completed' ? ' (test key)' : ` (${step.status})`}`;
       const extra = step.replayed ? dim(' (idempotent replay)') : step.duplicate ? dim(' (duplicate)') : '';
       return `${label('reported')}scan ${step.scan_id} ${step.status}, occurred_at ${step.occurred_at}, ${billing}${extra}`;
     }
@@ -43,7 +46,9 @@ export function renderStep(step: SimStep): string {
       return yellow(`${label('retry')}${step.at} attempt ${step.attempt + 1} in ${step.wait_ms} ms (${step.reason})`);
     case 'refused':
       if (step.refusal.code === 'results_delivery_disabled') {
-        return yellow(`${label('result')}not stored: ${step.refusal.status} ${step.refusal.code} (results delivery is off; the SDK stops uploading for good)`);
+        return yellow(
+          `${label('result')}not stored: ${step.refusal.status} ${step.refusal.code} (results delivery is off; the SDK stops uploading for good)`,
+        );
       }
       return red(`${label('REFUSED')}${step.refusal.step}: ${step.refusal.status} ${step.refusal.code}: ${step.refusal.message}`);
   }

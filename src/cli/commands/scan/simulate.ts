@@ -3,7 +3,13 @@ import { ApiCallError, ConnectionError } from '../../../client/http.js';
 import { secretKeyEnv } from '../../../contract/credentials.js';
 import { SCAN_OUTCOMES } from '../../../contract/device.js';
 import type { ScanSummary } from '../../../sdk/simulate-events.js';
-import { DEFAULT_RESULT_FILE, shippedIdentifiers, SIMULATE_DEFAULTS, toSimulateOptions, type SimulateChoices } from '../../../sdk/simulate-options.js';
+import {
+  DEFAULT_RESULT_FILE,
+  shippedIdentifiers,
+  SIMULATE_DEFAULTS,
+  toSimulateOptions,
+  type SimulateChoices,
+} from '../../../sdk/simulate-options.js';
 import { contextOf, type CommandContext } from '../../context.js';
 import { UserError } from '../../errors.js';
 import { EXIT } from '../../exit-codes.js';
@@ -29,7 +35,8 @@ async function readResult(ctx: CommandContext, file: string | undefined): Promis
   if (parsed.ok) return parsed.value;
   if (parsed.stage === 'json') throw new UserError(`--result ${name} is not valid JSON (${parsed.message})`);
   const input = parsed.input;
-  if (!input || typeof input !== 'object' || Array.isArray(input)) throw new UserError(`--result ${name} must hold a JSON object (the scan result)`);
+  if (!input || typeof input !== 'object' || Array.isArray(input))
+    throw new UserError(`--result ${name} must hold a JSON object (the scan result)`);
   throw new UserError(`--result ${name} is not a scan result: ${parsed.message}`);
 }
 
@@ -42,12 +49,21 @@ export function register(group: Command): void {
     .addOption(new Option('--outcome <outcome>', 'how the scan ends').choices(SCAN_OUTCOMES).default(SIMULATE_DEFAULTS.outcome))
     .addOption(new Option('--env <env>', "which secret key mints the session (default: test, or --key's)").choices(['test', 'live']))
     .option('--key <key>', 'secret key that mints the sessions (env SCANCTL_SECRET_KEY; default: the fixture key of --env)')
-    .addOption(new Option('--offline-late <duration>', 'the scan happened offline this long ago (e.g. 2h, 3d) and syncs now with a fresh token').argParser(duration()))
+    .addOption(
+      new Option(
+        '--offline-late <duration>',
+        'the scan happened offline this long ago (e.g. 2h, 3d) and syncs now with a fresh token',
+      ).argParser(duration()),
+    )
     .addOption(new Option('--count <n>', 'how many scans (one session token each)').argParser(wholeNumber(1, 10_000)).default(1))
     .option('--result <file>', 'the scan result JSON to upload (default: the bundled fixtures/results/default.json)')
     .option('--no-scope', 'mint without scan.create, to see 403 insufficient_scope')
     .option('--duplicate-report', 'report each outcome and upload each result twice, as a device whose acknowledgement was lost')
-    .addOption(new Option('--upload-retries <n>', 'retries of a result upload that failed transiently (5xx, 429, network)').argParser(wholeNumber(0, 20)).default(SIMULATE_DEFAULTS.uploadRetries))
+    .addOption(
+      new Option('--upload-retries <n>', 'retries of a result upload that failed transiently (5xx, 429, network)')
+        .argParser(wholeNumber(0, 20))
+        .default(SIMULATE_DEFAULTS.uploadRetries),
+    )
     .addOption(
       new Option('--installation <id>', 'an installation the device already has (enrolled once; survives app updates)').argParser(
         matching(/^[A-Za-z0-9._:-]{1,100}$/, '1 to 100 characters of A-Z a-z 0-9 . _ : -'),
@@ -57,11 +73,17 @@ export function register(group: Command): void {
     .option('--bundle-id <id>', "the shipped app's bundle identifier (default: the app's), to see attestation_invalid")
     .option('--team-id <id>', "the shipped app's team identifier (default: the app's), to see attestation_invalid")
     .option('--app-version <version>', 'the app version the installation reports', SIMULATE_DEFAULTS.appVersion)
-    .option('--wait', 'return only when every webhook delivery of these scans is acknowledged (exit 5 if one is exhausted or the timeout passes)')
-    .addOption(new Option('--timeout <duration>', 'with --wait: how long to wait, in real time').argParser(duration()).default(30_000, '30s'))
+    .option(
+      '--wait',
+      'return only when every webhook delivery of these scans is acknowledged (exit 5 if one is exhausted or the timeout passes)',
+    )
+    .addOption(
+      new Option('--timeout <duration>', 'with --wait: how long to wait, in real time').argParser(duration()).default(30_000, '30s'),
+    )
     .action(async (flags: SimulateFlags, command: Command) => {
       const ctx = contextOf(command);
-      if (!flags.wait && command.getOptionValueSource('timeout') === 'cli') throw new UserError('--timeout applies only with --wait: add --wait, or drop --timeout');
+      if (!flags.wait && command.getOptionValueSource('timeout') === 'cli')
+        throw new UserError('--timeout applies only with --wait: add --wait, or drop --timeout');
       const result = await readResult(ctx, flags.result);
       const explicitKey = flags.key ?? ctx.io.env.SCANCTL_SECRET_KEY;
       const keyEnv = explicitKey ? secretKeyEnv(explicitKey) : null;
@@ -98,7 +120,14 @@ async function play(
   let summaries: ScanSummary[];
   try {
     summaries = await simulate(
-      toSimulateOptions(flags, { ...given, baseUrl: ctx.baseUrl, fetch: ctx.io.fetch, signal: interrupt.signal, count, offlineLateMs: flags.offlineLate ?? null }),
+      toSimulateOptions(flags, {
+        ...given,
+        baseUrl: ctx.baseUrl,
+        fetch: ctx.io.fetch,
+        signal: interrupt.signal,
+        count,
+        offlineLateMs: flags.offlineLate ?? null,
+      }),
       (event) => {
         if (json) {
           if (event.type === 'scan') ctx.out(JSON.stringify(event.summary));
@@ -118,9 +147,12 @@ async function play(
     bar?.done();
     if (!(error instanceof SimulationError)) throw error;
     const cause = error.error;
-    if (json && error.summary) ctx.out(JSON.stringify({ ...error.summary, error: { step: error.step, message: (cause as Error).message } }));
+    if (json && error.summary)
+      ctx.out(JSON.stringify({ ...error.summary, error: { step: error.step, message: (cause as Error).message } }));
     const detail =
-      cause instanceof ApiCallError && cause.error ? `${cause.method} ${cause.path}: ${cause.status} ${cause.error.code}: ${cause.error.message}` : (cause as Error).message;
+      cause instanceof ApiCallError && cause.error
+        ? `${cause.method} ${cause.path}: ${cause.status} ${cause.error.code}: ${cause.error.message}`
+        : (cause as Error).message;
     throw new UserError(`scan simulate failed at step ${error.step}: ${detail}`, {
       exitCode: cause instanceof ConnectionError ? EXIT.connection : EXIT.api,
       ...(cause instanceof ConnectionError ? { hint: 'start the emulator with `scanctl serve`, or pass --base-url' } : {}),
@@ -131,10 +163,13 @@ async function play(
   bar?.done();
   if (!json && count > 1) ctx.out(renderTotals(summaries));
   if (interrupt.signal.aborted && summaries.length < count) {
-    throw new UserError(`interrupted after ${summaries.length} of ${count} scans (${summaries.filter((s) => s.state === 'recorded').length} recorded)`, {
-      exitCode: EXIT.interrupted,
-      hint: `the recorded ones stay: scanctl scan list --user ${flags.user}`,
-    });
+    throw new UserError(
+      `interrupted after ${summaries.length} of ${count} scans (${summaries.filter((s) => s.state === 'recorded').length} recorded)`,
+      {
+        exitCode: EXIT.interrupted,
+        hint: `the recorded ones stay: scanctl scan list --user ${flags.user}`,
+      },
+    );
   }
   const recorded = summaries.find((s) => s.state === 'recorded');
   if (!json && recorded) ctx.out(`find it again: scanctl scan list --user ${flags.user}   (installation ${recorded.installation_id})`);

@@ -25,12 +25,25 @@ export async function waitForScanDeliveries(ctx: CommandContext, scanIds: string
   }
   const last = outcome.reason === 'failed' ? outcome.delivery : outcome.deliveries.find((d) => d.status !== 'succeeded');
   const status = last ? `last status ${last.last_status ?? 'none'}${last.last_error ? `, ${last.last_error}` : ''}` : 'no delivery yet';
-  if (ctx.json) ctx.out(JSON.stringify({ object: 'wait', ok: false, acknowledged, deliveries: outcome.deliveries.length, reason: outcome.reason, delivery: last ?? null }));
+  if (ctx.json)
+    ctx.out(
+      JSON.stringify({
+        object: 'wait',
+        ok: false,
+        acknowledged,
+        deliveries: outcome.deliveries.length,
+        reason: outcome.reason,
+        delivery: last ?? null,
+      }),
+    );
   const message =
     outcome.reason === 'failed'
       ? `webhook delivery ${last?.id} of event ${last?.event_id} exhausted its attempts (${status})`
       : `timed out after ${formatDuration(timeoutMs)} waiting for webhook deliveries (${acknowledged} of ${outcome.deliveries.length} acknowledged; ${status})`;
-  throw new UserError(message, { exitCode: EXIT.waitFailed, hint: 'watch them with `scanctl webhook listen` or `scanctl webhook deliveries`' });
+  throw new UserError(message, {
+    exitCode: EXIT.waitFailed,
+    hint: 'watch them with `scanctl webhook listen` or `scanctl webhook deliveries`',
+  });
 }
 
 /** Why no delivery was made: the app has no webhook_url, or these scans send no event at all. */

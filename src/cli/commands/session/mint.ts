@@ -8,7 +8,10 @@ export function register(group: Command): void {
     .command('mint')
     .description('mint a 15-minute session token for a member (POST /v1/sessions)')
     .requiredOption('--user <ref>', "the member's host_user_ref: your own stable id of the person")
-    .option('--scope <scope>', 'a scope to request (repeatable); default [scan.create]', (value: string, all: string[] = []) => [...all, value])
+    .option('--scope <scope>', 'a scope to request (repeatable); default [scan.create]', (value: string, all: string[] = []) => [
+      ...all,
+      value,
+    ])
     .option('--no-scopes', 'request an empty scope list (a token that cannot report scans)')
     .option('--key <key>', 'secret key (env SCANCTL_SECRET_KEY; default against the local emulator: its test key)')
     .action(async (flags: { user: string; scope?: string[]; scopes?: boolean; key?: string }, command: Command) => {
@@ -16,10 +19,15 @@ export function register(group: Command): void {
       const baseUrl = ctx.baseUrl;
       const key = await ctx.secretKey(flags.key);
       const scopes = flags.scopes === false ? [] : flags.scope;
-      const session = await mintSession(baseUrl, key, {
-        host_user_ref: flags.user,
-        ...(scopes ? { scopes: scopes as ['scan.create'] } : {}),
-      }, ctx.io.fetch);
+      const session = await mintSession(
+        baseUrl,
+        key,
+        {
+          host_user_ref: flags.user,
+          ...(scopes ? { scopes: scopes as ['scan.create'] } : {}),
+        },
+        ctx.io.fetch,
+      );
       ctx.print(session, (s) =>
         table([
           ['session_token', s.session_token],

@@ -10,7 +10,10 @@ export function register(group: Command): void {
     .command('export <file>')
     .description('write the whole emulator state as diffable JSON (tables sorted, rows by primary key); - for stdout')
     .option('--include-secrets', 'put webhook signing secrets in the file in plain text, so another database can re-seal them')
-    .addHelpText('after', '\nKeys, tokens and cookies are only hashes in the database and stay hashes. Without --include-secrets,\nwebhook signing secrets are exported as null (their whsec_...abcd hint stays).')
+    .addHelpText(
+      'after',
+      '\nKeys, tokens and cookies are only hashes in the database and stay hashes. Without --include-secrets,\nwebhook signing secrets are exported as null (their whsec_...abcd hint stays).',
+    )
     .action(async (file: string, flags: { includeSecrets?: boolean }, command: Command) => {
       const ctx = contextOf(command);
       const state = await ctx.control().exportState(Boolean(flags.includeSecrets));
@@ -26,8 +29,10 @@ export function register(group: Command): void {
         throw new UserError(`cannot write ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
       }
       const rows = Object.values(state.tables).reduce((sum, t) => sum + t.length, 0);
-      ctx.print({ object: 'state_export', file, schema_version: state.schema_version, tables: Object.keys(state.tables).length, rows }, (r) =>
-        `Exported ${r.rows} rows of ${r.tables} tables (schema version ${r.schema_version}) to ${file}${flags.includeSecrets ? ' (with signing secrets in plain text: keep it private)' : ''}.`,
+      ctx.print(
+        { object: 'state_export', file, schema_version: state.schema_version, tables: Object.keys(state.tables).length, rows },
+        (r) =>
+          `Exported ${r.rows} rows of ${r.tables} tables (schema version ${r.schema_version}) to ${file}${flags.includeSecrets ? ' (with signing secrets in plain text: keep it private)' : ''}.`,
       );
     });
 }

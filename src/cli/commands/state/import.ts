@@ -13,7 +13,9 @@ export function register(group: Command): void {
       const result = await ctx.control().importState(await readStateFile(file, ctx));
       ctx.print(result, (r) => {
         const rows = Object.values(r.tables).reduce((sum, n) => sum + n, 0);
-        const lines = [`Imported ${rows} rows of ${Object.keys(r.tables).length} tables from ${file}; clock offset ${r.clock_offset_ms} ms.`];
+        const lines = [
+          `Imported ${rows} rows of ${Object.keys(r.tables).length} tables from ${file}; clock offset ${r.clock_offset_ms} ms.`,
+        ];
         if (r.apps_without_signing_secret.length) {
           lines.push(
             `Warning: the file holds no signing secret for ${r.apps_without_signing_secret.join(', ')} (export with --include-secrets to carry them); set webhook_url again to issue a new one.`,

@@ -10,6 +10,10 @@ export function register(group: Command): void {
       const ctx = contextOf(command);
       ctx.requireKnownEmulator('state reset');
       const result = await ctx.control().resetState();
-      ctx.print(result, (r) => `Reset the emulator: every table emptied, re-seeded from ${r.fixtures ?? 'no fixtures'} (apps: ${r.apps.join(', ') || 'none'}).`);
+      ctx.print(
+        result,
+        (r) =>
+          `Reset the emulator: every table emptied, re-seeded from ${r.fixtures ?? 'no fixtures'} (apps: ${r.apps.join(', ') || 'none'}).`,
+      );
     });
 }

@@ -20,12 +20,15 @@ const percent = (p: number) => `${Math.round(p * 1000) / 10}%`;
 export function describeChaos(c: ChaosView): string {
   if (!c.enabled) return `No delivery chaos on ${c.app_id}.`;
   const parts: string[] = [];
-  if (c.fail_first > 0) parts.push(`fail the first ${c.fail_first} attempt${c.fail_first === 1 ? '' : 's'} of each delivery with ${c.fail_status}`);
+  if (c.fail_first > 0)
+    parts.push(`fail the first ${c.fail_first} attempt${c.fail_first === 1 ? '' : 's'} of each delivery with ${c.fail_status}`);
   if (c.drop > 0) parts.push(`drop ${percent(c.drop)} of attempts`);
   if (c.duplicate > 0) parts.push(`duplicate ${percent(c.duplicate)}`);
   if (c.delay_probability > 0) {
     const what = c.delay_ms === null ? 'a seeded delay' : formatDuration(c.delay_ms);
-    parts.push(c.delay_probability === 1 ? `delay every attempt by ${what}` : `delay ${percent(c.delay_probability)} of attempts by ${what}`);
+    parts.push(
+      c.delay_probability === 1 ? `delay every attempt by ${what}` : `delay ${percent(c.delay_probability)} of attempts by ${what}`,
+    );
   }
   if (c.reorder) parts.push('reorder');
   return `Delivery chaos on ${c.app_id}: ${parts.length ? parts.join(', ') : 'on, but every rate is 0'}; seed ${c.seed}.\nReplay exactly: ${replayCommand(c)}`;
@@ -36,7 +39,12 @@ export function replayCommand(c: ChaosView): string {
   if (c.drop > 0) args.push(`--drop ${c.drop}`);
   if (c.duplicate > 0) args.push(`--duplicate ${c.duplicate}`);
   if (c.delay_probability > 0) {
-    const delay = c.delay_ms === null ? String(c.delay_probability) : c.delay_probability === 1 ? formatDuration(c.delay_ms) : `${formatDuration(c.delay_ms)}@${c.delay_probability}`;
+    const delay =
+      c.delay_ms === null
+        ? String(c.delay_probability)
+        : c.delay_probability === 1
+          ? formatDuration(c.delay_ms)
+          : `${formatDuration(c.delay_ms)}@${c.delay_probability}`;
     args.push(`--delay ${delay}`);
   }
   if (c.reorder) args.push('--reorder');
@@ -50,19 +58,36 @@ export function replayCommand(c: ChaosView): string {
 export function register(group: Command): void {
   group
     .command('chaos')
-    .description('seeded, reproducible delivery chaos for an app: drop, duplicate, delay, reorder, fail the first N attempts; "off" to stop; no flags shows it')
+    .description(
+      'seeded, reproducible delivery chaos for an app: drop, duplicate, delay, reorder, fail the first N attempts; "off" to stop; no flags shows it',
+    )
     .addArgument(new Argument('[off]', '"off" turns chaos off').choices(['off']))
     .addOption(new Option('--drop <p>', 'drop this share of attempts (not sent; retried as usual)').argParser(probability))
-    .addOption(new Option('--duplicate <p>', 'send this share of deliveries twice (same bytes, same Service-Event-Id)').argParser(probability))
-    .addOption(new Option('--delay <duration|p>', 'delay attempts: 30s (every one), 0.2 (a share, by a seeded amount) or 30s@0.2').argParser(parseDelay))
+    .addOption(
+      new Option('--duplicate <p>', 'send this share of deliveries twice (same bytes, same Service-Event-Id)').argParser(probability),
+    )
+    .addOption(
+      new Option('--delay <duration|p>', 'delay attempts: 30s (every one), 0.2 (a share, by a seeded amount) or 30s@0.2').argParser(
+        parseDelay,
+      ),
+    )
     .option('--reorder', 'shuffle the order of deliveries queued together (seeded)')
-    .addOption(new Option('--fail-first <n>', 'the first n attempts of every delivery fail as if the receiver answered --fail-status').argParser(wholeNumber(0, 1000)))
+    .addOption(
+      new Option('--fail-first <n>', 'the first n attempts of every delivery fail as if the receiver answered --fail-status').argParser(
+        wholeNumber(0, 1000),
+      ),
+    )
     .addOption(new Option('--fail-status <code>', 'status of --fail-first attempts').argParser(wholeNumber(100, 599)).default(500))
-    .addOption(new Option('--seed <n>', 'seed of every draw (printed when not given, so a CI failure replays exactly)').argParser(wholeNumber(0, 2 ** 32 - 1)))
+    .addOption(
+      new Option('--seed <n>', 'seed of every draw (printed when not given, so a CI failure replays exactly)').argParser(
+        wholeNumber(0, 2 ** 32 - 1),
+      ),
+    )
     .addHelpText('after', '\nExample: scanctl webhook chaos --duplicate 0.2 --fail-first 2 --seed 7\n         scanctl webhook chaos off')
     .action(async (off: 'off' | undefined, flags: ChaosFlags, command: Command) => {
       const ctx = contextOf(command);
-      const given = ['drop', 'duplicate', 'delay', 'reorder', 'failFirst', 'seed'].some((k) => flags[k as keyof ChaosFlags] !== undefined) ||
+      const given =
+        ['drop', 'duplicate', 'delay', 'reorder', 'failFirst', 'seed'].some((k) => flags[k as keyof ChaosFlags] !== undefined) ||
         command.getOptionValueSource('failStatus') === 'cli';
       if (off !== undefined && given) throw new UserError('"off" takes no other flags');
       const appId = await ctx.appId();

@@ -71,7 +71,10 @@ export function register(group: Command): void {
       }
       if (report.failed > 0) {
         const names = report.checks.filter((c) => !c.passed).map((c) => c.id);
-        throw new UserError(`${report.failed} of ${report.checks.length} webhook checks failed: ${names.join(', ')}`, { exitCode: EXIT.checkFailed, reportedInOutput: true });
+        throw new UserError(`${report.failed} of ${report.checks.length} webhook checks failed: ${names.join(', ')}`, {
+          exitCode: EXIT.checkFailed,
+          reportedInOutput: true,
+        });
       }
     });
 }

@@ -17,7 +17,9 @@ export function register(group: Command): void {
     .action(async (flags: { status?: DeliveryStatus; scan?: string; event?: string; limit: number }, command: Command) => {
       const ctx = contextOf(command);
       const appId = await ctx.appId();
-      const list = await ctx.control().deliveries({ app_id: appId, status: flags.status, scan_id: flags.scan, event_id: flags.event, limit: flags.limit });
+      const list = await ctx
+        .control()
+        .deliveries({ app_id: appId, status: flags.status, scan_id: flags.scan, event_id: flags.event, limit: flags.limit });
       ctx.print(list, (l) => (l.data.length === 0 ? `no deliveries for ${appId}` : columns(DELIVERY_HEADER, l.data.map(deliveryRow))));
     });
 }

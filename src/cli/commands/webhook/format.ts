@@ -10,7 +10,9 @@ export function attemptLine(e: DeliveryStreamEvent): string {
       : e.outcome === 'succeeded'
         ? 'succeeded'
         : `${e.outcome}${e.error ? ` (${e.error})` : ''}`;
-  const line = [e.time, e.event_id, e.event_type, e.scan_id, `attempt ${e.attempt}/${e.max_attempts}`, status, latency, tail].filter(Boolean).join('  ');
+  const line = [e.time, e.event_id, e.event_type, e.scan_id, `attempt ${e.attempt}/${e.max_attempts}`, status, latency, tail]
+    .filter(Boolean)
+    .join('  ');
   return e.outcome === 'succeeded' || !e.response_excerpt ? line : `${line}  answer: ${answerExcerpt(e.response_excerpt)}`;
 }
 

@@ -30,7 +30,10 @@ function replacedError(event: ListenerReplacedEvent): UserError {
 /** CHOICE-30: a reset or import keeps a listener unless what it printed no longer holds. */
 function endedError(event: ListenerEndedEvent): UserError {
   const what = event.cause === 'state_reset' ? '`state reset`' : '`state import`';
-  const why = event.reason === 'app_removed' ? `${event.app_id} no longer exists` : `${event.app_id} now signs with another secret than the one printed`;
+  const why =
+    event.reason === 'app_removed'
+      ? `${event.app_id} no longer exists`
+      : `${event.app_id} now signs with another secret than the one printed`;
   return new UserError(`stopped listening: a ${what} at ${event.time} changed the state under this listener (${why})`, {
     exitCode: EXIT.listenerEnded,
     hint: 'start `scanctl webhook listen` again',

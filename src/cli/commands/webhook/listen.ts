@@ -46,9 +46,18 @@ Examples:
 export function registerListen(group: Command): void {
   group
     .command('listen')
-    .description("forward the app's signed deliveries to a local URL while this runs, in a live view on a terminal; prints the signing secret")
-    .addOption(new Option('--forward <url>', 'where deliveries go while this runs (even when the app has no webhook_url)').argParser(httpUrl))
-    .addOption(new Option('--events <types>', `only these event types are forwarded and shown, comma-separated (${WEBHOOK_EVENT_TYPES.join(', ')})`).argParser(eventTypes))
+    .description(
+      "forward the app's signed deliveries to a local URL while this runs, in a live view on a terminal; prints the signing secret",
+    )
+    .addOption(
+      new Option('--forward <url>', 'where deliveries go while this runs (even when the app has no webhook_url)').argParser(httpUrl),
+    )
+    .addOption(
+      new Option(
+        '--events <types>',
+        `only these event types are forwarded and shown, comma-separated (${WEBHOOK_EVENT_TYPES.join(', ')})`,
+      ).argParser(eventTypes),
+    )
     .option('--print-secret', 'print only the whsec_ signing secret and exit (for CI)')
     .addHelpText('after', HELP)
     .action(async (flags: ListenFlags, command: Command) => {
@@ -76,7 +85,9 @@ export function registerListen(group: Command): void {
       );
       const target = flags.forward ?? stream.ready.effective_url;
       // The listener this one took over says so and exits 7; this one says it too.
-      const replaced = stream.ready.replaced.map((l) => `replaced the \`webhook listen\` ${l.id} that forwarded ${appId}'s deliveries to ${l.forward_url} since ${l.created_at}`);
+      const replaced = stream.ready.replaced.map(
+        (l) => `replaced the \`webhook listen\` ${l.id} that forwarded ${appId}'s deliveries to ${l.forward_url} since ${l.created_at}`,
+      );
       let end: StreamEnd | null = null;
       const ended = stream.done.then((e) => (end = e));
       try {
@@ -101,10 +112,20 @@ export function registerListen(group: Command): void {
           });
         } else {
           if (json) {
-            const ready = { object: 'listener.ready', app_id: appId, forward_url: target, events, webhook_secret: secret, emulator_time: stream.ready.emulator_time, replaced: stream.ready.replaced };
+            const ready = {
+              object: 'listener.ready',
+              app_id: appId,
+              forward_url: target,
+              events,
+              webhook_secret: secret,
+              emulator_time: stream.ready.emulator_time,
+              replaced: stream.ready.replaced,
+            };
             ctx.out(JSON.stringify(ready));
           } else {
-            ctx.out(`Ready: deliveries of ${appId}${events ? ` (${events.join(', ')})` : ''} go to ${target ?? 'nowhere (no webhook_url; pass --forward URL)'}`);
+            ctx.out(
+              `Ready: deliveries of ${appId}${events ? ` (${events.join(', ')})` : ''} go to ${target ?? 'nowhere (no webhook_url; pass --forward URL)'}`,
+            );
             ctx.out(`Signing secret: ${secret}`);
             for (const line of replaced) ctx.out(`Note: ${line}`);
           }

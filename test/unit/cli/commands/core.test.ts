@@ -21,7 +21,12 @@ describe('scanctl core commands (in-process)', () => {
 
   it('a connection error exits 4 naming the URL and how to start the emulator', async () => {
     const url = 'http://127.0.0.1:9';
-    for (const args of [['session', 'mint', '--user', 'm'], ['results', 'delete', '--user', 'm', '--key', DEMO.testSecret], ['key', 'list'], ['clock', 'show']]) {
+    for (const args of [
+      ['session', 'mint', '--user', 'm'],
+      ['results', 'delete', '--user', 'm', '--key', DEMO.testSecret],
+      ['key', 'list'],
+      ['clock', 'show'],
+    ]) {
       const res = await runCommand([...args, '--base-url', url]);
       expect(res.code, args.join(' ')).toBe(4);
       expect(res.stdout).toBe('');
@@ -36,11 +41,18 @@ describe('scanctl core commands (in-process)', () => {
   it('a command line registers only the command it names; the same program otherwise', async () => {
     const { buildProgram } = await import('../../../../src/cli/program.js');
     const { processIo } = await import('../../../../src/cli/io.js');
-    const all = buildProgram('0.0.0', processIo()).commands.map((c) => c.name()).filter((name) => name !== 'help');
+    const all = buildProgram('0.0.0', processIo())
+      .commands.map((c) => c.name())
+      .filter((name) => name !== 'help');
     expect(all.length).toBeGreaterThan(10);
     for (const name of all) {
       for (const args of [[name], ['--base-url', 'http://127.0.0.1:9', '--app', 'app_x', name, '--json']]) {
-        expect(buildProgram('0.0.0', processIo(), args).commands.map((c) => c.name()).filter((n) => n !== 'help'), args.join(' ')).toEqual([name]);
+        expect(
+          buildProgram('0.0.0', processIo(), args)
+            .commands.map((c) => c.name())
+            .filter((n) => n !== 'help'),
+          args.join(' '),
+        ).toEqual([name]);
       }
     }
     // Aliases name their group; a typo or help needs them all (suggestions, the list).
@@ -101,9 +113,15 @@ describe('scanctl core commands (in-process)', () => {
     expect(show.code).toBe(0);
     expect(show.stdout).toMatch(/^id {19}app_demo$/m);
     expect(show.stdout).toMatch(/^results delivery +off$/m);
-    expect(json((await cli('app', 'show', '--json')).stdout)).toMatchObject({ id: 'app_demo', object: 'app', webhook_secret_hint: 'whsec_...0001' });
+    expect(json((await cli('app', 'show', '--json')).stdout)).toMatchObject({
+      id: 'app_demo',
+      object: 'app',
+      webhook_secret_hint: 'whsec_...0001',
+    });
 
-    const updated = json((await cli('app', 'update', '--webhook-url', 'https://example.test/hooks', '--results-delivery', 'on', '--json')).stdout);
+    const updated = json(
+      (await cli('app', 'update', '--webhook-url', 'https://example.test/hooks', '--results-delivery', 'on', '--json')).stdout,
+    );
     expect(updated).toMatchObject({ webhook_url: 'https://example.test/hooks', results_delivery_enabled: true });
     expect(updated.webhook_secret).toBeUndefined();
     const off = await cli('app', 'update', '--results-delivery', 'off', '--webhook-url', 'none');
@@ -129,16 +147,25 @@ describe('scanctl core commands (in-process)', () => {
     expect(list.stdout).toMatch(/^ID\s+ENV\s+KIND\s+KEY\s+STATE$/m);
     expect(list.stdout).toContain('sk_test_...0001');
     expect(list.stdout).not.toContain(DEMO.testSecret);
-    expect(json((await cli('key', 'list', '--env', 'live', '--json')).stdout).data.map((k: { env: string }) => k.env)).toEqual(['live', 'live']);
+    expect(json((await cli('key', 'list', '--env', 'live', '--json')).stdout).data.map((k: { env: string }) => k.env)).toEqual([
+      'live',
+      'live',
+    ]);
 
     const exists = await cli('key', 'create');
     expect(exists.code).toBe(3);
     expect(exists.stderr).toContain('409 invalid_request_error key_exists');
-    expect((await cli('key', 'create', '--env', 'live', '--app', 'app_trial')).stderr).toContain('403 permission_error live_keys_not_allowed');
+    expect((await cli('key', 'create', '--env', 'live', '--app', 'app_trial')).stderr).toContain(
+      '403 permission_error live_keys_not_allowed',
+    );
 
     expect((await cli('key', 'suspend', '--env', 'live')).stdout).toMatch(/live\s+secret\s+sk_live_\.\.\.0001\s+suspended/);
     expect((await cli('session', 'mint', '--user', 'm', '--key', DEMO.liveSecret)).stderr).toContain('403 permission_error key_suspended');
-    expect(json((await cli('key', 'reinstate', '--env', 'live', '--json')).stdout)).toMatchObject({ env: 'live', kind: 'secret', state: 'active' });
+    expect(json((await cli('key', 'reinstate', '--env', 'live', '--json')).stdout)).toMatchObject({
+      env: 'live',
+      kind: 'secret',
+      state: 'active',
+    });
 
     expect(json((await cli('key', 'revoke', '--app', 'app_trial', '--json')).stdout).state).toBe('revoked');
     const created = await cli('key', 'create', '--app', 'app_trial');
@@ -155,7 +182,12 @@ describe('scanctl core commands (in-process)', () => {
     const cli = (...args: string[]) => runCommand(args, { emulator });
     expect((await cli('account', 'suspend')).stdout).toMatch(/^acct_demo is suspended since 2026-11-22T10:00:00\.000Z/);
     expect((await cli('session', 'mint', '--user', 'm')).stderr).toContain('403 permission_error account_suspended');
-    expect(json((await cli('account', 'reinstate', 'acct_demo', '--json')).stdout)).toEqual({ id: 'acct_demo', object: 'account', suspended: false, suspended_at: null });
+    expect(json((await cli('account', 'reinstate', 'acct_demo', '--json')).stdout)).toEqual({
+      id: 'acct_demo',
+      object: 'account',
+      suspended: false,
+      suspended_at: null,
+    });
     expect((await cli('session', 'mint', '--user', 'm')).code).toBe(0);
   });
 

@@ -18,7 +18,19 @@ describe('scanctl faults, state, logs tail --no-follow (in-process)', () => {
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it('ERR-1, CHOICE-4: faults add makes POST /v1/sessions answer 429 rate_limited for the next 2 calls; list; clear', async () => {
-    const added = await cli(['faults', 'add', '--route', 'POST /v1/sessions', '--status', '429', '--code', 'rate_limited', '--count', '2', '--json']);
+    const added = await cli([
+      'faults',
+      'add',
+      '--route',
+      'POST /v1/sessions',
+      '--status',
+      '429',
+      '--code',
+      'rate_limited',
+      '--count',
+      '2',
+      '--json',
+    ]);
     expect(added.code).toBe(0);
     const fault = JSON.parse(added.stdout);
     expect(fault).toMatchObject({ object: 'fault', method: 'POST', path: '/v1/sessions', status: 429, code: 'rate_limited', remaining: 2 });
@@ -51,7 +63,23 @@ describe('scanctl faults, state, logs tail --no-follow (in-process)', () => {
   it('a probability fault with --seed replays the same failures on a fresh emulator', async () => {
     const run = async () => {
       const other = testEmulator();
-      await runCommand(['faults', 'add', '--route', 'POST /v1/sessions', '--status', '503', '--code', 'unavailable', '--probability', '0.5', '--seed', '42'], { emulator: other });
+      await runCommand(
+        [
+          'faults',
+          'add',
+          '--route',
+          'POST /v1/sessions',
+          '--status',
+          '503',
+          '--code',
+          'unavailable',
+          '--probability',
+          '0.5',
+          '--seed',
+          '42',
+        ],
+        { emulator: other },
+      );
       const codes: number[] = [];
       for (let i = 0; i < 8; i++) codes.push((await runCommand(['session', 'mint', '--user', 'm'], { emulator: other })).code);
       return codes;
@@ -79,7 +107,9 @@ describe('scanctl faults, state, logs tail --no-follow (in-process)', () => {
     expect(state.clock_offset_ms).toBeGreaterThanOrEqual(2 * 3_600_000);
     expect(state.tables.chaos_settings).toHaveLength(1);
 
-    expect((await cli(['state', 'reset'])).stdout).toMatch(/^Reset the emulator: every table emptied, re-seeded from .*default\.json \(apps: app_demo, app_trial\)/);
+    expect((await cli(['state', 'reset'])).stdout).toMatch(
+      /^Reset the emulator: every table emptied, re-seeded from .*default\.json \(apps: app_demo, app_trial\)/,
+    );
     expect((await cli(['faults', 'list'])).stdout.trim()).toBe('No faults.');
     const imported = await cli(['state', 'import', a]);
     expect(imported.code).toBe(0);
@@ -118,12 +148,16 @@ describe('scanctl faults, state, logs tail --no-follow (in-process)', () => {
     expect(lines[0]).toMatch(/^\S+Z\s+POST\s+\/v1\/sessions\s+201\s+sk_test_\.\.\.0001 \(test\)\s+[\d.]+ ms$/);
     expect(lines[1]).toMatch(/POST\s+\/v1\/sessions\s+401\s+-\s+[\d.]+ ms\s+publishable_key_used$/);
     const json = await cli(['logs', 'tail', '--no-follow', '--status', '4xx', '--json', '-n', '1']);
-    expect(JSON.parse(json.stdout)).toMatchObject({ method: 'POST', path: '/v1/sessions', status: 401, error_code: 'publishable_key_used' });
+    expect(JSON.parse(json.stdout)).toMatchObject({
+      method: 'POST',
+      path: '/v1/sessions',
+      status: 401,
+      error_code: 'publishable_key_used',
+    });
     const all = await cli(['logs', 'tail', '--no-follow', '-n', '1000', '--all', '--json']);
     expect(all.stdout).not.toContain(DEMO_SECRET);
     expect(all.stdout).not.toContain('whsec_demo');
     expect(all.stdout).toContain('/_scanctl/');
     expect((await cli(['logs', 'tail', '--status', 'abc'])).code).toBe(2);
   });
-
 });

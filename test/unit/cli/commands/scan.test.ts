@@ -8,7 +8,11 @@ describe('scanctl scan simulate, usage, scans, device (in-process)', () => {
   const cli = (...args: string[]) => runCommand(args, { emulator });
   const simulate = async (...args: string[]) => {
     const res = await cli('scan', 'simulate', '--json', ...args);
-    const lines = res.stdout.trim().split('\n').filter(Boolean).map((l) => JSON.parse(l));
+    const lines = res.stdout
+      .trim()
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l));
     return { ...res, scans: lines };
   };
   const month = '2026-11';
@@ -87,10 +91,34 @@ describe('scanctl scan simulate, usage, scans, device (in-process)', () => {
   });
 
   it('unexpected failures exit non-zero with the step: a bad key (EXIT.api), no server (EXIT.connection)', async () => {
-    const bad = await cli('scan', 'simulate', '--user', 'm_x', '--key', 'sk_test_doesNotExist000000000000', '--bundle-id', 'b', '--team-id', 't');
+    const bad = await cli(
+      'scan',
+      'simulate',
+      '--user',
+      'm_x',
+      '--key',
+      'sk_test_doesNotExist000000000000',
+      '--bundle-id',
+      'b',
+      '--team-id',
+      't',
+    );
     expect(bad.code).toBe(3);
     expect(bad.stderr).toMatch(/^scanctl: scan simulate failed at step mint: POST \/v1\/sessions: 401 invalid_api_key/);
-    const down = await runCommand(['scan', 'simulate', '--user', 'm_x', '--key', 'sk_test_doesNotExist000000000000', '--bundle-id', 'b', '--team-id', 't', '--base-url', 'http://127.0.0.1:9']);
+    const down = await runCommand([
+      'scan',
+      'simulate',
+      '--user',
+      'm_x',
+      '--key',
+      'sk_test_doesNotExist000000000000',
+      '--bundle-id',
+      'b',
+      '--team-id',
+      't',
+      '--base-url',
+      'http://127.0.0.1:9',
+    ]);
     expect(down.code).toBe(4);
     expect(down.stderr).toContain('failed at step mint');
   });

@@ -19,10 +19,14 @@ describe('scanctl webhook verify and chaos flags (in-process)', () => {
       expect(ok.stdout).toContain('signature ok');
       const stdin = await runCommand(['webhook', 'verify', '--secret', DEMO.webhookSecret, '--signature', sig, '-'], { input: body });
       expect(stdin.code).toBe(0);
-      const changed = await runCommand(['webhook', 'verify', '--secret', DEMO.webhookSecret, '--signature', sig, '-'], { input: `${body} ` });
+      const changed = await runCommand(['webhook', 'verify', '--secret', DEMO.webhookSecret, '--signature', sig, '-'], {
+        input: `${body} `,
+      });
       expect(changed.code).toBe(EXIT.checkFailed);
       expect(changed.stderr).toMatch(/^scanctl: signature check failed \(mismatch\)/);
-      const malformed = await runCommand(['webhook', 'verify', '--secret', DEMO.webhookSecret, '--signature', 'xyz', 'body.json'], { cwd: dir });
+      const malformed = await runCommand(['webhook', 'verify', '--secret', DEMO.webhookSecret, '--signature', 'xyz', 'body.json'], {
+        cwd: dir,
+      });
       expect(malformed.code).toBe(EXIT.checkFailed);
       expect(malformed.stderr).toContain('malformed_signature');
     } finally {
@@ -30,7 +34,7 @@ describe('scanctl webhook verify and chaos flags (in-process)', () => {
     }
   });
 
-  it('WH-4: verify without --secret uses the emulator app\'s secret, as webhook check does', async () => {
+  it("WH-4: verify without --secret uses the emulator app's secret, as webhook check does", async () => {
     const body = '{"id":"evt_1","type":"scan.completed"}';
     const sig = signPayload(body, DEMO.webhookSecret);
     const emulator = testEmulator();
@@ -71,7 +75,9 @@ describe('scanctl webhook deliveries, delivery, resend (in-process, nothing disp
     expect(resend.stdout).toMatch(new RegExp(`^resending ${first.event_id} \\(scan.completed\\) as \\S+, due now\\n$`));
     const after = JSON.parse((await cli('webhook', 'deliveries', '--event', first.event_id, '--json')).stdout);
     expect(after.data).toHaveLength(2);
-    const bodies = await Promise.all(after.data.map(async (d: { id: string }) => JSON.parse((await cli('webhook', 'delivery', d.id, '--json')).stdout).request.body));
+    const bodies = await Promise.all(
+      after.data.map(async (d: { id: string }) => JSON.parse((await cli('webhook', 'delivery', d.id, '--json')).stdout).request.body),
+    );
     expect(bodies[0]).toBe(bodies[1]);
     const missing = await cli('webhook', 'resend', 'evt_nope');
     expect(missing.code).toBe(EXIT.api);

@@ -8,7 +8,9 @@ const mint = (emu: ReturnType<typeof testEmulator>) =>
 describe('API faults', () => {
   it('ERR-1, CHOICE-4: a count fault answers the next N calls with the spec error body, then the route works again', async () => {
     const emu = testEmulator();
-    const added = await emu.call('POST', '/_scanctl/faults', { json: { method: 'POST', path: '/v1/sessions', status: 429, code: 'rate_limited', count: 2 } });
+    const added = await emu.call('POST', '/_scanctl/faults', {
+      json: { method: 'POST', path: '/v1/sessions', status: 429, code: 'rate_limited', count: 2 },
+    });
     expect(added.status).toBe(201);
     expect(added.body).toMatchObject({ object: 'fault', remaining: 2, active: true });
     for (let i = 0; i < 2; i++) {
@@ -33,7 +35,9 @@ describe('API faults', () => {
     ] as const;
     for (const [status, type] of cases) {
       await emu.call('DELETE', '/_scanctl/faults');
-      await emu.call('POST', '/_scanctl/faults', { json: { method: '*', path: '/v1/results', status, code: 'service_down', message: 'Down for a test.' } });
+      await emu.call('POST', '/_scanctl/faults', {
+        json: { method: '*', path: '/v1/results', status, code: 'service_down', message: 'Down for a test.' },
+      });
       const r = await emu.call('DELETE', '/v1/results?host_user_ref=m', { key: DEMO.testSecret });
       expect(r.status).toBe(status);
       expect(expectErrorBody(r.body)).toEqual({ type, code: 'service_down', message: 'Down for a test.' });
@@ -43,7 +47,9 @@ describe('API faults', () => {
   it('a probability fault with a seed fails the same calls every time (seeded, reproducible)', async () => {
     const run = async () => {
       const emu = testEmulator();
-      await emu.call('POST', '/_scanctl/faults', { json: { method: 'POST', path: '/v1/sessions', status: 500, code: 'internal_error', probability: 0.4, seed: 7 } });
+      await emu.call('POST', '/_scanctl/faults', {
+        json: { method: 'POST', path: '/v1/sessions', status: 500, code: 'internal_error', probability: 0.4, seed: 7 },
+      });
       const statuses: number[] = [];
       for (let i = 0; i < 30; i++) statuses.push((await mint(emu)).status);
       return statuses;
@@ -103,10 +109,18 @@ describe('API faults', () => {
 describe('API faults in the request log', () => {
   it('a faulted call is logged with its status, code and the key display form, never the key', async () => {
     const emu = testEmulator();
-    await emu.call('POST', '/_scanctl/faults', { json: { method: 'POST', path: '/v1/sessions', status: 503, code: 'service_unavailable', count: 1 } });
+    await emu.call('POST', '/_scanctl/faults', {
+      json: { method: 'POST', path: '/v1/sessions', status: 503, code: 'service_unavailable', count: 1 },
+    });
     await mint(emu);
     const lines = (await emu.call('GET', '/_scanctl/logs')).body.data;
-    expect(lines.at(-1)).toMatchObject({ status: 503, error_code: 'service_unavailable', key: 'sk_test_...0001', env: 'test', app_id: 'app_demo' });
+    expect(lines.at(-1)).toMatchObject({
+      status: 503,
+      error_code: 'service_unavailable',
+      key: 'sk_test_...0001',
+      env: 'test',
+      app_id: 'app_demo',
+    });
     expect(JSON.stringify(lines)).not.toContain(DEMO.testSecret);
   });
 });

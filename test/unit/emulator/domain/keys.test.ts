@@ -5,8 +5,11 @@ import { DEMO, expectErrorBody, testEmulator, type TestEmulator } from '../../..
 
 const TRIAL = { appId: 'app_trial', accountId: 'acct_trial', testSecret: 'sk_test_trialSecretKey0000000000001' };
 
-const mint = (emu: TestEmulator, key: string | undefined, extra: { headers?: Record<string, string>; json?: unknown; path?: string } = {}) =>
-  emu.call('POST', extra.path ?? '/v1/sessions', { key, json: extra.json ?? { host_user_ref: 'member_1' }, headers: extra.headers });
+const mint = (
+  emu: TestEmulator,
+  key: string | undefined,
+  extra: { headers?: Record<string, string>; json?: unknown; path?: string } = {},
+) => emu.call('POST', extra.path ?? '/v1/sessions', { key, json: extra.json ?? { host_user_ref: 'member_1' }, headers: extra.headers });
 
 const control = (emu: TestEmulator, path: string, json: unknown = {}) => emu.call('POST', `/_scanctl${path}`, { json });
 
@@ -36,7 +39,14 @@ describe('secret keys on POST /v1/sessions', () => {
       expect(error.message).not.toContain(key.slice(8));
     }
     // Not a bearer header at all, or none.
-    for (const authorization of ['Basic dXNlcjpwYXNz', 'Bearer', 'Bearer ', DEMO.testSecret, `Bearer ${DEMO.testSecret} extra`, 'Token x']) {
+    for (const authorization of [
+      'Basic dXNlcjpwYXNz',
+      'Bearer',
+      'Bearer ',
+      DEMO.testSecret,
+      `Bearer ${DEMO.testSecret} extra`,
+      'Token x',
+    ]) {
       const res = await emu.call('POST', '/v1/sessions', { json: { host_user_ref: 'm' }, headers: { authorization } });
       expect(res.status, authorization).toBe(401);
       expect(expectErrorBody(res.body)).toMatchObject({ type: 'authentication_error', code: 'invalid_api_key' });
@@ -55,7 +65,10 @@ describe('secret keys on POST /v1/sessions', () => {
     expect(error.message).not.toContain(unknown);
     await expectMintError(emu, 'sk_live_thisKeyDoesNotExist00000000009', 401, 'invalid_api_key');
     // "Bearer" is case-insensitive and the known key still works.
-    const res = await emu.call('POST', '/v1/sessions', { json: { host_user_ref: 'm' }, headers: { authorization: `bearer ${DEMO.testSecret}` } });
+    const res = await emu.call('POST', '/v1/sessions', {
+      json: { host_user_ref: 'm' },
+      headers: { authorization: `bearer ${DEMO.testSecret}` },
+    });
     expect(res.status).toBe(201);
   });
 
@@ -100,7 +113,12 @@ describe('secret keys on POST /v1/sessions', () => {
     const emu = testEmulator();
     const suspended = await control(emu, `/accounts/${DEMO.accountId}/suspend`);
     expect(suspended.status).toBe(200);
-    expect(suspended.body).toMatchObject({ id: DEMO.accountId, object: 'account', suspended: true, suspended_at: '2026-11-22T10:00:00.000Z' });
+    expect(suspended.body).toMatchObject({
+      id: DEMO.accountId,
+      object: 'account',
+      suspended: true,
+      suspended_at: '2026-11-22T10:00:00.000Z',
+    });
     for (const key of [DEMO.testSecret, DEMO.liveSecret]) {
       const error = await expectMintError(emu, key, 403, 'account_suspended');
       expect(error.type).toBe('permission_error');
@@ -157,7 +175,9 @@ describe('secret keys on POST /v1/sessions', () => {
     const withQuery = await mint(emu, DEMO.testSecret, { path: '/v1/sessions?env=live&livemode=true' });
     expect(withQuery.status).toBe(400);
     expect(expectErrorBody(withQuery.body)).toMatchObject({ code: 'parameter_unknown', param: 'env' });
-    const withHeaders = await mint(emu, DEMO.testSecret, { headers: { 'Scanctl-Env': 'live', 'Stripe-Livemode': 'true', 'X-Env': 'live' } });
+    const withHeaders = await mint(emu, DEMO.testSecret, {
+      headers: { 'Scanctl-Env': 'live', 'Stripe-Livemode': 'true', 'X-Env': 'live' },
+    });
     expect(withHeaders.status).toBe(201);
     expect(envOf(withHeaders.body.session_token)).toBe('test');
     const live = await mint(emu, DEMO.liveSecret, { headers: { 'X-Env': 'test' } });

@@ -17,7 +17,14 @@ describe('request log', () => {
     const r = await emu.call('GET', '/_scanctl/logs');
     const lines = r.body.data;
     expect(lines).toHaveLength(6);
-    expect(lines[0]).toMatchObject({ method: 'POST', path: '/v1/sessions', status: 201, key: 'sk_test_...0001', env: 'test', app_id: 'app_demo' });
+    expect(lines[0]).toMatchObject({
+      method: 'POST',
+      path: '/v1/sessions',
+      status: 201,
+      key: 'sk_test_...0001',
+      env: 'test',
+      app_id: 'app_demo',
+    });
     expect(lines[0].latency_ms).toBeTypeOf('number');
     expect(lines[1]).toMatchObject({ key: 'sk_live_...0001', env: 'live' });
     expect(lines[2]).toMatchObject({ status: 401, error_code: 'publishable_key_used' });
@@ -40,7 +47,8 @@ describe('request log', () => {
   it('filters by status class or code, path prefix, method and app; -n keeps the last n', async () => {
     const emu = testEmulator();
     await someTraffic(emu);
-    const get = async (q: string) => (await emu.call('GET', `/_scanctl/logs?${q}`)).body.data as Array<{ status: number; method: string; path: string }>;
+    const get = async (q: string) =>
+      (await emu.call('GET', `/_scanctl/logs?${q}`)).body.data as Array<{ status: number; method: string; path: string }>;
     expect((await get('status=4xx')).map((l) => l.status)).toEqual([401, 401, 404]);
     expect((await get('status=401')).length).toBe(2);
     expect((await get('status=2xx,404')).length).toBe(4);

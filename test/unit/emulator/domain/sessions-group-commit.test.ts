@@ -9,7 +9,9 @@ describe('POST /v1/sessions group commit', () => {
     const emu = testEmulator();
     expect((await emu.call('POST', `/_scanctl/apps/${DEMO.appId}/quota`, { json: { daily_session_quota: 5 } })).status).toBe(200);
     const answers = await Promise.all(
-      Array.from({ length: 12 }, (_, i) => emu.call('POST', '/v1/sessions', { key: DEMO.testSecret, json: { host_user_ref: `member_${i}` } })),
+      Array.from({ length: 12 }, (_, i) =>
+        emu.call('POST', '/v1/sessions', { key: DEMO.testSecret, json: { host_user_ref: `member_${i}` } }),
+      ),
     );
     const minted = answers.filter((a) => a.status === 201);
     const refused = answers.filter((a) => a.status === 429);

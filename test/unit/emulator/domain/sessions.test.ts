@@ -5,8 +5,11 @@ import { DEMO, expectErrorBody, testEmulator, type TestEmulator } from '../../..
 
 const START = Date.parse('2026-11-22T10:00:00.000Z');
 
-const mint = (emu: TestEmulator, json: unknown = { host_user_ref: 'member_1' }, options: { key?: string; headers?: Record<string, string> } = {}) =>
-  emu.call('POST', '/v1/sessions', { key: options.key ?? DEMO.testSecret, json, headers: options.headers });
+const mint = (
+  emu: TestEmulator,
+  json: unknown = { host_user_ref: 'member_1' },
+  options: { key?: string; headers?: Record<string, string> } = {},
+) => emu.call('POST', '/v1/sessions', { key: options.key ?? DEMO.testSecret, json, headers: options.headers });
 
 function dbBytes(emu: TestEmulator): string {
   return emu.store.db.serialize().toString('latin1');

@@ -10,7 +10,16 @@ import { DEMO, expectErrorBody } from '../../../helpers/emulator.js';
 describe('CHOICE-3: request bodies through a socket', () => {
   let server: RunningServer;
   beforeAll(async () => {
-    server = await startEmulatorServer({ port: 0, host: '127.0.0.1', dbPath: ':memory:', fixturesPath: null, reset: false, rateLimitPerSecond: 0, version: 'test', stateFile: null });
+    server = await startEmulatorServer({
+      port: 0,
+      host: '127.0.0.1',
+      dbPath: ':memory:',
+      fixturesPath: null,
+      reset: false,
+      rateLimitPerSecond: 0,
+      version: 'test',
+      stateFile: null,
+    });
   });
   afterAll(() => server.close());
 

@@ -7,8 +7,13 @@ import { CONTROL_PREFIX } from '../../../../src/contract/control.js';
 import { installFallbacks } from '../../../../src/emulator/http/fallbacks.js';
 import { DEMO, expectErrorBody, portalCookie, testEmulator, type TestEmulator } from '../../../helpers/emulator.js';
 
-async function raw(emu: TestEmulator, method: string, path: string, init: { body?: RequestInit['body']; headers?: Record<string, string> } = {}) {
-  const response = await emu.app.request(path, { method, body: init.body, headers: init.headers, duplex: 'half' } as RequestInit);
+async function raw(
+  emu: TestEmulator,
+  method: string,
+  path: string,
+  init: { body?: RequestInit['body']; headers?: Record<string, string> } = {},
+) {
+  const response = await emu.app.request(path, { method, body: init.body, headers: init.headers, duplex: 'half' });
   const text = await response.text();
   return { status: response.status, headers: response.headers, text, body: text ? JSON.parse(text) : undefined };
 }
@@ -60,7 +65,14 @@ describe('HTTP errors', () => {
   it('CHOICE-3: a wrong or missing content type is 415 unsupported_media_type', async () => {
     const emu = testEmulator();
     const body = JSON.stringify({ host_user_ref: 'm' });
-    for (const type of [undefined, 'text/plain', 'application/x-www-form-urlencoded', 'application/json; charset=latin1', 'application/jsonx', 'multipart/form-data']) {
+    for (const type of [
+      undefined,
+      'text/plain',
+      'application/x-www-form-urlencoded',
+      'application/json; charset=latin1',
+      'application/jsonx',
+      'multipart/form-data',
+    ]) {
       const headers: Record<string, string> = { ...auth };
       if (type) headers['content-type'] = type;
       expectSpecError(await raw(emu, 'POST', '/v1/sessions', { body, headers }), 415, 'unsupported_media_type');
@@ -111,7 +123,10 @@ describe('HTTP errors', () => {
     const big = JSON.stringify({ host_user_ref: 'm', pad: padding });
     expectSpecError(await raw(emu, 'POST', '/v1/sessions', { body: big, headers: jsonHeaders }), 413, 'body_too_large');
     expectSpecError(
-      await raw(emu, 'PATCH', `/v1/apps/${DEMO.appId}`, { body: big, headers: { 'content-type': 'application/json', cookie: await portalCookie(emu) } }),
+      await raw(emu, 'PATCH', `/v1/apps/${DEMO.appId}`, {
+        body: big,
+        headers: { 'content-type': 'application/json', cookie: await portalCookie(emu) },
+      }),
       413,
       'body_too_large',
     );
@@ -159,7 +174,11 @@ describe('HTTP errors', () => {
     check(await raw(emu, 'GET', '/v1/sessions'), 'method_not_allowed', 'invalid_request_error');
     check(await emu.call('GET', `${CONTROL_PREFIX}/apps/app_nope`), 'resource_missing', 'invalid_request_error');
     check(await emu.call('PATCH', `/v1/apps/${DEMO.appId}`, { json: {} }), 'portal_login_required', 'authentication_error');
-    check(await emu.call('PATCH', `/v1/apps/${DEMO.appId}`, { json: {}, key: DEMO.testSecret, headers: { cookie } }), 'bearer_not_accepted', 'authentication_error');
+    check(
+      await emu.call('PATCH', `/v1/apps/${DEMO.appId}`, { json: {}, key: DEMO.testSecret, headers: { cookie } }),
+      'bearer_not_accepted',
+      'authentication_error',
+    );
     check(await control(`/apps/${DEMO.appId}/keys`, { env: 'test' }), 'key_exists', 'invalid_request_error');
     check(await control('/apps/app_trial/keys', { env: 'live' }), 'live_keys_not_allowed', 'permission_error');
     check(await control('/clock/set', { time: '2000-01-01T00:00:00Z' }), 'clock_backwards', 'invalid_request_error');
@@ -250,7 +269,16 @@ describe('HTTP errors', () => {
   it('ERR-1: never a 5xx and always the spec body, whatever the method, path, headers and body (property)', async () => {
     const emu = testEmulator({ rateLimitPerSecond: 0 });
     const cookie = await portalCookie(emu);
-    const paths = ['/v1/sessions', '/v1/results', `/v1/apps/${DEMO.appId}`, '/v1/apps/app_trial', '/v1/x', `${CONTROL_PREFIX}/clock/advance`, `${CONTROL_PREFIX}/apps/${DEMO.appId}/keys/suspend`, `${CONTROL_PREFIX}/portal/login`];
+    const paths = [
+      '/v1/sessions',
+      '/v1/results',
+      `/v1/apps/${DEMO.appId}`,
+      '/v1/apps/app_trial',
+      '/v1/x',
+      `${CONTROL_PREFIX}/clock/advance`,
+      `${CONTROL_PREFIX}/apps/${DEMO.appId}/keys/suspend`,
+      `${CONTROL_PREFIX}/portal/login`,
+    ];
     await fc.assert(
       fc.asyncProperty(
         fc.constantFrom('GET', 'POST', 'PATCH', 'DELETE', 'PUT'),
@@ -259,7 +287,13 @@ describe('HTTP errors', () => {
         fc.constantFrom(undefined, 'application/json', 'text/plain', 'application/json; charset=utf-8'),
         fc.constantFrom(undefined, `Bearer ${DEMO.testSecret}`, `Bearer ${DEMO.testPublishable}`, 'Bearer sk_test_zzz', 'Basic x'),
         fc.boolean(),
-        fc.oneof(fc.json(), fc.string(), fc.constant('{"host_user_ref":"m"}'), fc.constant('{"duration":"1s"}'), fc.constant('{"env":"test"}')),
+        fc.oneof(
+          fc.json(),
+          fc.string(),
+          fc.constant('{"host_user_ref":"m"}'),
+          fc.constant('{"duration":"1s"}'),
+          fc.constant('{"env":"test"}'),
+        ),
         async (method, path, query, type, authorization, withCookie, body) => {
           const headers: Record<string, string> = {};
           if (type) headers['content-type'] = type;
@@ -285,7 +319,11 @@ describe('HTTP errors', () => {
     for (const route of routes) expect(route.path, `${route.method} ${route.path}`).toMatch(/^\/v1\//);
     const paths = routes.map((r) => `${r.method} ${r.path}`);
     expect(paths).toEqual(expect.arrayContaining(['POST /v1/sessions', 'DELETE /v1/results', 'PATCH /v1/apps/:app_id']));
-    expectSpecError(await raw(emu, 'POST', '/v2/sessions', { body: '{"host_user_ref":"m"}', headers: jsonHeaders }), 404, 'route_not_found');
+    expectSpecError(
+      await raw(emu, 'POST', '/v2/sessions', { body: '{"host_user_ref":"m"}', headers: jsonHeaders }),
+      404,
+      'route_not_found',
+    );
     expectSpecError(await raw(emu, 'POST', '/sessions', { body: '{"host_user_ref":"m"}', headers: jsonHeaders }), 404, 'route_not_found');
     const info = await raw(emu, 'GET', `${CONTROL_PREFIX}/info`);
     expect(info.status).toBe(200);

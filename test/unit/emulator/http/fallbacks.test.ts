@@ -12,8 +12,10 @@ describe('route fallbacks: 405 versus 404 on hono path patterns', () => {
     expect(routeMatches('/v1/apps/:app_id', '/v1/apps/a/b')).toBe(false);
 
     const keys = '/_scanctl/apps/:app_id/keys/:action{revoke|suspend|reinstate}';
-    for (const action of ['revoke', 'suspend', 'reinstate']) expect(routeMatches(keys, `/_scanctl/apps/app_demo/keys/${action}`)).toBe(true);
-    for (const action of ['rotate', 'revokeX', 'xrevoke', 'revoke/x', '']) expect(routeMatches(keys, `/_scanctl/apps/app_demo/keys/${action}`)).toBe(false);
+    for (const action of ['revoke', 'suspend', 'reinstate'])
+      expect(routeMatches(keys, `/_scanctl/apps/app_demo/keys/${action}`)).toBe(true);
+    for (const action of ['rotate', 'revokeX', 'xrevoke', 'revoke/x', ''])
+      expect(routeMatches(keys, `/_scanctl/apps/app_demo/keys/${action}`)).toBe(false);
 
     expect(routeMatches('/files/:name{[a-z]+\\.json}', '/files/state.json')).toBe(true);
     expect(routeMatches('/files/:name{[a-z]+\\.json}', '/files/state.yaml')).toBe(false);
@@ -58,7 +60,11 @@ describe('route fallbacks: 405 versus 404 on hono path patterns', () => {
         expect(res.headers.get('allow')).toBe('POST');
       }
     }
-    for (const path of ['/_scanctl/apps/app_demo/keys/explode', '/_scanctl/accounts/acct_demo/delete', '/_scanctl/installations/ins_1/wipe']) {
+    for (const path of [
+      '/_scanctl/apps/app_demo/keys/explode',
+      '/_scanctl/accounts/acct_demo/delete',
+      '/_scanctl/installations/ins_1/wipe',
+    ]) {
       const res = await emu.call('GET', path);
       expect(res.status, path).toBe(404);
       expect(expectErrorBody(res.body).code).toBe('route_not_found');

@@ -10,8 +10,19 @@ const offset = (emu: TestEmulator) => emu.clock.now();
 describe('CHOICE-11: the Host check (DNS rebinding)', () => {
   it('CHOICE-11: loopback names with the emulator port pass; a rebound name, another port or no port do not', () => {
     const policy = { port: 7226, allowedHosts: [] };
-    for (const host of ['localhost:7226', '127.0.0.1:7226', '[::1]:7226', 'LOCALHOST:7226']) expect(hostAllowed(host, policy), host).toBe(true);
-    for (const host of ['rebind.example:7226', 'localhost:8080', 'localhost', '127.0.0.2:7226', 'localhost.:7226', '127.0.0.1.nip.io:7226', '', 'a b', 'user@localhost:7226']) {
+    for (const host of ['localhost:7226', '127.0.0.1:7226', '[::1]:7226', 'LOCALHOST:7226'])
+      expect(hostAllowed(host, policy), host).toBe(true);
+    for (const host of [
+      'rebind.example:7226',
+      'localhost:8080',
+      'localhost',
+      '127.0.0.2:7226',
+      'localhost.:7226',
+      '127.0.0.1.nip.io:7226',
+      '',
+      'a b',
+      'user@localhost:7226',
+    ]) {
       expect(hostAllowed(host, policy), host).toBe(false);
     }
     // In-process (app.request) there is no port to compare: a loopback name is enough.
@@ -64,7 +75,12 @@ describe('CHOICE-12: cross-site requests', () => {
   it('CHOICE-12: control plane and portal refuse a foreign Origin, Origin null and Sec-Fetch-Site cross-site; the own origin passes', async () => {
     const emu = testEmulator();
     const before = offset(emu);
-    const foreign: Array<Record<string, string>> = [{ origin: 'http://evil.example' }, { origin: 'null' }, { origin: 'http://localhost:3000.evil.example' }, { 'sec-fetch-site': 'cross-site' }];
+    const foreign: Array<Record<string, string>> = [
+      { origin: 'http://evil.example' },
+      { origin: 'null' },
+      { origin: 'http://localhost:3000.evil.example' },
+      { 'sec-fetch-site': 'cross-site' },
+    ];
     for (const headers of foreign) {
       const res = await emu.call('POST', '/_scanctl/clock/advance', { json: { duration: '1h' }, headers });
       expect(res.status, JSON.stringify(headers)).toBe(403);
@@ -73,12 +89,23 @@ describe('CHOICE-12: cross-site requests', () => {
       expect(expectErrorBody(portal.body).code).toBe('origin_not_allowed');
     }
     expect(offset(emu)).toBe(before);
-    const own: Array<Record<string, string>> = [{ origin: 'http://localhost' }, { origin: 'http://127.0.0.1:7226' }, { 'sec-fetch-site': 'same-origin' }];
+    const own: Array<Record<string, string>> = [
+      { origin: 'http://localhost' },
+      { origin: 'http://127.0.0.1:7226' },
+      { 'sec-fetch-site': 'same-origin' },
+    ];
     for (const headers of own) {
-      expect((await emu.call('POST', '/_scanctl/clock/advance', { json: { duration: '1m' }, headers })).status, JSON.stringify(headers)).toBe(200);
+      expect(
+        (await emu.call('POST', '/_scanctl/clock/advance', { json: { duration: '1m' }, headers })).status,
+        JSON.stringify(headers),
+      ).toBe(200);
     }
     // The backend routes are called by servers with a secret key: no Origin rule (and still no CORS header to read the answer).
-    const mint = await emu.call('POST', '/v1/sessions', { key: DEMO.testSecret, json: { host_user_ref: 'm' }, headers: { origin: 'http://evil.example' } });
+    const mint = await emu.call('POST', '/v1/sessions', {
+      key: DEMO.testSecret,
+      json: { host_user_ref: 'm' },
+      headers: { origin: 'http://evil.example' },
+    });
     expect(mint.status).toBe(201);
     expect(mint.headers.get('access-control-allow-origin')).toBeNull();
   });
@@ -86,17 +113,29 @@ describe('CHOICE-12: cross-site requests', () => {
   it('CHOICE-12: no answer carries CORS headers, preflights included', async () => {
     const emu = testEmulator();
     for (const path of ['/_scanctl/info', '/v1/sessions', '/_scanctl/state']) {
-      const res = await emu.app.request(path, { method: 'OPTIONS', headers: { origin: 'http://localhost', 'access-control-request-method': 'POST' } });
-      expect([...res.headers.keys()].filter((k) => k.startsWith('access-control-')), path).toEqual([]);
+      const res = await emu.app.request(path, {
+        method: 'OPTIONS',
+        headers: { origin: 'http://localhost', 'access-control-request-method': 'POST' },
+      });
+      expect(
+        [...res.headers.keys()].filter((k) => k.startsWith('access-control-')),
+        path,
+      ).toEqual([]);
     }
   });
 
   it('CHOICE-12: a form post or a text/plain body to a control route is refused (415) and changes nothing', async () => {
     const emu = testEmulator();
     const before = offset(emu);
-    const plain = await emu.call('POST', '/_scanctl/clock/advance', { body: '{"duration":"1h"}', headers: { 'content-type': 'text/plain' } });
+    const plain = await emu.call('POST', '/_scanctl/clock/advance', {
+      body: '{"duration":"1h"}',
+      headers: { 'content-type': 'text/plain' },
+    });
     expect(expectErrorBody(plain.body).code).toBe('unsupported_media_type');
-    const form = await emu.call('POST', `/_scanctl/accounts/${DEMO.accountId}/suspend`, { body: 'a=1', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    const form = await emu.call('POST', `/_scanctl/accounts/${DEMO.accountId}/suspend`, {
+      body: 'a=1',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
     expect(form.status).toBe(415);
     expect(expectErrorBody(form.body).code).toBe('unsupported_media_type');
     expect(offset(emu)).toBe(before);

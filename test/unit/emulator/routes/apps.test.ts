@@ -89,7 +89,10 @@ describe('PATCH /v1/apps/{app_id} (the portal)', () => {
       expect(res.status, JSON.stringify(json).slice(0, 80)).toBe(400);
       expect(expectErrorBody(res.body)).toMatchObject({ code, param });
     }
-    const text = await emu.call('PATCH', `/v1/apps/${DEMO.appId}`, { body: 'x=1', headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' } });
+    const text = await emu.call('PATCH', `/v1/apps/${DEMO.appId}`, {
+      body: 'x=1',
+      headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
+    });
     expect(text.status).toBe(415);
   });
 

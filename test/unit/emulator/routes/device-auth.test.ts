@@ -55,7 +55,9 @@ describe('device routes: session tokens only', () => {
     const installation = await enroll(emu, token);
     const revoke = await emu.call('POST', `/_scanctl/apps/${DEMO.appId}/keys/revoke`, { json: { env: 'test' } });
     expect(revoke.status).toBe(200);
-    expect((await emu.call('POST', '/v1/sessions', { key: DEMO.testSecret, json: { host_user_ref: 'm' } })).body.error.code).toBe('key_revoked');
+    expect((await emu.call('POST', '/v1/sessions', { key: DEMO.testSecret, json: { host_user_ref: 'm' } })).body.error.code).toBe(
+      'key_revoked',
+    );
     await emu.advance(10 * 60_000);
     const mk = await emu.call('POST', '/v1/model-key', { key: token, json: { installation_id: installation, model_version: MODEL } });
     expect(mk.status).toBe(200);

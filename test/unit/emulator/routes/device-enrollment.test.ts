@@ -15,7 +15,10 @@ describe('device enrollment and attestation', () => {
     // App update: no new enrollment; the installation's next calls carry the new version and work.
     await emu.advance(3 * 24 * 3600_000);
     const later = await mint(emu);
-    const mk = await emu.call('POST', '/v1/model-key', { key: later, json: { installation_id: id, model_version: MODEL, app_version: '1.1.0' } });
+    const mk = await emu.call('POST', '/v1/model-key', {
+      key: later,
+      json: { installation_id: id, model_version: MODEL, app_version: '1.1.0' },
+    });
     expect(mk.status).toBe(200);
     let view = (await emu.call('GET', `/_scanctl/installations/${id}`)).body;
     expect(view).toMatchObject({ app_version: '1.1.0', enrollments: 1 });
@@ -74,7 +77,10 @@ describe('device enrollment and attestation', () => {
     const emu = testEmulator();
     const token = await mint(emu);
     const chl = await challenge(emu, token);
-    const body = (id: string) => ({ installation_id: id, attestation: { format: 'stub', challenge: chl, bundle_id: DEMO.bundleId, team_id: DEMO.teamId } });
+    const body = (id: string) => ({
+      installation_id: id,
+      attestation: { format: 'stub', challenge: chl, bundle_id: DEMO.bundleId, team_id: DEMO.teamId },
+    });
     expect((await emu.call('POST', '/v1/device/enrollments', { key: token, json: body(uid('ins')) })).status).toBe(201);
     const reuse = await emu.call('POST', '/v1/device/enrollments', { key: token, json: body(uid('ins')) });
     expect(expectErrorBody(reuse.body)).toMatchObject({ code: 'challenge_invalid', param: 'attestation.challenge' });
@@ -84,7 +90,10 @@ describe('device enrollment and attestation', () => {
     const fresh = await mint(emu);
     const late = await emu.call('POST', '/v1/device/enrollments', {
       key: fresh,
-      json: { installation_id: uid('ins'), attestation: { format: 'stub', challenge: stale, bundle_id: DEMO.bundleId, team_id: DEMO.teamId } },
+      json: {
+        installation_id: uid('ins'),
+        attestation: { format: 'stub', challenge: stale, bundle_id: DEMO.bundleId, team_id: DEMO.teamId },
+      },
     });
     expect(late.body.error.code).toBe('challenge_invalid');
 
@@ -92,7 +101,10 @@ describe('device enrollment and attestation', () => {
     const foreign = await challenge(emu, fresh);
     const cross = await emu.call('POST', '/v1/device/enrollments', {
       key: trialToken,
-      json: { installation_id: uid('ins'), attestation: { format: 'stub', challenge: foreign, bundle_id: 'com.example.trial', team_id: 'Z9Y8X7W6V5' } },
+      json: {
+        installation_id: uid('ins'),
+        attestation: { format: 'stub', challenge: foreign, bundle_id: 'com.example.trial', team_id: 'Z9Y8X7W6V5' },
+      },
     });
     expect(cross.body.error.code).toBe('challenge_invalid');
   });
@@ -149,7 +161,10 @@ describe('device enrollment and attestation', () => {
     expect(ok.status).toBe(200);
     expect(ok.body).toMatchObject({ object: 'model_key', model_version: MODEL });
     expect(ok.body.key).toMatch(/^[A-Za-z0-9_-]{43}$/);
-    const unknown = await emu.call('POST', '/v1/model-key', { key: token, json: { installation_id: installation, model_version: '1999.1' } });
+    const unknown = await emu.call('POST', '/v1/model-key', {
+      key: token,
+      json: { installation_id: installation, model_version: '1999.1' },
+    });
     expect(unknown.status).toBe(404);
   });
 

@@ -6,7 +6,10 @@ import { completedScan, enroll, event, mint, RESULT, runScan, setResultsDelivery
 
 const count = (emu: TestEmulator, sql: string, ...args: unknown[]) => (emu.store.db.prepare(sql).get(...args) as { n: number }).n;
 const eventsOf = (emu: TestEmulator, scanId: string) =>
-  emu.store.db.prepare<[string], { type: string }>('SELECT type FROM events WHERE scan_id = ?').all(scanId).map((r) => r.type);
+  emu.store.db
+    .prepare<[string], { type: string }>('SELECT type FROM events WHERE scan_id = ?')
+    .all(scanId)
+    .map((r) => r.type);
 
 describe('PUT /v1/scans/{scan_id}/result', () => {
   it('DEV-7: with results delivery off the upload is refused (403 results_delivery_disabled), permanently', async () => {
@@ -24,7 +27,11 @@ describe('PUT /v1/scans/{scan_id}/result', () => {
     const emu = testEmulator();
     const { token, installation, scanId } = await completedScan(emu);
     await upload(emu, token, scanId, installation);
-    const malformed = await emu.call('PUT', `/v1/scans/${scanId}/result`, { key: token, body: '{"result":', headers: { 'content-type': 'application/json' } });
+    const malformed = await emu.call('PUT', `/v1/scans/${scanId}/result`, {
+      key: token,
+      body: '{"result":',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(malformed.body.error.code).toBe('results_delivery_disabled');
     expect(count(emu, 'SELECT count(*) AS n FROM results')).toBe(0);
     expect(eventsOf(emu, scanId)).toEqual(['scan.completed']);
@@ -88,7 +95,11 @@ describe('CHOICE-40: deeply nested results', () => {
   /** A result nested `depth` levels deep (the result object itself is level 1), as raw text. */
   const nested = (depth: number) => `{"installation_id":"INS","result":${'{"a":'.repeat(depth - 1)}{}${'}'.repeat(depth - 1)}}`;
   const put = (emu: TestEmulator, token: string, scanId: string, installation: string, depth: number) =>
-    emu.call('PUT', `/v1/scans/${scanId}/result`, { key: token, body: nested(depth).replace('INS', installation), headers: { 'content-type': 'application/json' } });
+    emu.call('PUT', `/v1/scans/${scanId}/result`, {
+      key: token,
+      body: nested(depth).replace('INS', installation),
+      headers: { 'content-type': 'application/json' },
+    });
 
   it('ERR-1: a result nested 5,000 or 3,000 deep is 400 parameter_invalid with the spec error body, never a 500, and nothing is stored', async () => {
     const emu = testEmulator();
@@ -119,13 +130,18 @@ describe('CHOICE-40: deeply nested results', () => {
     const text = `${'[{"b":1, "a":'.repeat(depth)}0${'}]'.repeat(depth)}`;
     expect(canonicalJson(text)).toBe(`${'[{"a":'.repeat(depth)}0${',"b":1}]'.repeat(depth)}`);
     expect(nestedDeeperThan(JSON.parse(`${'['.repeat(depth)}${']'.repeat(depth)}`), depth - 1)).toBe(true);
-    expect(canonicalJson('{"z": [1.50, "\\u00e9", {"y": 2E+3, "x": null}], "a": true, "a": false}')).toBe('{"a":false,"z":[1.50,"\u00e9",{"x":null,"y":2E+3}]}');
+    expect(canonicalJson('{"z": [1.50, "\\u00e9", {"y": 2E+3, "x": null}], "a": true, "a": false}')).toBe(
+      '{"a":false,"z":[1.50,"\u00e9",{"x":null,"y":2E+3}]}',
+    );
   });
 });
 
 describe('DELETE /v1/results and stored results', () => {
   it("CHOICE-10: data is not separated by environment for deletion: the test key deletes the member's live results too, and the live key the test ones", async () => {
-    for (const [caller, other] of [[DEMO.testSecret, DEMO.liveSecret], [DEMO.liveSecret, DEMO.testSecret]] as const) {
+    for (const [caller, other] of [
+      [DEMO.testSecret, DEMO.liveSecret],
+      [DEMO.liveSecret, DEMO.testSecret],
+    ] as const) {
       const emu = testEmulator();
       await setResultsDelivery(emu, true);
       const envs: string[] = [];

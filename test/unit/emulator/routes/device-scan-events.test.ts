@@ -3,7 +3,10 @@ import { DEMO, expectErrorBody, testEmulator, type TestEmulator } from '../../..
 import { enroll, event, mint, uid } from '../../../helpers/device.js';
 
 const eventsOf = (emu: TestEmulator, scanId: string) =>
-  emu.store.db.prepare<[string], { type: string }>('SELECT type FROM events WHERE scan_id = ? ORDER BY created_at, rowid').all(scanId).map((r) => r.type);
+  emu.store.db
+    .prepare<[string], { type: string }>('SELECT type FROM events WHERE scan_id = ? ORDER BY created_at, rowid')
+    .all(scanId)
+    .map((r) => r.type);
 
 describe('POST /v1/scan-events', () => {
   it('DEV-5: requires the Idempotency-Key header (400 idempotency_key_missing, nothing recorded)', async () => {
@@ -26,7 +29,11 @@ describe('POST /v1/scan-events', () => {
     const at = new Date(emu.clock.now() - 90_000).toISOString();
     const started = await event(emu, token, { installation_id: installation, scan_id: scanId, status: 'started', occurred_at: at });
     expect(started.status).toBe(201);
-    expect(started.body).toMatchObject({ object: 'scan_event', duplicate: false, scan: { status: 'started', started_at: at, occurred_at: null, billable: false } });
+    expect(started.body).toMatchObject({
+      object: 'scan_event',
+      duplicate: false,
+      scan: { status: 'started', started_at: at, occurred_at: null, billable: false },
+    });
     const done = await event(emu, token, { installation_id: installation, scan_id: scanId, status: 'completed' });
     expect(done.status).toBe(200);
     expect(done.body.scan).toMatchObject({
@@ -48,7 +55,12 @@ describe('POST /v1/scan-events', () => {
     const emu = testEmulator();
     const token = await mint(emu);
     const installation = await enroll(emu, token);
-    const body = { installation_id: installation, scan_id: uid('scn'), status: 'completed', occurred_at: new Date(emu.clock.now()).toISOString() };
+    const body = {
+      installation_id: installation,
+      scan_id: uid('scn'),
+      status: 'completed',
+      occurred_at: new Date(emu.clock.now()).toISOString(),
+    };
     const first = await event(emu, token, body, 'key-1');
     await emu.advance(60_000);
     const again = await event(emu, token, body, 'key-1');
@@ -73,12 +85,17 @@ describe('POST /v1/scan-events', () => {
     expect(expectErrorBody(reused.body)).toMatchObject({ code: 'idempotency_key_reused', param: 'Idempotency-Key' });
     // Another app may use the same key string independently.
     const trial = await mint(emu, 'm', { key: 'sk_test_trialSecretKey0000000000001' });
-    expect((await event(emu, trial, { installation_id: installation, scan_id: scanId, status: 'completed' }, 'key-2')).body.error.code).toBe(
-      'installation_not_enrolled',
-    );
+    expect(
+      (await event(emu, trial, { installation_id: installation, scan_id: scanId, status: 'completed' }, 'key-2')).body.error.code,
+    ).toBe('installation_not_enrolled');
     await emu.advance(24 * 3600_000);
     const later = await mint(emu);
-    const fresh = await event(emu, later, { installation_id: installation, scan_id: scanId, status: 'completed', occurred_at: new Date(emu.clock.now()).toISOString() }, 'key-2');
+    const fresh = await event(
+      emu,
+      later,
+      { installation_id: installation, scan_id: scanId, status: 'completed', occurred_at: new Date(emu.clock.now()).toISOString() },
+      'key-2',
+    );
     expect(fresh.status).toBe(200);
     expect(fresh.headers.get('idempotent-replayed')).toBeNull();
   });
@@ -110,7 +127,9 @@ describe('POST /v1/scan-events', () => {
       expect(expectErrorBody(res.body)).toMatchObject({ code: 'parameter_invalid', param: 'occurred_at' });
     }
     const skew = new Date(emu.clock.now() + 4 * 60_000).toISOString();
-    expect((await event(emu, token, { installation_id: installation, scan_id: uid('scn'), status: 'completed', occurred_at: skew })).status).toBe(201);
+    expect(
+      (await event(emu, token, { installation_id: installation, scan_id: uid('scn'), status: 'completed', occurred_at: skew })).status,
+    ).toBe(201);
   });
 
   it('a finished scan cannot change outcome (409 scan_conflict); another member cannot report it (409 scan_conflict)', async () => {
@@ -134,9 +153,9 @@ describe('POST /v1/scan-events', () => {
     for (const outcome of ['completed', 'failed', 'abandoned']) {
       const token = await mint(emu);
       ids[outcome] = uid('scn');
-      await event(emu, token, { installation_id: installation, scan_id: ids[outcome]!, status: 'started' });
-      expect(eventsOf(emu, ids[outcome]!)).toEqual([]);
-      await event(emu, token, { installation_id: installation, scan_id: ids[outcome]!, status: outcome });
+      await event(emu, token, { installation_id: installation, scan_id: ids[outcome], status: 'started' });
+      expect(eventsOf(emu, ids[outcome])).toEqual([]);
+      await event(emu, token, { installation_id: installation, scan_id: ids[outcome], status: outcome });
     }
     expect(eventsOf(emu, ids.completed!)).toEqual(['scan.completed']);
     expect(eventsOf(emu, ids.failed!)).toEqual(['scan.failed']);

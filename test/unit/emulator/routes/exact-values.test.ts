@@ -8,10 +8,13 @@ const uploadText = (emu: TestEmulator, token: string, scanId: string, text: stri
   emu.call('PUT', `/v1/scans/${scanId}/result`, { key: token, body: text, headers: { 'content-type': 'application/json' } });
 
 const payloadOf = (emu: TestEmulator, scanId: string) =>
-  emu.store.db.prepare<[string], { payload: string }>("SELECT payload FROM events WHERE scan_id = ? AND type = 'scan.results_available'").get(scanId)!.payload;
+  emu.store.db
+    .prepare<[string], { payload: string }>("SELECT payload FROM events WHERE scan_id = ? AND type = 'scan.results_available'")
+    .get(scanId)!.payload;
 
 describe('WH-3: a result is delivered exactly as uploaded', () => {
-  const RESULT_TEXT = '{"frameId":12345678901234567890,"bodyFat":81.0,"huge":1e400,"tiny":-0.0,"name":"\\u00e9t\\u00e9 \\ud83d\\ude00","nested":{"list":[1.50,2E+3]}}';
+  const RESULT_TEXT =
+    '{"frameId":12345678901234567890,"bodyFat":81.0,"huge":1e400,"tiny":-0.0,"name":"\\u00e9t\\u00e9 \\ud83d\\ude00","nested":{"list":[1.50,2E+3]}}';
 
   it('WH-3: large integers, 81.0, 1e400 and unicode escapes reach scan.results_available as the characters sent (the signed bytes)', async () => {
     const emu = testEmulator();
@@ -50,11 +53,19 @@ describe('SES-1: host_user_ref is kept exactly or refused', () => {
   it('SES-1: a lone surrogate is refused (400 parameter_invalid), nothing minted or billed under another string', async () => {
     const emu = testEmulator();
     for (const text of ['{"host_user_ref":"\\ud800"}', '{"host_user_ref":"a\\udc00b"}', '{"host_user_ref":"\\ud83d"}']) {
-      const res = await emu.call('POST', '/v1/sessions', { key: DEMO.testSecret, body: text, headers: { 'content-type': 'application/json' } });
+      const res = await emu.call('POST', '/v1/sessions', {
+        key: DEMO.testSecret,
+        body: text,
+        headers: { 'content-type': 'application/json' },
+      });
       expect(res.status, text).toBe(400);
       expect(res.body.error).toMatchObject({ code: 'parameter_invalid', param: 'host_user_ref' });
     }
-    const pair = await emu.call('POST', '/v1/sessions', { key: DEMO.testSecret, body: '{"host_user_ref":"\\ud83d\\ude00"}', headers: { 'content-type': 'application/json' } });
+    const pair = await emu.call('POST', '/v1/sessions', {
+      key: DEMO.testSecret,
+      body: '{"host_user_ref":"\\ud83d\\ude00"}',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(pair.status).toBe(201);
     expect((emu.store.db.prepare('SELECT count(*) AS n FROM sessions').get() as { n: number }).n).toBe(1);
   });
@@ -130,14 +141,31 @@ describe('DEV-5: occurred_at takes every RFC 3339 date-time', () => {
     ];
     for (const [sent, stored] of forms) {
       const scanId = uid('scn');
-      const res = await event(emu, await mint(emu), { installation_id: installation, scan_id: scanId, status: 'completed', occurred_at: sent });
+      const res = await event(emu, await mint(emu), {
+        installation_id: installation,
+        scan_id: scanId,
+        status: 'completed',
+        occurred_at: sent,
+      });
       expect(res.status, sent).toBe(201);
       expect(res.body.occurred_at ?? stored, sent).toBe(stored);
       const row = emu.store.device.scan(DEMO.appId, scanId)!;
       expect(new Date(row.occurred_at!).toISOString(), sent).toBe(stored);
     }
-    for (const bad of ['2026-11-22 09:00:00Z', '2026-11-22T09:00:00', '2026-02-30T09:00:00Z', '2026-11-22T24:00:00Z', '2026-11-22T09:00:00+1:00', '2026-11-22']) {
-      const res = await event(emu, await mint(emu), { installation_id: installation, scan_id: uid('scn'), status: 'completed', occurred_at: bad });
+    for (const bad of [
+      '2026-11-22 09:00:00Z',
+      '2026-11-22T09:00:00',
+      '2026-02-30T09:00:00Z',
+      '2026-11-22T24:00:00Z',
+      '2026-11-22T09:00:00+1:00',
+      '2026-11-22',
+    ]) {
+      const res = await event(emu, await mint(emu), {
+        installation_id: installation,
+        scan_id: uid('scn'),
+        status: 'completed',
+        occurred_at: bad,
+      });
       expect(res.status, bad).toBe(400);
       expect(res.body.error, bad).toMatchObject({ code: 'parameter_invalid', param: 'occurred_at' });
     }

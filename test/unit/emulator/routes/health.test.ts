@@ -43,7 +43,12 @@ describe('CHOICE-26: GET /_scanctl/health', () => {
     const emulator = testEmulator();
     const response = await emulator.call('GET', '/_scanctl/health');
     expect(response.status).toBe(503);
-    expect(response.body).toEqual({ object: 'health', ready: false, checks: { database: true, fixtures: false, deliveries: false }, version: 'test' });
+    expect(response.body).toEqual({
+      object: 'health',
+      ready: false,
+      checks: { database: true, fixtures: false, deliveries: false },
+      version: 'test',
+    });
     expect(notReady(response.body)).toEqual(['the fixtures are not loaded', 'deliveries are not dispatched']);
   });
 
@@ -72,7 +77,11 @@ describe('CHOICE-26: GET /_scanctl/health', () => {
     // The same burst on a keyed route is limited: the limit is on.
     const mints = await Promise.all(
       Array.from({ length: 3 }, () =>
-        fetch(`${server.url}/v1/sessions`, { method: 'POST', headers: { authorization: `Bearer ${DEMO.testSecret}`, 'content-type': 'application/json' }, body: '{"host_user_ref":"m"}' }).then((r) => r.status),
+        fetch(`${server.url}/v1/sessions`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${DEMO.testSecret}`, 'content-type': 'application/json' },
+          body: '{"host_user_ref":"m"}',
+        }).then((r) => r.status),
       ),
     );
     expect(mints).toContain(429);
@@ -141,13 +150,16 @@ describe('scanctl health and scanctl wait', () => {
   it('wait exits 5 with a clear message once its timeout passes', async () => {
     const result = await runCommand(['wait', '--base-url', 'http://127.0.0.1:9', '--timeout', '50ms']);
     expect(result.code).toBe(5);
-    expect(result.stderr).toContain('timed out after 50ms waiting for the emulator at http://127.0.0.1:9 to be ready (last: could not reach');
+    expect(result.stderr).toContain(
+      'timed out after 50ms waiting for the emulator at http://127.0.0.1:9 to be ready (last: could not reach',
+    );
   });
 
   it('waitUntilReady keeps looking through refused connections and 503s until ready, on its timer', async () => {
     const answers = ['refused', 503, 503, 200] as const;
     let calls = 0;
-    const body = (ready: boolean) => JSON.stringify({ object: 'health', ready, checks: { database: true, fixtures: true, deliveries: ready }, version: 'x' });
+    const body = (ready: boolean) =>
+      JSON.stringify({ object: 'health', ready, checks: { database: true, fixtures: true, deliveries: ready }, version: 'x' });
     const fetchImpl = async () => {
       const answer = answers[Math.min(calls++, answers.length - 1)]!;
       if (answer === 'refused') throw Object.assign(new TypeError('fetch failed'), { cause: { code: 'ECONNREFUSED' } });
@@ -161,7 +173,10 @@ describe('scanctl health and scanctl wait', () => {
 
     calls = 1;
     now = 0;
-    const stuck = await waitUntilReady(new ControlClient('http://x', async () => new Response(body(false), { status: 503 })), { timeoutMs: 250, timer });
+    const stuck = await waitUntilReady(new ControlClient('http://x', async () => new Response(body(false), { status: 503 })), {
+      timeoutMs: 250,
+      timer,
+    });
     expect(stuck).toEqual({ ok: false, last: 'not ready: deliveries are not dispatched' });
     expect(now).toBe(250);
   });

@@ -27,7 +27,9 @@ describe('GET /_scanctl/state produced in full before its 200 (CHOICE-36)', () =
     const emu0 = createEmulator({ db: seeded, config: { defaultAppId: DEMO.appId } });
     seeded.exec('CREATE TABLE IF NOT EXISTS padding (x BLOB)');
     // Many sessions: the sessions table spans pages well past the schema's.
-    const insert = seeded.prepare("INSERT INTO sessions (id, token_hash, app_id, key_id, env, host_user_ref, scopes, created_at, expires_at) VALUES (?, ?, 'app_x', 'key_x', 'test', ?, '[]', 0, 0)");
+    const insert = seeded.prepare(
+      "INSERT INTO sessions (id, token_hash, app_id, key_id, env, host_user_ref, scopes, created_at, expires_at) VALUES (?, ?, 'app_x', 'key_x', 'test', ?, '[]', 0, 0)",
+    );
     seeded.pragma('foreign_keys = OFF');
     seeded.transaction(() => {
       for (let i = 0; i < 3000; i += 1) insert.run(`ses_${i}`, `hash_${i}`, `member_${i}_${'x'.repeat(40)}`);

@@ -8,7 +8,9 @@ async function populate(emu: TestEmulator): Promise<string> {
   for (let i = 0; i < 3; i++) {
     expect((await emu.call('POST', '/v1/sessions', { key: DEMO.testSecret, json: { host_user_ref: `member_${i}` } })).status).toBe(201);
   }
-  await emu.call('POST', '/_scanctl/faults', { json: { method: 'POST', path: '/v1/sessions', status: 429, code: 'rate_limited', count: 3, seed: 1 } });
+  await emu.call('POST', '/_scanctl/faults', {
+    json: { method: 'POST', path: '/v1/sessions', status: 429, code: 'rate_limited', count: 3, seed: 1 },
+  });
   await emu.call('PUT', '/_scanctl/apps/app_demo/chaos', { json: { duplicate: 0.2, seed: 7 } });
   await emu.advance(90 * 60_000);
   // A runtime-issued signing secret on the trial app (not from the fixtures).
@@ -61,7 +63,7 @@ describe('state export / import / reset', () => {
     const before = await exportText(emu, '?include_secrets=1');
     const reset = await emu.call('POST', '/_scanctl/state/reset');
     expect(reset.body).toMatchObject({ object: 'state_reset', apps: ['app_demo', 'app_trial'] });
-    expect((await exportText(emu, '?include_secrets=1'))).not.toEqual(before);
+    expect(await exportText(emu, '?include_secrets=1')).not.toEqual(before);
     const imported = await emu.call('POST', '/_scanctl/state/import', { body: before, headers: { 'content-type': 'application/json' } });
     expect(imported.status).toBe(200);
     expect(imported.body).toMatchObject({ object: 'state_import', clock_offset_ms: 90 * 60_000, apps_without_signing_secret: [] });
@@ -87,7 +89,9 @@ describe('state export / import / reset', () => {
     const issued = await populate(a);
     const text = await exportText(a, '?include_secrets=1');
     const b = testEmulator();
-    expect((await b.call('POST', '/_scanctl/state/import', { body: text, headers: { 'content-type': 'application/json' } })).status).toBe(200);
+    expect((await b.call('POST', '/_scanctl/state/import', { body: text, headers: { 'content-type': 'application/json' } })).status).toBe(
+      200,
+    );
     expect((await b.call('GET', '/_scanctl/apps/app_trial/webhook-secret')).body.webhook_secret).toBe(issued);
     expect(b.clock.offsetMs).toBe(90 * 60_000);
   });
@@ -96,7 +100,14 @@ describe('state export / import / reset', () => {
     const emu = testEmulator();
     await populate(emu);
     const now = emu.clock.now();
-    recordScanEvent(emu.store, emu.ids, now, { type: 'scan.completed', appId: 'app_trial', scanId: 's1', hostUserRef: 'm', occurredAt: now, modelVersion: 'v1' });
+    recordScanEvent(emu.store, emu.ids, now, {
+      type: 'scan.completed',
+      appId: 'app_trial',
+      scanId: 's1',
+      hostUserRef: 'm',
+      occurredAt: now,
+      modelVersion: 'v1',
+    });
     const [claimed] = emu.store.webhooks.claimDue(now, 10);
     expect(emu.store.webhooks.deliveryById(claimed!.id)!.status).toBe('in_flight');
     const file = JSON.parse(await exportText(emu, '?include_secrets=1'));

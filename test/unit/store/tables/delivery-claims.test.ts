@@ -36,9 +36,29 @@ const MAY_QUERY_DELIVERIES: Record<string, string> = {
 /** The store's functions over deliveries, each either showing a status (tested below) or not. */
 const SHOWS_STATUS = ['deliveryById', 'deliveries', 'status', 'claimDue', 'page', 'row', 'count'];
 const NO_STATUS = [
-  'insertEvent', 'eventById', 'redactResults', 'insertDelivery', 'nextDueAt', 'isClaimed', 'finish', 'hold', 'retryLater',
-  'withdraw', 'pendingResultsOf', 'cancelForMember', 'resetInFlight', 'forgetClaims', 'insertAttempt', 'attemptsOf', 'holdNewUntil',
-  'insertListener', 'deleteListener', 'clearListeners', 'listenerFor', 'listeners', 'listenersOf',
+  'insertEvent',
+  'eventById',
+  'redactResults',
+  'insertDelivery',
+  'nextDueAt',
+  'isClaimed',
+  'finish',
+  'hold',
+  'retryLater',
+  'withdraw',
+  'pendingResultsOf',
+  'cancelForMember',
+  'resetInFlight',
+  'forgetClaims',
+  'insertAttempt',
+  'attemptsOf',
+  'holdNewUntil',
+  'insertListener',
+  'deleteListener',
+  'clearListeners',
+  'listenerFor',
+  'listeners',
+  'listenersOf',
 ];
 
 describe('every read of a delivery status goes through the claims', () => {
@@ -59,7 +79,12 @@ describe('every read of a delivery status goes through the claims', () => {
     store.apps.updateSettings({ ...store.apps.get(DEMO.appId)!, webhook_url: 'http://127.0.0.1:9/hook', now: clock.now() });
     const event = (scanId: string) =>
       recordScanEvent(store, randomIds, clock.now(), {
-        type: 'scan.completed', appId: DEMO.appId, scanId, hostUserRef: 'member_1', occurredAt: clock.now(), modelVersion: 'm',
+        type: 'scan.completed',
+        appId: DEMO.appId,
+        scanId,
+        hostUserRef: 'member_1',
+        occurredAt: clock.now(),
+        modelVersion: 'm',
       });
     event('scan_claimed');
     const [claimed] = store.webhooks.claimDue(clock.now(), 1);

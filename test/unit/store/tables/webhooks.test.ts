@@ -9,7 +9,9 @@ function seeded() {
   const store = createStore(db);
   const statuses: DeliveryStatus[] = ['pending', 'succeeded', 'failed', 'cancelled', 'succeeded'];
   const apps = ['app_b', 'app_a', 'app_c'];
-  const event = db.prepare("INSERT INTO events (id, app_id, type, scan_id, host_user_ref, payload, created_at) VALUES (?, ?, 'scan.completed', ?, 'm', '{}', ?)");
+  const event = db.prepare(
+    "INSERT INTO events (id, app_id, type, scan_id, host_user_ref, payload, created_at) VALUES (?, ?, 'scan.completed', ?, 'm', '{}', ?)",
+  );
   const delivery = db.prepare(
     'INSERT INTO deliveries (id, event_id, app_id, host_user_ref, status, attempts, next_attempt_at, created_at, updated_at) VALUES (?, ?, ?, ?, ?, 0, ?, ?, ?)',
   );
@@ -18,11 +20,23 @@ function seeded() {
     const status = statuses[(i * 3) % 5]!;
     const createdAt = 1_000 + Math.floor(i / 4); // four deliveries per millisecond
     event.run(`evt_${i}`, app, `scn_${i}`, createdAt);
-    delivery.run(`dlv_${String(i).padStart(2, '0')}`, `evt_${i}`, app, `m${i % 5}`, status, status === 'pending' ? createdAt : null, createdAt, createdAt);
+    delivery.run(
+      `dlv_${String(i).padStart(2, '0')}`,
+      `evt_${i}`,
+      app,
+      `m${i % 5}`,
+      status,
+      status === 'pending' ? createdAt : null,
+      createdAt,
+      createdAt,
+    );
   }
   // What one ordered query over every app answers (no index needed for 60 rows).
   const expected = (status: string, limit: number) =>
-    db.prepare<[string, number], string>('SELECT id FROM deliveries WHERE status = ? ORDER BY created_at DESC, rowid DESC LIMIT ?').pluck().all(status, limit);
+    db
+      .prepare<[string, number], string>('SELECT id FROM deliveries WHERE status = ? ORDER BY created_at DESC, rowid DESC LIMIT ?')
+      .pluck()
+      .all(status, limit);
   return { db, store, expected };
 }
 
@@ -42,8 +56,15 @@ describe('delivery lists by status across apps (migration 0009)', () => {
     const { store, expected } = seeded();
     const claimed = store.webhooks.claimDue(10_000, 2).map((r) => r.id);
     expect(claimed).toHaveLength(2);
-    expect(store.webhooks.deliveries({ status: 'pending' }).map((r) => r.id)).toEqual(expected('pending', 100).filter((id) => !claimed.includes(id)));
-    expect(store.webhooks.deliveries({ status: 'in_flight' }).map((r) => r.id).sort()).toEqual([...claimed].sort());
+    expect(store.webhooks.deliveries({ status: 'pending' }).map((r) => r.id)).toEqual(
+      expected('pending', 100).filter((id) => !claimed.includes(id)),
+    );
+    expect(
+      store.webhooks
+        .deliveries({ status: 'in_flight' })
+        .map((r) => r.id)
+        .sort(),
+    ).toEqual([...claimed].sort());
   });
 
   it('the index of one status across apps is gone: each write moves a delivery in one status index, not two', () => {

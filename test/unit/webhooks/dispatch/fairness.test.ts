@@ -38,7 +38,7 @@ async function receiver(hang: boolean) {
 }
 
 describe('fair across receivers (CHOICE-22)', () => {
-  it('with 40 deliveries to a hung receiver in flight or waiting, another app\'s delivery to a healthy receiver is sent within 1 s', async () => {
+  it("with 40 deliveries to a hung receiver in flight or waiting, another app's delivery to a healthy receiver is sent within 1 s", async () => {
     const hung = await receiver(true);
     const healthy = await receiver(false);
     const store = createStore(openDatabase(':memory:'));

@@ -27,7 +27,11 @@ describe('scanctl webhook listen (in-process)', () => {
     });
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
-    expect(result.stdout.split('\n')).toEqual(['Ready: deliveries of app_demo go to http://127.0.0.1:9/hooks', `Signing secret: ${DEMO.webhookSecret}`, '']);
+    expect(result.stdout.split('\n')).toEqual([
+      'Ready: deliveries of app_demo go to http://127.0.0.1:9/hooks',
+      `Signing secret: ${DEMO.webhookSecret}`,
+      '',
+    ]);
     expect(attached).toMatchObject([{ forward_url: 'http://127.0.0.1:9/hooks' }]);
   });
 
@@ -35,20 +39,38 @@ describe('scanctl webhook listen (in-process)', () => {
     const emulator = testEmulator();
     const { openDeliveryStream } = await import('../../../../../src/client/webhook-stream.js');
     const fetchIn = ((url: string, init?: RequestInit) => emulator.app.request(url, init)) as typeof fetch;
-    const first = await openDeliveryStream(IN_PROCESS_URL, { appId: DEMO.appId, forward: 'http://127.0.0.1:9/first' }, () => undefined, fetchIn);
-    const result = await runCommand(['webhook', 'listen', '--forward', 'http://127.0.0.1:9/second'], { emulator, onInterruptListener: (interrupt) => void Promise.resolve().then(interrupt) });
+    const first = await openDeliveryStream(
+      IN_PROCESS_URL,
+      { appId: DEMO.appId, forward: 'http://127.0.0.1:9/first' },
+      () => undefined,
+      fetchIn,
+    );
+    const result = await runCommand(['webhook', 'listen', '--forward', 'http://127.0.0.1:9/second'], {
+      emulator,
+      onInterruptListener: (interrupt) => void Promise.resolve().then(interrupt),
+    });
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
     expect(result.stdout.split('\n')[2]).toBe(
       `Note: replaced the \`webhook listen\` ${first.ready.listener!.id} that forwarded app_demo's deliveries to http://127.0.0.1:9/first since 2026-11-22T10:00:00.000Z`,
     );
     expect((await first.done).reason).toBe('replaced');
-    const second = await openDeliveryStream(IN_PROCESS_URL, { appId: DEMO.appId, forward: 'http://127.0.0.1:9/third' }, () => undefined, fetchIn);
-    const json = await runCommand(['webhook', 'listen', '--forward', 'http://127.0.0.1:9/fourth', '--json'], { emulator, onInterruptListener: (interrupt) => void Promise.resolve().then(interrupt) });
-    expect(JSON.parse(json.stdout.split('\n')[0]!).replaced).toMatchObject([{ id: second.ready.listener!.id, forward_url: 'http://127.0.0.1:9/third' }]);
+    const second = await openDeliveryStream(
+      IN_PROCESS_URL,
+      { appId: DEMO.appId, forward: 'http://127.0.0.1:9/third' },
+      () => undefined,
+      fetchIn,
+    );
+    const json = await runCommand(['webhook', 'listen', '--forward', 'http://127.0.0.1:9/fourth', '--json'], {
+      emulator,
+      onInterruptListener: (interrupt) => void Promise.resolve().then(interrupt),
+    });
+    expect(JSON.parse(json.stdout.split('\n')[0]!).replaced).toMatchObject([
+      { id: second.ready.listener!.id, forward_url: 'http://127.0.0.1:9/third' },
+    ]);
   });
 
-  it('CHOICE-35: when serve stops, the stream\'s last event ends the listener with one line and exit 4', async () => {
+  it("CHOICE-35: when serve stops, the stream's last event ends the listener with one line and exit 4", async () => {
     const emulator = testEmulator();
     const result = await runCommand(['webhook', 'listen', '--forward', 'http://127.0.0.1:9/hooks'], {
       emulator,
@@ -66,7 +88,9 @@ describe('scanctl webhook listen (in-process)', () => {
       onInterruptListener: () => emulator.streams.endAll('subscriber_too_slow'),
     });
     expect(result.code).toBe(4);
-    expect(result.stderr).toMatch(/^scanctl: the emulator dropped this listener: it fell too far behind its delivery stream \(CHOICE-37\)\n  hint: run it again/);
+    expect(result.stderr).toMatch(
+      /^scanctl: the emulator dropped this listener: it fell too far behind its delivery stream \(CHOICE-37\)\n {2}hint: run it again/,
+    );
   });
 
   it('on a terminal: draws the live view on the io streams; an interrupt (SIGTERM) closes it and exits 0', async () => {
@@ -74,7 +98,9 @@ describe('scanctl webhook listen (in-process)', () => {
     const stdout = new FakeStdout(100, 30);
     const stdin = new FakeStdin();
     let interrupt: (() => void) | null = null;
-    const drawn = new Promise<void>((resolve) => stdout.on('frame', () => stdout.frames.some((f) => f.includes(DEMO.webhookSecret)) && resolve()));
+    const drawn = new Promise<void>((resolve) =>
+      stdout.on('frame', () => stdout.frames.some((f) => f.includes(DEMO.webhookSecret)) && resolve()),
+    );
     const io: CliIo = {
       stdout: Object.assign(stdout, { isTTY: true }),
       stderr: new FakeStdout(100, 30),
