@@ -43,3 +43,25 @@ export const ChaosView = z
   })
   .meta({ id: 'Chaos' });
 export type ChaosView = z.infer<typeof ChaosView>;
+
+/**
+ * What chaos decided for one attempt. deliver: send (after delayMs of virtual time; duplicate: the
+ * same bytes twice); drop: not sent, recorded as failed; fail: not sent, recorded as if the
+ * receiver answered failStatus.
+ */
+export const ChaosVerdict = z.strictObject({
+  action: z.enum(['deliver', 'drop', 'fail']),
+  failStatus: z.number().int().min(100).max(599).optional(),
+  /** Extra virtual delay before this attempt; the dispatcher reschedules the attempt that far ahead. */
+  delayMs: z
+    .number()
+    .int()
+    .min(0)
+    .max(7 * 24 * 3_600_000),
+  duplicate: z.boolean(),
+});
+export type ChaosVerdict = z.infer<typeof ChaosVerdict>;
+
+/** A delivery held by a chaos delay (deliveries.chaos_hold): the attempt and the verdict it keeps. */
+export const ChaosHold = z.strictObject({ attempt: z.number().int().min(1), verdict: ChaosVerdict });
+export type ChaosHold = z.infer<typeof ChaosHold>;

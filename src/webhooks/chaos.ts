@@ -1,5 +1,5 @@
 import { CHOICES } from '../contract/choices.js';
-import type { ChaosView } from '../contract/chaos.js';
+import type { ChaosVerdict, ChaosView } from '../contract/chaos.js';
 import { toIso } from '../contract/time.js';
 import type { Store } from '../store/index.js';
 import type { ChaosRow } from '../store/tables/chaos.js';
@@ -18,14 +18,6 @@ import { seededInt, seededUnit } from '../util/seeded-random.js';
  * replays the same verdicts in a fresh emulator, where every id is new.
  * The dispatcher asks once per attempt; a delayed attempt is held and then sent without asking again.
  */
-export interface ChaosVerdict {
-  action: 'deliver' | 'drop' | 'fail';
-  failStatus?: number;
-  /** Extra virtual delay before this attempt; the dispatcher reschedules the attempt that far ahead. */
-  delayMs: number;
-  duplicate: boolean;
-}
-
 export const NO_CHAOS: ChaosVerdict = { action: 'deliver', delayMs: 0, duplicate: false };
 
 /** The verdict for attempt `attemptNumber` (1-based) of a delivery of `appId`. */

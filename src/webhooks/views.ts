@@ -7,6 +7,7 @@ import type { SecretBox } from '../util/crypto.js';
 import { signedDeliveryHeaders } from './headers.js';
 import { effectiveWebhookUrl } from './outbox.js';
 import { signingSecretOf } from './signing-secret.js';
+import { readJsonCell } from '../contract/state-columns.js';
 
 export function deliveryView(row: DeliveryWithEvent): DeliveryView {
   return {
@@ -33,7 +34,7 @@ export function deliveryView(row: DeliveryWithEvent): DeliveryView {
 export function deliveryDetail(store: Store, box: SecretBox, userAgent: string, row: DeliveryWithEvent): DeliveryDetail {
   const attempts = store.webhooks.attemptsOf(row.id);
   const last = attempts.at(-1);
-  let headers: Record<string, string> = last?.request_headers ? (JSON.parse(last.request_headers) as Record<string, string>) : {};
+  let headers: Record<string, string> = last?.request_headers ? readJsonCell('attempts', 'request_headers', last.request_headers) : {};
   if (!last && row.payload) headers = signedDeliveryHeaders(row, signingSecretOf(store, box, row.app_id), userAgent);
   return {
     ...deliveryView(row),
@@ -56,7 +57,7 @@ export function listenerView(row: ListenerRow): ListenerView {
     object: 'webhook_listener',
     app_id: row.app_id,
     forward_url: row.forward_url,
-    events: row.events === null ? null : (JSON.parse(row.events) as ListenerView['events']),
+    events: row.events === null ? null : readJsonCell('webhook_listeners', 'events', row.events),
     created_at: toIso(row.created_at),
   };
 }

@@ -18,6 +18,7 @@ import type { SessionRow } from '../../store/tables/sessions.js';
 import { createHash } from 'node:crypto';
 import { redactSecret, safeEqual, sha256Hex } from '../../util/crypto.js';
 import type { Ids } from '../../util/ids.js';
+import { readJsonCell } from '../../contract/state-columns.js';
 
 export interface DeviceAuth {
   session: SessionRow;
@@ -54,7 +55,7 @@ export function authenticateSessionToken(store: Store, now: number, authorizatio
   return {
     session,
     app: store.apps.get(session.app_id)!,
-    scopes: JSON.parse(session.scopes) as string[],
+    scopes: readJsonCell('sessions', 'scopes', session.scopes),
     display: redactSecret(presented),
   };
 }

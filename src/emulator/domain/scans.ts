@@ -9,6 +9,7 @@ import type { Ids } from '../../util/ids.js';
 import { recordScanEvent } from '../../webhooks/outbox.js';
 import { isBillable } from './billing.js';
 import { blockedError, enrolledInstallation, MODEL_VERSIONS, type DeviceAuth } from './device.js';
+import { readJsonCell, readValueCell } from '../../contract/state-columns.js';
 
 export function scanView(row: ScanRow | ScanListRow, resultStored?: boolean): Scan {
   return {
@@ -72,14 +73,14 @@ export type StoredAnswer<R extends { status: number; body: unknown }> = R & { re
  * with another request is 409 idempotency_key_reused. Only successful answers are remembered, so a
  * refused event can be retried once its cause is fixed. `run` executes inside the same transaction.
  */
-export function withIdempotency<R extends { status: number; body: unknown }>(
+export function withIdempotency(
   store: Store,
   now: number,
   appId: string,
   key: string,
   request: unknown,
-  run: () => R,
-): StoredAnswer<R> {
+  run: () => ScanEventAnswer,
+): StoredAnswer<ScanEventAnswer> {
   const requestHash = sha256Hex(JSON.stringify(request));
   return store.db.transaction(() => {
     const seen = store.device.idempotency(appId, key);
@@ -91,7 +92,8 @@ export function withIdempotency<R extends { status: number; body: unknown }>(
           'Idempotency-Key',
         );
       }
-      return { status: seen.status, body: JSON.parse(seen.response) as unknown, replayed: true } as StoredAnswer<R>;
+      const body = readJsonCell('idempotency_keys', 'response', seen.response);
+      return { status: readValueCell('idempotency_keys', 'status', seen.status), body, replayed: true };
     }
     const answer = run();
     store.device.saveIdempotency({

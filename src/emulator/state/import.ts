@@ -1,5 +1,6 @@
 import type { StateCell, StateFile, StateImportResponse } from '../../contract/state.js';
 import { ApiError } from '../../contract/errors.js';
+import { cellProblem } from '../../contract/state-columns.js';
 import { schemaVersion } from '../../store/db.js';
 import { rebuildDerivedTables } from '../../store/derived.js';
 import type { EmulatorContext } from '../context.js';
@@ -44,6 +45,12 @@ export function importState(ctx: EmulatorContext, file: StateFile): StateImportR
           `tables.${name}[${i}].${unknown}`,
         );
       }
+      for (const [column, cell] of Object.entries(row)) {
+        const problem = cellProblem(name, column, cell);
+        if (problem) {
+          throw new ApiError('parameter_invalid', `tables.${name}[${i}].${column} ${problem}.`, `tables.${name}[${i}].${column}`);
+        }
+      }
     });
   }
 
@@ -71,7 +78,7 @@ export function importState(ctx: EmulatorContext, file: StateFile): StateImportR
             const hint = row[`${plainName(column)}_hint`];
             const keep = typeof hint === 'string' ? kept.get(keyOf(table, row, column, hint)) : undefined;
             values[column] = keep ?? null;
-            if (!keep && typeof hint === 'string' && name === 'apps') withoutSecret.push(String(row.id));
+            if (!keep && typeof hint === 'string' && name === 'apps' && typeof row.id === 'string') withoutSecret.push(row.id);
           }
         }
         // A file from before 0008 may hold a delivery in flight as it was exported: it is due (as a restart made it).

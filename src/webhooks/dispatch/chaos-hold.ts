@@ -2,13 +2,9 @@ import type { Clock } from '../../clock/clock.js';
 import type { Store } from '../../store/index.js';
 import type { DeliveryWithEvent } from '../../store/tables/webhooks.js';
 import type { ChaosRow } from '../../store/tables/chaos.js';
-import { verdictUnder, type ChaosVerdict } from '../chaos.js';
-
-/** What a delivery held by a chaos delay keeps (deliveries.chaos_hold): the attempt and its verdict. */
-interface ChaosHold {
-  attempt: number;
-  verdict: ChaosVerdict;
-}
+import { verdictUnder } from '../chaos.js';
+import type { ChaosHold, ChaosVerdict } from '../../contract/chaos.js';
+import { readJsonCell } from '../../contract/state-columns.js';
 
 /**
  * The chaos verdict for attempt `number` of `row` under the app's `setting`: the kept one when this
@@ -16,7 +12,7 @@ interface ChaosHold {
  */
 export function verdictForAttempt(store: Store, row: DeliveryWithEvent, number: number, setting: ChaosRow | undefined): ChaosVerdict {
   if (row.chaos_hold) {
-    const held = JSON.parse(row.chaos_hold) as ChaosHold;
+    const held = readJsonCell('deliveries', 'chaos_hold', row.chaos_hold);
     if (held.attempt === number) return { ...held.verdict, delayMs: 0 };
   }
   return verdictUnder(store, setting, row.id, number);

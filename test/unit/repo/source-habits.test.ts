@@ -42,28 +42,6 @@ describe('source habits', () => {
   it("no cast of parsed data: JSON.parse(...) as T, `as unknown as`, a stream event's data as T (validate with the schema: contract/parse-json.ts)", () => {
     const found = occurrences(/JSON\.parse\(.*\)\)?\s+as\s|\.json\(\)\)?\s+as\s|as unknown as|\.data as [A-Z]/);
     const allowed: Allowed[] = [
-      {
-        file: 'emulator/domain/scans.ts',
-        text: 'JSON.parse(seen.response) as unknown',
-        why: "the emulator's own stored answer, written from a validated response",
-      },
-      {
-        file: 'emulator/domain/device.ts',
-        text: 'JSON.parse(session.scopes) as string[]',
-        why: 'a column the emulator writes itself from the validated mint request',
-      },
-      {
-        file: 'webhooks/outbox.ts',
-        text: 'JSON.parse(events) as string[]',
-        why: "a listener's event list, written by the emulator from the validated stream query",
-      },
-      { file: 'webhooks/views.ts', text: 'JSON.parse(last.request_headers)', why: 'the headers the engine itself recorded for an attempt' },
-      { file: 'webhooks/views.ts', text: 'JSON.parse(row.events)', why: "a listener's event list, written by the emulator" },
-      {
-        file: 'webhooks/dispatch/chaos-hold.ts',
-        text: 'JSON.parse(row.chaos_hold) as ChaosHold',
-        why: 'the hold the engine itself wrote for a delayed attempt',
-      },
       { file: 'emulator/http/implement.ts', text: 'as unknown as Route', why: 'erases the operation type of a typed handler, no data' },
       {
         file: 'cli/reference-docs.ts',
@@ -115,12 +93,6 @@ describe('source habits', () => {
         why: "checks the emulator's own answer against its declaration (tests)",
       },
       { file: 'console/assets.ts', text: 'JSON.parse(event.data)', why: "the console's browser script, a string sent to the page" },
-      // The emulator's own columns (see the casts above).
-      { file: 'emulator/domain/scans.ts', text: 'JSON.parse(seen.response)', why: 'own stored answer' },
-      { file: 'emulator/domain/device.ts', text: 'JSON.parse(session.scopes)', why: 'own column' },
-      { file: 'webhooks/outbox.ts', text: 'JSON.parse(events)', why: 'own column' },
-      { file: 'webhooks/views.ts', text: 'JSON.parse(', why: 'own columns' },
-      { file: 'webhooks/dispatch/chaos-hold.ts', text: 'JSON.parse(row.chaos_hold)', why: 'own column' },
     ];
     expect(unexpected(parses, allowed)).toEqual([]);
   });

@@ -1,0 +1,85 @@
+import { z } from 'zod';
+import { ChaosHold } from './chaos.js';
+import { ScanEventResponse, ScanResult } from './device.js';
+import { parseJson, validated } from './parse-json.js';
+import { SCOPES } from './sessions.js';
+import { WebhookEvent, WebhookEventType } from './webhooks.js';
+
+/**
+ * The database columns that hold JSON text, each with its one schema. A state file fills them from
+ * the user's file, so `state import` checks every cell against it, and the emulator reads them
+ * through the same schema (readJsonCell): what was accepted at import is what a read expects.
+ * A NULL cell is never parsed (the column says whether it may be NULL).
+ */
+export const JSON_COLUMNS = {
+  sessions: { scopes: z.array(z.enum(SCOPES)) },
+  // The answer a scan event replays for a retry with the same Idempotency-Key (DEV-5).
+  idempotency_keys: { response: ScanEventResponse },
+  results: { body: ScanResult },
+  // WH-3: the delivery body, sent as stored (never parsed on the way); '' once scrubbed (DEL-2).
+  events: { payload: WebhookEvent },
+  deliveries: { chaos_hold: ChaosHold },
+  attempts: { request_headers: z.record(z.string(), z.string()) },
+  webhook_listeners: { events: z.array(WebhookEventType) },
+} as const satisfies Record<string, Record<string, z.ZodType>>;
+
+/** Plain columns a read relies on beyond their SQL type: the status a scan event replays (DEV-5). */
+const VALUE_COLUMNS = {
+  idempotency_keys: { status: z.union([z.literal(200), z.literal(201)]) },
+} as const satisfies Record<string, Record<string, z.ZodType>>;
+
+type ValueColumns = typeof VALUE_COLUMNS;
+type ValueSchema<T extends keyof ValueColumns, C extends keyof ValueColumns[T]> = ValueColumns[T][C] extends z.ZodType
+  ? ValueColumns[T][C]
+  : never;
+type JsonColumns = typeof JSON_COLUMNS;
+/** A table with JSON columns, and one of its JSON columns. */
+type JsonTable = keyof JsonColumns;
+type JsonColumn<T extends JsonTable> = keyof JsonColumns[T] & string;
+type CellSchema<T extends JsonTable, C extends JsonColumn<T>> = JsonColumns[T][C] extends z.ZodType ? JsonColumns[T][C] : never;
+
+/** A scrubbed payload is empty text, not JSON (DEL-2). */
+const MAY_BE_EMPTY = new Set(['events.payload']);
+
+type Columns = Record<string, Record<string, z.ZodType> | undefined>;
+
+/**
+ * Why a state file's cell cannot be stored, or undefined when it can (as far as these schemas go:
+ * SQLite's own constraints check the rest): a JSON column takes JSON text its schema accepts.
+ */
+export function cellProblem(table: string, column: string, cell: unknown): string | undefined {
+  const valueSchema = (VALUE_COLUMNS as Columns)[table]?.[column];
+  if (valueSchema) {
+    const checked = validated(valueSchema, cell);
+    return checked.ok ? undefined : `does not match its schema: ${checked.message}`;
+  }
+  const schema = (JSON_COLUMNS as Columns)[table]?.[column];
+  if (!schema || cell === null || (cell === '' && MAY_BE_EMPTY.has(`${table}.${column}`))) return undefined;
+  if (typeof cell !== 'string') return 'must be JSON text (a string)';
+  const parsed = parseJson(schema, cell);
+  if (parsed.ok) return undefined;
+  return parsed.stage === 'json' ? `is not JSON (${parsed.message})` : `does not match its schema: ${parsed.message}`;
+}
+
+/**
+ * A JSON cell read from the database, through its column's schema. The import checked it; a cell
+ * that still fails was written by something else than the emulator (the file edited by hand).
+ */
+export function readJsonCell<T extends JsonTable, C extends JsonColumn<T>>(table: T, column: C, text: string): z.output<CellSchema<T, C>> {
+  const schema = JSON_COLUMNS[table][column] as CellSchema<T, C>;
+  const parsed = parseJson(schema, text);
+  if (!parsed.ok) throw new Error(`${table}.${column} holds a value its schema refuses (${parsed.message})`);
+  return parsed.value;
+}
+
+/** A plain cell of VALUE_COLUMNS read through its schema (checked at import, as readJsonCell's). */
+export function readValueCell<T extends keyof ValueColumns, C extends keyof ValueColumns[T] & string>(
+  table: T,
+  column: C,
+  value: unknown,
+): z.output<ValueSchema<T, C>> {
+  const schema = VALUE_COLUMNS[table][column] as ValueSchema<T, C>;
+  const checked = validated(schema, value);
+  if (!checked.ok) throw new Error(`${table}.${column} holds a value its schema refuses (${checked.message})`);
+  return checked.value;
+}
