@@ -1,3 +1,4 @@
+import { CHOICES } from '../contract/choices.js';
 import { DURATION_PATTERN } from '../contract/time.js';
 
 export { DURATION_PATTERN };
@@ -20,8 +21,8 @@ export function parseDuration(text: string): number | null {
   return Math.round(total);
 }
 
-/** The longest duration accepted: 100 years of 365.25 days. */
-export const MAX_DURATION_MS = 100 * 365.25 * 86_400_000;
+/** The longest duration accepted (CHOICE-54). */
+export const MAX_DURATION_MS = CHOICES.maxDurationMs;
 
 /** Formats milliseconds as the largest units that fit, e.g. 5400000 -> "1h30m". */
 export function formatDuration(ms: number): string {

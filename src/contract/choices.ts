@@ -49,6 +49,8 @@ export const CHOICES = {
   chaosMaxRandomDelayMs: 5 * MINUTE,
   /** Delivery chaos --reorder: each delivery's first attempt waits a seeded 0 to this long (virtual), so arrivals shuffle. */
   chaosReorderWindowMs: 10_000,
+  /** CHOICE-54: the longest duration taken anywhere (a clock advance, --since, a CLI option): 100 years of 365.25 days. */
+  maxDurationMs: 100 * 365.25 * 24 * HOUR,
   /** The furthest the virtual clock may be from real time, either way (a state import's clock_offset_ms): 200 years. */
   maxClockOffsetMs: 200 * 365 * 24 * HOUR,
   /** CHOICE-13: the database folder (.scanctl) and files holding secrets are the owner's only. */

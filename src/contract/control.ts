@@ -45,7 +45,10 @@ export type ClockResponse = z.infer<typeof ClockResponse>;
 
 export const ClockAdvanceRequest = z
   .strictObject({ duration: z.string().max(40).regex(DURATION_PATTERN, 'must be a duration such as 90s, 15m, 24h or 3d') })
-  .meta({ id: 'ClockAdvanceRequest', description: 'A duration such as 90s, 15m, 24h or 3d.' });
+  .meta({
+    id: 'ClockAdvanceRequest',
+    description: 'A duration such as 90s, 15m, 24h or 3d, at most 100 years (36525d, CHOICE-54): longer is 400 parameter_invalid.',
+  });
 export const ClockSetRequest = z.strictObject({ time: DateTimeInput }).meta({ id: 'ClockSetRequest' });
 
 export const KeyView = z

@@ -13,6 +13,9 @@ import { DateTime, DateTimeInput, queryInteger } from './time.js';
 
 /** Identifiers the device chooses itself (installation and scan ids): short, URL-safe. */
 const DeviceId = z.string().regex(/^[A-Za-z0-9._:-]{1,100}$/, 'must be 1 to 100 characters of A-Z a-z 0-9 . _ : -');
+/** The model versions the emulator serves, newest first. */
+export const MODEL_VERSIONS = ['2026.10.1', '2026.07.2'] as const;
+
 const ModelVersion = z.string().min(1).max(40);
 const AppVersion = z.string().min(1).max(40);
 
@@ -111,8 +114,12 @@ export const ScanEventRequest = z
     scan_id: DeviceId,
     status: ScanStatus,
     /** When it happened on the device; an offline scan keeps its own time when it syncs later. */
-    occurred_at: DateTimeInput,
-    model_version: ModelVersion,
+    occurred_at: DateTimeInput.describe(
+      `When it happened on the device (an offline scan keeps its own time when it syncs later). At most ${CHOICES.occurredAtSkewMs / 60_000} minutes ahead of the service's clock: later is 400 parameter_invalid.`,
+    ),
+    model_version: ModelVersion.describe(
+      `A model GET /v1/models lists (the emulator's: ${MODEL_VERSIONS.join(', ')}); any other is 400 parameter_invalid.`,
+    ),
   })
   .meta({ id: 'ScanEventRequest' });
 export type ScanEventRequest = z.infer<typeof ScanEventRequest>;

@@ -56,6 +56,8 @@ export const ERROR_CODES = {
   idempotency_key_reused: 409,
   body_too_large: 413,
   unsupported_media_type: 415,
+  // CHOICE-53: a body sent to a route that declares none is refused, never ignored.
+  body_not_allowed: 400,
   route_not_found: 404,
   method_not_allowed: 405,
   // CHOICE-16: refused below the router, by the HTTP parser or the adapter.

@@ -36,7 +36,7 @@ function derivedErrors(op: Operation): ErrorCode[] {
   if (!originCheckExempt(op.path)) codes.push('origin_not_allowed');
   if (op.request)
     codes.push('parameter_missing', 'parameter_invalid', 'parameter_unknown', 'invalid_json', 'unsupported_media_type', 'body_too_large');
-  else if (op.method !== 'get') codes.push('unsupported_media_type');
+  else if (op.method !== 'get') codes.push('unsupported_media_type', 'body_not_allowed');
   // CHOICE-14: every route refuses query parameters it does not declare.
   codes.push('parameter_invalid', 'parameter_unknown');
   if (op.query) codes.push('parameter_missing');
@@ -82,7 +82,7 @@ class Components {
         if (s.format === 'starts_with' || s.format === 'ends_with' || s.format === 'includes') delete s.format;
         // format: uri admits ftp: and mailto:; the URL's allowed schemes go into a pattern.
         const protocol = (ctx.zodSchema as { _zod?: { def?: { protocol?: unknown } } })._zod?.def?.protocol;
-        if (s.format === 'uri' && protocol instanceof RegExp) s.pattern = `^(?:${protocol.source.replace(/^\^|\$$/g, '')})://`;
+        if (s.format === 'uri' && protocol instanceof RegExp) s.pattern = `^(?:${protocol.source.replace(/^\^|\$$/g, '')})://[^\\s/?#]+`;
       },
     }) as Json;
     delete json.$schema;
@@ -296,7 +296,6 @@ export function buildOpenApiDocument(options: OpenApiOptions = {}): Json {
         'injects on purpose (scanctl faults) answers the status they chose, and a request the HTTP parser cannot read is 400 ' +
         'request_malformed (431 headers_too_large).',
     },
-    jsonSchemaDialect: 'https://spec.openapis.org/oas/3.1/dialect/base',
     servers: [{ url: options.serverUrl ?? DEFAULT_SERVER_URL, description: 'scanctl serve (the local emulator)' }],
     tags,
     paths,

@@ -5,6 +5,8 @@ import { CHOICES } from './choices.js';
 
 export const STATE_FORMAT = 'scanctl-state';
 export const STATE_FORMAT_VERSION = 1;
+/** The database schema this scanctl writes: its last migration (src/store/migrations, checked by a test). */
+export const LATEST_SCHEMA_VERSION = 9;
 
 const Cell = z.union([z.string(), z.number(), z.null(), z.strictObject({ base64: z.string() })]);
 export type StateCell = z.infer<typeof Cell>;
@@ -13,7 +15,15 @@ export const StateFile = z
   .strictObject({
     format: z.literal(STATE_FORMAT),
     format_version: z.literal(STATE_FORMAT_VERSION),
-    schema_version: z.number().int().min(1),
+    schema_version: z
+      .number()
+      .int()
+      .min(1)
+      // The bound is the importing emulator's, which a CLI of another version cannot know: the import checks it; the document says it.
+      .meta({
+        maximum: LATEST_SCHEMA_VERSION,
+        description: `The database schema the file was exported from: 1 to this emulator's ${LATEST_SCHEMA_VERSION} (newer is 400 parameter_invalid: upgrade scanctl); an older one imports as far as its columns go.`,
+      }),
     // Bounded so that the emulator's now stays a date (a fuzzer found 1e300 answering 500 on every route after).
     clock_offset_ms: z.number().int().min(-CHOICES.maxClockOffsetMs).max(CHOICES.maxClockOffsetMs),
     includes_secrets: z.boolean(),

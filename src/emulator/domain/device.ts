@@ -9,6 +9,7 @@ import type {
   ModelInfo,
   ModelKeyResponse,
 } from '../../contract/device.js';
+import { MODEL_VERSIONS } from '../../contract/device.js';
 import { ApiError } from '../../contract/errors.js';
 import { toIso } from '../../contract/time.js';
 import type { Store } from '../../store/index.js';
@@ -162,9 +163,6 @@ export function blockedError(installationId: string): ApiError {
 }
 
 // ---- Models: a small generated file per version, with a size and a sha256 the device can verify.
-
-/** The model versions the emulator serves, newest first. */
-export const MODEL_VERSIONS = ['2026.10.1', '2026.07.2'] as const;
 
 const modelCache = new Map<string, Buffer>();
 

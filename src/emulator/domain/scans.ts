@@ -8,7 +8,8 @@ import { sha256Hex } from '../../util/crypto.js';
 import type { Ids } from '../../util/ids.js';
 import { recordScanEvent } from '../../webhooks/outbox.js';
 import { isBillable } from './billing.js';
-import { blockedError, enrolledInstallation, MODEL_VERSIONS, type DeviceAuth } from './device.js';
+import { blockedError, enrolledInstallation, type DeviceAuth } from './device.js';
+import { MODEL_VERSIONS } from '../../contract/device.js';
 import { readJsonCell, readValueCell } from '../../contract/state-columns.js';
 
 export function scanView(row: ScanRow | ScanListRow, resultStored?: boolean): Scan {

@@ -65,7 +65,7 @@ export function mountRoutes(app: Hono<AppEnv>, ctx: EmulatorContext, routes: rea
       route.before?.(input as never);
       input.query = readQuery(c, op.query);
       input.body = json ? await readJson(c, op.request!.schema) : undefined;
-      if (!op.request && op.method !== 'get') refuseUnexpectedBody(c);
+      if (!op.request && op.method !== 'get') await refuseUnexpectedBody(c);
       const reply = (await route.handler(input as never)) as Response | { status: number; body: unknown; headers?: Record<string, string> };
       if (reply instanceof Response) return reply;
       if (ctx.config.validateResponses) checkReply(op, reply);

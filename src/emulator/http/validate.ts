@@ -71,19 +71,24 @@ export async function readJson<S extends z.ZodType>(c: Context<AppEnv>, schema: 
 }
 
 /**
- * A route that takes no body refuses one: a form post or a text/plain fetch from a web page must
- * not drive a control route that happens to need no fields (docs/security.md).
+ * A route that takes no body refuses one. Not JSON: 415, so a form post or a text/plain fetch from
+ * a web page cannot drive a control route that needs no fields (CHOICE-12). JSON: 400
+ * body_not_allowed (CHOICE-53), so a client that sends fields a route does not take learns it
+ * instead of seeing them ignored. An empty body, with or without a content type, is no body.
  */
-export function refuseUnexpectedBody(c: Context): void {
+export async function refuseUnexpectedBody(c: Context<AppEnv>): Promise<void> {
   const length = c.req.header('content-length');
-  const hasBody = (length !== undefined && length !== '0') || c.req.header('transfer-encoding') !== undefined;
+  const announced = (length !== undefined && length !== '0') || c.req.header('transfer-encoding') !== undefined || c.req.raw.body !== null;
   const contentType = c.req.header('content-type');
-  if (!hasBody && contentType === undefined) return;
+  if (!announced && contentType === undefined) return;
   if (contentType !== undefined && !JSON_CONTENT_TYPE.test(contentType.trim())) {
     throw new ApiError(
       'unsupported_media_type',
       `${c.req.method} ${c.req.path} takes no body; send none (not ${contentType.slice(0, 100)}).`,
     );
+  }
+  if (announced && (await readBodyBytes(c)).length > 0) {
+    throw new ApiError('body_not_allowed', `${c.req.method} ${c.req.path} takes no body; send none.`);
   }
 }
 
@@ -103,7 +108,7 @@ const NO_QUERY = z.strictObject({});
  */
 export function readQuery<S extends z.ZodType>(c: Context, schema: S | undefined): z.infer<S> | undefined {
   const search = new URL(c.req.url).search.slice(1);
-  const single: Record<string, string> = Object.create(null);
+  const single = Object.create(null) as Record<string, string>;
   for (const part of search ? search.split('&') : []) {
     if (part === '') continue;
     const eq = part.indexOf('=');

@@ -3,6 +3,7 @@ import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DatabaseLockedError, DatabaseTooNewError, loadSecretBox, openDatabase, schemaVersion } from '../../../src/store/db.js';
+import { LATEST_SCHEMA_VERSION } from '../../../src/contract/state.js';
 import { MIGRATIONS } from '../../../src/store/migrations/index.js';
 import { DatabaseRefusedError } from '../../../src/store/open-checks.js';
 import { tempDir } from '../../helpers/temp.js';
@@ -14,6 +15,8 @@ describe('store and migrations', () => {
   it('migrations are numbered 1..n without gaps, in order', () => {
     expect(MIGRATIONS.map((m) => m.version)).toEqual(MIGRATIONS.map((_, i) => i + 1));
     for (const m of MIGRATIONS) expect(m.name).toMatch(new RegExp(`^${String(m.version).padStart(4, '0')}-`));
+    // The state file's schema_version bound in the contract (and the OpenAPI document) is the last migration.
+    expect(LATEST_SCHEMA_VERSION).toBe(LATEST);
   });
 
   it('a fresh database gets every migration, user_version = latest, WAL mode, and creates its folder', () => {

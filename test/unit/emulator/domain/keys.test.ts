@@ -11,7 +11,9 @@ const mint = (
   extra: { headers?: Record<string, string>; json?: unknown; path?: string } = {},
 ) => emu.call('POST', extra.path ?? '/v1/sessions', { key, json: extra.json ?? { host_user_ref: 'member_1' }, headers: extra.headers });
 
-const control = (emu: TestEmulator, path: string, json: unknown = {}) => emu.call('POST', `/_scanctl${path}`, { json });
+/** A control-plane POST; a route that takes no body gets none (CHOICE-53). */
+const control = (emu: TestEmulator, path: string, json?: unknown) =>
+  emu.call('POST', `/_scanctl${path}`, json === undefined ? {} : { json });
 
 async function expectMintError(emu: TestEmulator, key: string, status: number, code: string) {
   const res = await mint(emu, key);

@@ -23,7 +23,7 @@ describe('DELETE /v1/results', () => {
 
   it('AUTH-4: a publishable, revoked, rotated-out, suspended, unknown, malformed or missing key gets 401 only', async () => {
     const emu = testEmulator();
-    const control = (path: string, json: unknown) => emu.call('POST', `/_scanctl${path}`, { json });
+    const control = (path: string, json?: unknown) => emu.call('POST', `/_scanctl${path}`, json === undefined ? {} : { json });
     // live: suspended; test: rotated past its grace; a new test key is then revoked.
     await control(`/apps/${DEMO.appId}/keys/suspend`, { env: 'live' });
     const rotated = await control(`/apps/${DEMO.appId}/keys/rotate`, { env: 'test' });
@@ -50,7 +50,7 @@ describe('DELETE /v1/results', () => {
     // An account suspension also makes the key unusable here: still 401.
     const trialKey = 'sk_test_trialSecretKey0000000000001';
     expect((await del(emu, '?host_user_ref=m', trialKey)).status).toBe(200);
-    await control('/accounts/acct_trial/suspend', {});
+    await control('/accounts/acct_trial/suspend');
     const suspended = await del(emu, '?host_user_ref=m', trialKey);
     expect(suspended.status).toBe(401);
     expect(expectErrorBody(suspended.body).code).toBe('invalid_api_key');
@@ -88,13 +88,15 @@ describe('DELETE /v1/results', () => {
     }
   });
 
-  it('DEL-1: a body on DELETE is ignored; the query decides', async () => {
+  it('CHOICE-53: a body on DELETE is refused (400 body_not_allowed), never read as the member: the query decides', async () => {
     const emu = testEmulator();
     const res = await emu.call('DELETE', '/v1/results?host_user_ref=q', {
       key: DEMO.testSecret,
       json: { host_user_ref: 'body' },
     });
-    expect(res.status).toBe(200);
-    expect(res.body.host_user_ref).toBe('q');
+    expect(res.status).toBe(400);
+    expect(expectErrorBody(res.body).code).toBe('body_not_allowed');
+    const plain = await emu.call('DELETE', '/v1/results?host_user_ref=q', { key: DEMO.testSecret });
+    expect(plain.body).toEqual({ host_user_ref: 'q', deleted: 0 });
   });
 });

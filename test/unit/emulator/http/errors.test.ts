@@ -188,9 +188,10 @@ describe('HTTP errors', () => {
     check(await control(`/apps/${DEMO.appId}/keys/suspend`, { env: 'live' }), 'key_state_conflict', 'invalid_request_error');
     await control(`/apps/${DEMO.appId}/keys/revoke`, { env: 'test' });
     check(await mint(DEMO.testSecret), 'key_revoked', 'permission_error');
-    await control('/accounts/acct_trial/suspend', {});
+    await emu.call('POST', `${CONTROL_PREFIX}/accounts/acct_trial/suspend`);
+    check(await control('/accounts/acct_trial/reinstate', {}), 'body_not_allowed', 'invalid_request_error');
     check(await mint('sk_test_trialSecretKey0000000000001'), 'account_suspended', 'permission_error');
-    await control('/accounts/acct_trial/reinstate', {});
+    await emu.call('POST', `${CONTROL_PREFIX}/accounts/acct_trial/reinstate`);
     await control('/apps/app_trial/quota', { daily_session_quota: 0 });
     check(await mint('sk_test_trialSecretKey0000000000001'), 'quota_exceeded', 'rate_limit_error');
     emu.config.rateLimitPerSecond = 1;
@@ -210,7 +211,20 @@ describe('HTTP errors', () => {
       attestation_invalid: 403,
       quota_exceeded: 429,
     });
-    expect(seen.size).toBe(23);
+    expect(seen.size).toBe(24);
+  });
+
+  it('CHOICE-54: a clock advance of 100 years (36525d) is taken; a millisecond more is 400 parameter_invalid', async () => {
+    const emu = testEmulator();
+    const advance = (duration: string) => emu.call('POST', `${CONTROL_PREFIX}/clock/advance`, { json: { duration } });
+    const before = emu.clock.now();
+    const over = await advance('36525d1ms');
+    expect(over.status).toBe(400);
+    expect(expectErrorBody(over.body)).toMatchObject({ code: 'parameter_invalid', param: 'duration' });
+    expect(emu.clock.now()).toBe(before);
+    const century = await advance('36525d');
+    expect(century.status).toBe(200);
+    expect(emu.clock.now() - before).toBe(CHOICES.maxDurationMs);
   });
 
   it('CHOICE-3: absurd clock moves are 400 parameter_invalid, never a 500', async () => {

@@ -144,4 +144,23 @@ describe('CHOICE-12: cross-site requests', () => {
     expect((await emu.call('POST', `/_scanctl/accounts/${DEMO.accountId}/suspend`)).status).toBe(200);
     expect(emu.store.accounts.get(DEMO.accountId)!.suspended).toBe(1);
   });
+
+  it('CHOICE-53: a JSON body sent to a route that declares none is 400 body_not_allowed and changes nothing; an empty one is no body', async () => {
+    const emu = testEmulator();
+    const suspend = `/_scanctl/accounts/${DEMO.accountId}/suspend`;
+    for (const body of ['{}', '{"reason":"x"}', 'null']) {
+      const refused = await emu.call('POST', suspend, { body, headers: { 'content-type': 'application/json' } });
+      expect(refused.status, body).toBe(400);
+      expect(expectErrorBody(refused.body)).toMatchObject({ type: 'invalid_request_error', code: 'body_not_allowed' });
+    }
+    const deleteWithBody = await emu.call('DELETE', '/v1/results?host_user_ref=m', {
+      key: DEMO.testSecret,
+      body: '{"host_user_ref":"m"}',
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(expectErrorBody(deleteWithBody.body).code).toBe('body_not_allowed');
+    expect(emu.store.accounts.get(DEMO.accountId)!.suspended).toBe(0);
+    expect((await emu.call('POST', suspend, { body: '', headers: { 'content-type': 'application/json' } })).status).toBe(200);
+    expect(emu.store.accounts.get(DEMO.accountId)!.suspended).toBe(1);
+  });
 });
