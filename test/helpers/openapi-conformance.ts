@@ -1,5 +1,5 @@
 import { ERROR_CODES, ErrorBody, type ErrorCode } from '../../src/contract/errors.js';
-import { operationErrors } from '../../src/contract/openapi.js';
+import { operationErrors } from '../../src/contract/openapi-errors.js';
 import { OPERATIONS } from '../../src/contract/operations/index.js';
 import type { Operation } from '../../src/contract/operation.js';
 

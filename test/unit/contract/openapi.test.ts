@@ -1,7 +1,8 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { describe, expect, it } from 'vitest';
 import { ERROR_CODES, ErrorBody } from '../../../src/contract/errors.js';
-import { buildOpenApiDocument, exampleErrorBody, operationErrors } from '../../../src/contract/openapi.js';
+import { buildOpenApiDocument } from '../../../src/contract/openapi.js';
+import { exampleErrorBody, operationErrors } from '../../../src/contract/openapi-errors.js';
 import { EVENTS, OPERATIONS } from '../../../src/contract/operations/index.js';
 import { DEMO, portalCookie, testEmulator } from '../../helpers/emulator.js';
 import { nonConformance } from '../../helpers/openapi-conformance.js';
