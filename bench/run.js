@@ -19,6 +19,7 @@ import consoleDeliveries from './cases/console-deliveries.js';
 import installTarball from './cases/install-tarball.js';
 import clockAdvanceLoad from './cases/clock-advance-load.js';
 import heapFlags from './cases/heap-flags.js';
+import clockAdvanceScans from './cases/clock-advance-scans.js';
 
 const CASES = [
   coldStart,
@@ -35,6 +36,7 @@ const CASES = [
   flatCosts,
   clockAdvanceLoad,
   heapFlags,
+  clockAdvanceScans,
 ];
 
 const args = process.argv.slice(2);
