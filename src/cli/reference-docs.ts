@@ -1,3 +1,4 @@
+import { EventEmitter } from 'node:events';
 import type { Argument, Command, Option } from 'commander';
 import { envOfOption } from './parse-options.js';
 
@@ -94,7 +95,8 @@ function renderCommand(command: Command): string[] {
 function helpText(command: Command, event: 'beforeHelp' | 'afterHelp'): string {
   let text = '';
   // A Command is an EventEmitter at run time; commander's typings leave that out.
-  (command as unknown as NodeJS.EventEmitter).emit(event, { error: false, command, write: (chunk: string) => void (text += chunk) });
+  if (!(command instanceof EventEmitter)) return '';
+  command.emit(event, { error: false, command, write: (chunk: string) => void (text += chunk) });
   return stripAnsi(text);
 }
 

@@ -2,19 +2,18 @@ import type { Command } from 'commander';
 import { mintSession } from '../../../client/service.js';
 import { contextOf } from '../../context.js';
 import { table } from '../../output.js';
+import { parseScope } from '../../parse-options.js';
+import type { Scope } from '../../../contract/sessions.js';
 
 export function register(group: Command): void {
   group
     .command('mint')
     .description('mint a 15-minute session token for a member (POST /v1/sessions)')
     .requiredOption('--user <ref>', "the member's host_user_ref: your own stable id of the person")
-    .option('--scope <scope>', 'a scope to request (repeatable); default [scan.create]', (value: string, all: string[] = []) => [
-      ...all,
-      value,
-    ])
+    .option('--scope <scope>', 'a scope to request (repeatable); default [scan.create]', parseScope)
     .option('--no-scopes', 'request an empty scope list (a token that cannot report scans)')
     .option('--key <key>', 'secret key (env SCANCTL_SECRET_KEY; default against the local emulator: its test key)')
-    .action(async (flags: { user: string; scope?: string[]; scopes?: boolean; key?: string }, command: Command) => {
+    .action(async (flags: { user: string; scope?: Scope[]; scopes?: boolean; key?: string }, command: Command) => {
       const ctx = contextOf(command);
       const baseUrl = ctx.baseUrl;
       const key = await ctx.secretKey(flags.key);
@@ -24,7 +23,7 @@ export function register(group: Command): void {
         key,
         {
           host_user_ref: flags.user,
-          ...(scopes ? { scopes: scopes as ['scan.create'] } : {}),
+          ...(scopes ? { scopes } : {}),
         },
         ctx.io.fetch,
       );
