@@ -1,16 +1,17 @@
 // @ts-check
 // Type-checked lint of everything the project runs (`npm run lint`, part of `npm test`).
 import js from '@eslint/js';
+import { defineConfig } from 'eslint/config';
 import tseslint from 'typescript-eslint';
 
-export default tseslint.config(
+export default defineConfig(
   { ignores: ['dist/', 'dist-check/', 'coverage/', '**/*.d.ts', 'test/image/', 'bin/', 'bench/', 'examples/**/*.js', '.github/'] },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {
     languageOptions: {
       parserOptions: {
-        projectService: { allowDefaultProject: ['eslint.config.js', 'vitest.config.ts'] },
+        projectService: { allowDefaultProject: ['eslint.config.js', 'vitest.config.ts', '.dependency-cruiser.cjs', 'layers.config.cjs'] },
         tsconfigRootDir: import.meta.dirname,
       },
     },
@@ -20,6 +21,11 @@ export default tseslint.config(
       '@typescript-eslint/consistent-type-assertions': ['error', { assertionStyle: 'as', objectLiteralTypeAssertions: 'never' }],
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
     },
+  },
+  {
+    files: ['*.cjs'],
+    languageOptions: { sourceType: 'commonjs', globals: { module: 'writable', require: 'readonly' } },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
   {
     files: ['src/**'],
@@ -42,7 +48,32 @@ export default tseslint.config(
       'max-lines': ['error', { max: 300, skipBlankLines: false, skipComments: false }],
       // No cast of data a type cannot vouch for: narrow it, or parse it with the contract's schema.
       '@typescript-eslint/no-unsafe-type-assertion': 'error',
+      // One parse-and-validate helper: text becomes a value through a schema, never a bare JSON.parse.
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "CallExpression[callee.object.name='JSON'][callee.property.name='parse']",
+          message: 'Parse and validate with parseJson (contract/parse-json.ts) and the schema of what the text holds.',
+        },
+      ],
+      // The option parsers live in cli/parse-options.ts: no command throws commander's InvalidArgumentError itself.
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [{ name: 'commander', importNames: ['InvalidArgumentError'], message: 'Add a parser to cli/parse-options.ts.' }],
+        },
+      ],
     },
+  },
+  {
+    files: ['src/cli/parse-options.ts'],
+    rules: { 'no-restricted-imports': 'off' },
+  },
+  {
+    // JSON.parse where no schema applies: the helper itself; the package's own package.json, checked field by field;
+    // one JSON string literal of text already validated, decoded.
+    files: ['src/contract/parse-json.ts', 'src/util/package-root.ts', 'src/util/raw-json.ts'],
+    rules: { 'no-restricted-syntax': 'off' },
   },
   {
     // Hosts that print by request: startEmulator({ quiet: false }) logs requests to stderr; the TUI draws on the terminal.
@@ -78,7 +109,11 @@ export default tseslint.config(
       'src/webhooks/dispatch/chaos-hold.ts',
       'src/webhooks/outbox.ts',
     ],
-    rules: { '@typescript-eslint/no-unsafe-type-assertion': 'off', '@typescript-eslint/consistent-type-assertions': 'off' },
+    rules: {
+      '@typescript-eslint/no-unsafe-type-assertion': 'off',
+      '@typescript-eslint/consistent-type-assertions': 'off',
+      'no-restricted-syntax': 'off',
+    },
   },
   {
     // Tests read answers as `any` (`await res.json()`) and assert on them; the schemas are tested elsewhere.
@@ -90,7 +125,9 @@ export default tseslint.config(
       '@typescript-eslint/no-unsafe-call': 'off',
       '@typescript-eslint/no-unsafe-return': 'off',
       '@typescript-eslint/no-explicit-any': 'off',
-      // Fakes implement async interfaces with plain values, and spies are read off their objects.
+      // Tests build deliberately wrong input with `{ ... } as never`; fakes implement async interfaces with plain values,
+      // and spies are read off their objects.
+      '@typescript-eslint/consistent-type-assertions': ['error', { assertionStyle: 'as', objectLiteralTypeAssertions: 'allow' }],
       '@typescript-eslint/require-await': 'off',
       '@typescript-eslint/unbound-method': 'off',
     },

@@ -93,7 +93,7 @@ export const DeliveryView = z
   .meta({ id: 'WebhookDelivery' });
 export type DeliveryView = z.infer<typeof DeliveryView>;
 
-export const AttemptView = z
+const AttemptView = z
   .object({
     number: z.number().int(),
     url: z.string(),

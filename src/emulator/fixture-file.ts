@@ -18,7 +18,7 @@ const KeyPair = (env: 'test' | 'live') =>
       .regex(PUBLISHABLE_KEY_PATTERN, `must be pk_${env}_ followed by 16 to 128 letters and digits`),
   });
 
-export const FixtureApp = z
+const FixtureApp = z
   .strictObject({
     id: z.string().regex(/^app_[A-Za-z0-9_]+$/, 'must look like app_...'),
     account_id: z.string().min(1),
