@@ -1,7 +1,6 @@
 import { InvalidArgumentError, type Option } from 'commander';
 import { DURATION_PATTERN, formatDuration, MAX_DURATION_MS, parseDuration } from '../clock/duration.js';
 import { FAULT_METHODS, FAULT_PATH_PATTERN, type FaultCreateRequest } from '../contract/faults.js';
-import { SCOPES, type Scope } from '../contract/sessions.js';
 import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from '../contract/webhooks.js';
 
 /**
@@ -172,10 +171,3 @@ export const webhookUrl = (value: string): string => {
     throw new InvalidArgumentError('Expected an http(s) URL, or "none" to clear it.');
   }
 };
-
-/** --scope, repeatable: each one a scope the service knows. */
-export function parseScope(value: string, all: Scope[] = []): Scope[] {
-  const scope = SCOPES.find((known) => known === value);
-  if (!scope) throw new InvalidArgumentError(`Unknown scope "${value}" (use ${SCOPES.join(', ')}).`);
-  return [...all, scope];
-}
