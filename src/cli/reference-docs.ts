@@ -1,4 +1,5 @@
 import { EventEmitter } from 'node:events';
+import { stripVTControlCharacters } from 'node:util';
 import type { Argument, Command, Option } from 'commander';
 import { envOfOption } from './parse-options.js';
 
@@ -172,6 +173,5 @@ function code(text: string): string {
 }
 
 function stripAnsi(text: string): string {
-  // eslint-disable-next-line no-control-regex
-  return text.replace(/\u001b\[[0-9;]*m/g, '');
+  return stripVTControlCharacters(text);
 }
