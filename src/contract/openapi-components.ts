@@ -2,6 +2,11 @@ import { z } from 'zod';
 
 export type Json = Record<string, unknown>;
 
+/** A JSON object of the document (a schema, a map of properties), or an empty one for anything else. */
+export function jsonObject(value: unknown): Json {
+  return value !== null && typeof value === 'object' && !Array.isArray(value) ? Object.fromEntries(Object.entries(value)) : {};
+}
+
 /**
  * Collects component schemas across conversions. Each zod schema is converted on its own (input
  * mode for what clients send, output mode for what they receive); its $defs are hoisted into
@@ -22,15 +27,16 @@ export class Components {
         // zod names its prefix checks as a format no JSON Schema tool knows; the pattern says it.
         if (s.format === 'starts_with' || s.format === 'ends_with' || s.format === 'includes') delete s.format;
         // format: uri admits ftp: and mailto:; the URL's allowed schemes go into a pattern.
-        const protocol = (ctx.zodSchema as { _zod?: { def?: { protocol?: unknown } } })._zod?.def?.protocol;
+        const def: unknown = ctx.zodSchema._zod.def;
+        const protocol = def !== null && typeof def === 'object' && 'protocol' in def ? def.protocol : undefined;
         if (s.format === 'uri' && protocol instanceof RegExp) s.pattern = `^(?:${protocol.source.replace(/^\^|\$$/g, '')})://[^\\s/?#]+`;
       },
     }) as Json;
     delete json.$schema;
-    const defs = (json.$defs ?? {}) as Record<string, Json>;
+    const defs = jsonObject(json.$defs);
     delete json.$defs;
     const rename = new Map<string, string>();
-    for (const [name, def] of Object.entries(defs)) rename.set(name, this.place(name, def, io));
+    for (const [name, def] of Object.entries(defs)) rename.set(name, this.place(name, jsonObject(def), io));
     const rewrite = (value: unknown): unknown => {
       if (Array.isArray(value)) return value.map(rewrite);
       if (value && typeof value === 'object') {
@@ -45,8 +51,8 @@ export class Components {
       }
       return value;
     };
-    for (const name of rename.values()) this.schemas[name] = rewrite(this.schemas[name]) as Json;
-    return rewrite(json) as Json;
+    for (const name of rename.values()) this.schemas[name] = jsonObject(rewrite(this.schemas[name]));
+    return jsonObject(rewrite(json));
   }
 
   resolve(ref: string): Json {

@@ -1,5 +1,5 @@
 import { ERROR_CODES, errorTypeForStatus, type ErrorCode } from './errors.js';
-import type { Components, Json } from './openapi-components.js';
+import { jsonObject, type Components, type Json } from './openapi-components.js';
 import { ERROR_HEADERS, exampleErrorBody, operationErrors } from './openapi-errors.js';
 import { pathParamNames, type Operation, type WebhookEvent } from './operation.js';
 
@@ -31,8 +31,8 @@ export function buildOperation(op: Operation, components: Components, errorRef: 
   if (op.query) {
     let query = components.add(op.query, 'input');
     if (typeof query.$ref === 'string') query = components.resolve(query.$ref);
-    const required = new Set((query.required as string[] | undefined) ?? []);
-    for (const [name, schema] of Object.entries((query.properties ?? {}) as Record<string, Json>)) {
+    const required = new Set(Array.isArray(query.required) ? query.required : []);
+    for (const [name, schema] of Object.entries(jsonObject(query.properties))) {
       parameters.push({ name, in: 'query', required: required.has(name), schema });
     }
   }

@@ -24,19 +24,9 @@ export const JSON_COLUMNS = {
 } as const satisfies Record<string, Record<string, z.ZodType>>;
 
 /** Plain columns a read relies on beyond their SQL type: the status a scan event replays (DEV-5). */
-const VALUE_COLUMNS = {
+export const VALUE_COLUMNS = {
   idempotency_keys: { status: z.union([z.literal(200), z.literal(201)]) },
 } as const satisfies Record<string, Record<string, z.ZodType>>;
-
-type ValueColumns = typeof VALUE_COLUMNS;
-type ValueSchema<T extends keyof ValueColumns, C extends keyof ValueColumns[T]> = ValueColumns[T][C] extends z.ZodType
-  ? ValueColumns[T][C]
-  : never;
-type JsonColumns = typeof JSON_COLUMNS;
-/** A table with JSON columns, and one of its JSON columns. */
-type JsonTable = keyof JsonColumns;
-type JsonColumn<T extends JsonTable> = keyof JsonColumns[T] & string;
-type CellSchema<T extends JsonTable, C extends JsonColumn<T>> = JsonColumns[T][C] extends z.ZodType ? JsonColumns[T][C] : never;
 
 /** A scrubbed payload is empty text, not JSON (DEL-2). */
 const MAY_BE_EMPTY = new Set(['events.payload']);
@@ -62,24 +52,19 @@ export function cellProblem(table: string, column: string, cell: unknown): strin
 }
 
 /**
- * A JSON cell read from the database, through its column's schema. The import checked it; a cell
- * that still fails was written by something else than the emulator (the file edited by hand).
+ * A JSON cell read from the database through its column's schema (`JSON_COLUMNS.sessions.scopes`).
+ * The import checked it; a cell that still fails was written by something else than the emulator
+ * (the database file edited by hand).
  */
-export function readJsonCell<T extends JsonTable, C extends JsonColumn<T>>(table: T, column: C, text: string): z.output<CellSchema<T, C>> {
-  const schema = JSON_COLUMNS[table][column] as CellSchema<T, C>;
+export function readJsonCell<S extends z.ZodType>(schema: S, text: string): z.output<S> {
   const parsed = parseJson(schema, text);
-  if (!parsed.ok) throw new Error(`${table}.${column} holds a value its schema refuses (${parsed.message})`);
+  if (!parsed.ok) throw new Error(`a JSON column holds a value its schema refuses (${parsed.message})`);
   return parsed.value;
 }
 
 /** A plain cell of VALUE_COLUMNS read through its schema (checked at import, as readJsonCell's). */
-export function readValueCell<T extends keyof ValueColumns, C extends keyof ValueColumns[T] & string>(
-  table: T,
-  column: C,
-  value: unknown,
-): z.output<ValueSchema<T, C>> {
-  const schema = VALUE_COLUMNS[table][column] as ValueSchema<T, C>;
+export function readValueCell<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
   const checked = validated(schema, value);
-  if (!checked.ok) throw new Error(`${table}.${column} holds a value its schema refuses (${checked.message})`);
+  if (!checked.ok) throw new Error(`a column holds a value its schema refuses (${checked.message})`);
   return checked.value;
 }

@@ -2,7 +2,7 @@ import { WebhookEvent, type WebhookEventType } from '../contract/webhooks.js';
 import { toIso } from '../contract/time.js';
 import type { Store } from '../store/index.js';
 import type { Ids } from '../util/ids.js';
-import { readJsonCell } from '../contract/state-columns.js';
+import { JSON_COLUMNS, readJsonCell } from '../contract/state-columns.js';
 
 export type ScanEventType = WebhookEventType;
 
@@ -54,7 +54,7 @@ export function effectiveWebhookUrl(store: Store, appId: string, type?: WebhookE
 
 /** Whether a listener's event filter (a JSON array, or null for all) takes this type. */
 function listenerTakes(events: string | null, type: WebhookEventType): boolean {
-  return events === null || readJsonCell('webhook_listeners', 'events', events).includes(type);
+  return events === null || readJsonCell(JSON_COLUMNS.webhook_listeners.events, events).includes(type);
 }
 
 /**

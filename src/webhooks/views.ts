@@ -7,7 +7,7 @@ import type { SecretBox } from '../util/crypto.js';
 import { signedDeliveryHeaders } from './headers.js';
 import { effectiveWebhookUrl } from './outbox.js';
 import { signingSecretOf } from './signing-secret.js';
-import { readJsonCell } from '../contract/state-columns.js';
+import { JSON_COLUMNS, readJsonCell } from '../contract/state-columns.js';
 
 export function deliveryView(row: DeliveryWithEvent): DeliveryView {
   return {
@@ -34,7 +34,9 @@ export function deliveryView(row: DeliveryWithEvent): DeliveryView {
 export function deliveryDetail(store: Store, box: SecretBox, userAgent: string, row: DeliveryWithEvent): DeliveryDetail {
   const attempts = store.webhooks.attemptsOf(row.id);
   const last = attempts.at(-1);
-  let headers: Record<string, string> = last?.request_headers ? readJsonCell('attempts', 'request_headers', last.request_headers) : {};
+  let headers: Record<string, string> = last?.request_headers
+    ? readJsonCell(JSON_COLUMNS.attempts.request_headers, last.request_headers)
+    : {};
   if (!last && row.payload) headers = signedDeliveryHeaders(row, signingSecretOf(store, box, row.app_id), userAgent);
   return {
     ...deliveryView(row),
@@ -57,7 +59,7 @@ export function listenerView(row: ListenerRow): ListenerView {
     object: 'webhook_listener',
     app_id: row.app_id,
     forward_url: row.forward_url,
-    events: row.events === null ? null : readJsonCell('webhook_listeners', 'events', row.events),
+    events: row.events === null ? null : readJsonCell(JSON_COLUMNS.webhook_listeners.events, row.events),
     created_at: toIso(row.created_at),
   };
 }

@@ -10,7 +10,7 @@ import { recordScanEvent } from '../../webhooks/outbox.js';
 import { isBillable } from './billing.js';
 import { blockedError, enrolledInstallation, type DeviceAuth } from './device.js';
 import { MODEL_VERSIONS } from '../../contract/device.js';
-import { readJsonCell, readValueCell } from '../../contract/state-columns.js';
+import { JSON_COLUMNS, readJsonCell, readValueCell, VALUE_COLUMNS } from '../../contract/state-columns.js';
 
 export function scanView(row: ScanRow | ScanListRow, resultStored?: boolean): Scan {
   return {
@@ -93,8 +93,8 @@ export function withIdempotency(
           'Idempotency-Key',
         );
       }
-      const body = readJsonCell('idempotency_keys', 'response', seen.response);
-      return { status: readValueCell('idempotency_keys', 'status', seen.status), body, replayed: true };
+      const body = readJsonCell(JSON_COLUMNS.idempotency_keys.response, seen.response);
+      return { status: readValueCell(VALUE_COLUMNS.idempotency_keys.status, seen.status), body, replayed: true };
     }
     const answer = run();
     store.device.saveIdempotency({

@@ -4,7 +4,7 @@ import type { DeliveryWithEvent } from '../../store/tables/webhooks.js';
 import type { ChaosRow } from '../../store/tables/chaos.js';
 import { verdictUnder } from '../chaos.js';
 import type { ChaosHold, ChaosVerdict } from '../../contract/chaos.js';
-import { readJsonCell } from '../../contract/state-columns.js';
+import { JSON_COLUMNS, readJsonCell } from '../../contract/state-columns.js';
 
 /**
  * The chaos verdict for attempt `number` of `row` under the app's `setting`: the kept one when this
@@ -12,7 +12,7 @@ import { readJsonCell } from '../../contract/state-columns.js';
  */
 export function verdictForAttempt(store: Store, row: DeliveryWithEvent, number: number, setting: ChaosRow | undefined): ChaosVerdict {
   if (row.chaos_hold) {
-    const held = readJsonCell('deliveries', 'chaos_hold', row.chaos_hold);
+    const held = readJsonCell(JSON_COLUMNS.deliveries.chaos_hold, row.chaos_hold);
     if (held.attempt === number) return { ...held.verdict, delayMs: 0 };
   }
   return verdictUnder(store, setting, row.id, number);
