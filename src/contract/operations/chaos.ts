@@ -27,6 +27,8 @@ export const chaosOperations = byOperationId(
     path: `${CONTROL_PREFIX}/apps/{app_id}/chaos`,
     operationId: 'getChaos',
     summary: "The app's delivery chaos setting",
+    description:
+      "The app's delivery chaos (drops, duplicates, delays, reordering, forced failures) and its seed; enabled false when none is set.",
     pathParams: APP,
     responses: { 200: { description: 'The setting (enabled false when none).', schema: ChaosView, example: CHAOS_EXAMPLE } },
     errors: ['resource_missing'],
@@ -49,6 +51,7 @@ export const chaosOperations = byOperationId(
     path: `${CONTROL_PREFIX}/apps/{app_id}/chaos`,
     operationId: 'clearChaos',
     summary: 'No more delivery chaos for the app',
+    description: "Removes the app's delivery chaos: deliveries go out normally from the next attempt on. Takes no body (CHOICE-53).",
     pathParams: APP,
     responses: { 200: { description: 'The (disabled) setting.', schema: ChaosView } },
     errors: ['resource_missing'],

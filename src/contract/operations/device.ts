@@ -51,6 +51,8 @@ export const deviceOperations = byOperationId(
     path: '/v1/device/challenge',
     operationId: 'createDeviceChallenge',
     summary: 'A single-use attestation challenge for one enrollment',
+    description:
+      'Step one of enrollment (DEV-1): the challenge is single-use and short-lived, and goes into the attestation of POST /v1/device/enrollments. Takes no body (CHOICE-53).',
     rules: ['AUTH-13', 'DEV-1'],
     responses: {
       201: {
@@ -104,6 +106,8 @@ export const deviceOperations = byOperationId(
     path: '/v1/models',
     operationId: 'listModels',
     summary: 'The model manifest: each version with its size and sha256',
+    description:
+      "The scan models the device may download, newest first; a scan event's model_version must name one of them (else 400 parameter_invalid).",
     rules: ['SES-8'],
     responses: {
       200: {
@@ -130,6 +134,8 @@ export const deviceOperations = byOperationId(
     path: '/v1/models/{model_version}',
     operationId: 'downloadModel',
     summary: 'Download a model file (bytes whose size and sha256 match the manifest)',
+    description:
+      'The model file as bytes (application/octet-stream). The device checks them against the size and sha256 of GET /v1/models before use; an unknown version is 404 resource_missing.',
     rules: ['SES-8'],
     pathParams: { model_version: 'A model version from the manifest, e.g. 2026.10.1.' },
     responses: { 200: { description: 'The model bytes.', contentType: 'application/octet-stream' } },
@@ -162,6 +168,8 @@ export const deviceOperations = byOperationId(
     path: '/v1/mesh-fits',
     operationId: 'createMeshFit',
     summary: 'The mesh-fitting template of a model (no member data is sent)',
+    description:
+      'Returns the template the device fits a mesh to, for one model version. The request carries no member data: measurements never leave the device this way.',
     rules: ['SES-8'],
     request: { schema: MeshFitRequest, example: { installation_id: 'ins_Hk3nV9qW2sB6dJ0e', model_version: MODEL } },
     responses: { 201: { description: 'The fitting template.', schema: MeshFitResponse } },

@@ -28,6 +28,8 @@ export const faultOperations = byOperationId(
     path: `${CONTROL_PREFIX}/faults`,
     operationId: 'listFaults',
     summary: 'API faults, oldest first, with how often each matched and fired',
+    description:
+      'Every API fault (scanctl faults add) in the order they were added, with how many requests each matched and how many it answered with its status.',
     responses: { 200: { description: 'The faults.', schema: FaultListResponse } },
   }),
   control({
@@ -49,6 +51,7 @@ export const faultOperations = byOperationId(
     path: `${CONTROL_PREFIX}/faults`,
     operationId: 'clearFaults',
     summary: 'Remove every fault',
+    description: 'Removes every API fault: requests are answered normally again. Takes no body (CHOICE-53).',
     responses: { 200: { description: 'How many were removed.', schema: FaultClearResponse } },
   }),
   control({
@@ -56,6 +59,7 @@ export const faultOperations = byOperationId(
     path: `${CONTROL_PREFIX}/faults/{fault_id}`,
     operationId: 'clearFault',
     summary: 'Remove one fault',
+    description: 'Removes one API fault by id. Unknown fault: 404 resource_missing.',
     pathParams: { fault_id: 'The fault, e.g. flt_2iZgRLv1j18YnUUpuDDr.' },
     responses: { 200: { description: 'Removed.', schema: FaultClearResponse } },
     errors: ['resource_missing'],

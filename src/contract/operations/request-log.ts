@@ -11,6 +11,8 @@ export const requestLogOperations = byOperationId(
     path: `${CONTROL_PREFIX}/logs`,
     operationId: 'listRequestLog',
     summary: 'Recent request log lines (the last 1000 are kept), oldest first; keys only in their display form',
+    description:
+      "The request log as `scanctl logs tail` reads it: method, path, status, latency and the key's display form, never a secret. `n` or `since` bound the lines.",
     query: LogQuery,
     responses: { 200: { description: 'The lines.', schema: LogListResponse } },
   }),

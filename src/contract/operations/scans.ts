@@ -10,12 +10,19 @@ import { SCAN_EXAMPLE } from './device.js';
  */
 const P = CONTROL_PREFIX;
 
+const INSTALLATION_ACTION_DESCRIPTIONS = {
+  block:
+    'Blocks the installation server-side (DEV-3): its next scan fails to start with 403 installation_blocked; scans already recorded stay. Takes no body (CHOICE-53).',
+  unblock: "Lifts the block: the installation's next scan starts again (DEV-3). Takes no body (CHOICE-53).",
+} as const;
+
 const installationBlockActions = (['block', 'unblock'] as const).map((action) =>
   control({
     method: 'post',
     path: `${P}/installations/{installation_id}/${action}`,
     operationId: `${action}Installation`,
     summary: action === 'block' ? 'Block an installation server-side: its next scan fails to start' : 'Lift the block of an installation',
+    description: INSTALLATION_ACTION_DESCRIPTIONS[action],
     rules: ['DEV-3'],
     pathParams: { installation_id: 'The installation, e.g. ins_Hk3nV9qW2sB6dJ0e.' },
     responses: { 200: { description: 'The installation in its new state.', schema: Installation } },
@@ -29,6 +36,8 @@ export const scanOperations = byOperationId(
     path: `${P}/apps/{app_id}/installations`,
     operationId: 'listInstallations',
     summary: "The app's enrolled installations",
+    description:
+      "The app's installations with their status (enrolled or blocked), bundle and team ids, app version, and when they enrolled and were last seen.",
     rules: ['DEV-1'],
     pathParams: { app_id: 'The app, e.g. app_demo.' },
     responses: { 200: { description: 'The installations.', schema: InstallationList } },
@@ -39,6 +48,7 @@ export const scanOperations = byOperationId(
     path: `${P}/installations/{installation_id}`,
     operationId: 'getInstallation',
     summary: 'One installation',
+    description: 'One installation by id, whatever its app. Unknown installation: 404 resource_missing.',
     pathParams: { installation_id: 'The installation.' },
     responses: { 200: { description: 'The installation.', schema: Installation } },
     errors: ['resource_missing'],
@@ -49,6 +59,8 @@ export const scanOperations = byOperationId(
     path: `${P}/apps/{app_id}/scans`,
     operationId: 'listScans',
     summary: "The app's recorded scans, newest first",
+    description:
+      "The app's scans as the service recorded them: status, model_version, occurred_at, whether billable (BILL-1, BILL-2) and how many reports came in. Optionally one member's (host_user_ref).",
     pathParams: { app_id: 'The app, e.g. app_demo.' },
     query: ScanListQuery,
     responses: { 200: { description: 'The scans.', schema: ScanList, example: { object: 'list', data: [SCAN_EXAMPLE] } } },
@@ -59,6 +71,8 @@ export const scanOperations = byOperationId(
     path: `${P}/usage`,
     operationId: 'getUsage',
     summary: 'The billing view per app and month: monthly active scanning users, billable, test, failed and abandoned scans',
+    description:
+      'What the invoice counts (BILL-4): per app and UTC month of occurred_at, monthly active scanning users, billable scans, and the test, failed and abandoned scans that are not billed.',
     rules: ['BILL-1', 'BILL-2', 'BILL-3', 'BILL-4', 'BILL-5', 'BILL-6'],
     query: UsageQuery,
     responses: {

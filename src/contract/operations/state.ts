@@ -29,6 +29,8 @@ export const stateOperations = byOperationId(
     path: `${CONTROL_PREFIX}/state/reset`,
     operationId: 'resetState',
     summary: 'Empty every table and re-seed the loaded (or bundled) fixtures; the clock keeps its time',
+    description:
+      'Empties every table (faults, chaos, deliveries included) and re-seeds the fixtures the emulator loaded, or the bundled ones. The clock keeps its time; an attached listener stays attached while its app and secret do (CHOICE-30).',
     responses: { 200: { description: 'Reset.', schema: StateResetResponse } },
   }),
 );

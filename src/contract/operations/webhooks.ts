@@ -86,6 +86,8 @@ export const webhookOperations = byOperationId(
     path: `${P}/deliveries`,
     operationId: 'listWebhookDeliveries',
     summary: 'Webhook deliveries, newest first, filtered by app, status, scan or event',
+    description:
+      'One row per delivery (an event sent to one URL): status, attempts, next attempt, last answer. Filters combine; newest first, up to limit.',
     query: DeliveryListQuery,
     responses: { 200: { description: 'The deliveries.', schema: DeliveryListResponse } },
     errors: ['resource_missing'],
@@ -95,6 +97,8 @@ export const webhookOperations = byOperationId(
     path: `${P}/deliveries/{delivery_id}`,
     operationId: 'getWebhookDelivery',
     summary: 'One delivery: its attempts, and the exact headers and body it sends',
+    description:
+      'A delivery with every attempt (status, latency, error, an excerpt of the answer) and the exact request: the headers of its last attempt, or those it will carry, and the signed body.',
     pathParams: { delivery_id: 'The delivery, e.g. del_rv5F7Pc4fJ73xM1ANmF7.' },
     responses: { 200: { description: 'The delivery.', schema: DeliveryDetail } },
     errors: ['resource_missing'],
@@ -104,6 +108,8 @@ export const webhookOperations = byOperationId(
     path: `${P}/events/{event_id}/resend`,
     operationId: 'resendWebhookEvent',
     summary: 'Send an event again: a new delivery with the same event id and bytes, due now',
+    description:
+      "A new delivery of an existing event to the app's current webhook_url (or listener): same event id, same bytes, so a receiver that dedupes on Service-Event-Id (WH-5) sees a duplicate. A deleted member's event is 409 event_deleted (DEL-2). Takes no body (CHOICE-53).",
     rules: ['WH-5', 'WH-10', 'DEL-2'],
     pathParams: { event_id: 'The event, e.g. evt_s7iizFsEHglwMlw8W9ZZ.' },
     responses: { 201: { description: 'The new delivery.', schema: DeliveryView } },
@@ -114,6 +120,8 @@ export const webhookOperations = byOperationId(
     path: `${P}/listeners`,
     operationId: 'listWebhookListeners',
     summary: 'Attached `scanctl webhook listen --forward` overrides',
+    description:
+      'The `scanctl webhook listen --forward` connections that currently take the deliveries of an app, with the event types each takes. They end with their stream (CHOICE-30).',
     responses: { 200: { description: 'The listeners.', schema: ListenerListResponse } },
   }),
   control({
@@ -121,6 +129,8 @@ export const webhookOperations = byOperationId(
     path: `${P}/signing-secret`,
     operationId: 'revealWebhookSigningSecret',
     summary: "The app's whsec_ signing secret, issued (once) if it has none",
+    description:
+      "The app's whsec_ signing secret in plain text, for a local tool that verifies signatures (WH-4). An app with none gets one issued now, once (APP-2).",
     rules: ['APP-2'],
     request: { schema: SigningSecretRequest, example: { app_id: 'app_demo' } },
     responses: { 200: { description: 'The secret.', schema: WebhookSecretResponse } },

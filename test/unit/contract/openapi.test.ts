@@ -20,6 +20,29 @@ describe('OpenAPI 3.1 document (VER-1)', () => {
     expect((doc.info as { version: string }).version).toBe('1.0.0');
   });
 
+  it('every operation and webhook has a description beyond its summary, and no jsonSchemaDialect line (Prism skips body checks with it)', () => {
+    const doc = buildOpenApiDocument() as { paths: Record<string, Record<string, any>>; webhooks: Record<string, Record<string, any>> };
+    expect(doc).not.toHaveProperty('jsonSchemaDialect');
+    const operations = [...Object.values(doc.paths), ...Object.values(doc.webhooks)].flatMap((item) => Object.values(item));
+    expect(operations.length).toBe(OPERATIONS.length + EVENTS.length);
+    const undescribed = operations.filter(
+      (op) => typeof op.description !== 'string' || op.description.length < 20 || op.description === op.summary,
+    );
+    expect(undescribed.map((op) => op.operationId)).toEqual([]);
+  });
+
+  it('CHOICE-54, DEV-5, CHOICE-6: the document states the clock-advance cap, the scan-event rules, the import bound and a webhook_url with a host', () => {
+    const schemas = (buildOpenApiDocument() as { components: { schemas: Record<string, any> } }).components.schemas;
+    expect(schemas.ClockAdvanceRequest.description).toContain('100 years');
+    expect(schemas.ScanEventRequest.properties.model_version.description).toMatch(/GET \/v1\/models/);
+    expect(schemas.ScanEventRequest.properties.occurred_at.description).toContain('5 minutes ahead');
+    expect(schemas.StateFile.properties.schema_version).toMatchObject({ minimum: 1, maximum: expect.any(Number) });
+    const url = schemas.UpdateAppRequest.properties.webhook_url.anyOf[0];
+    const pattern = new RegExp(url.pattern);
+    expect(['https://example.com/hooks', 'http://127.0.0.1:4242/h'].every((u) => pattern.test(u))).toBe(true);
+    expect(['http://', 'https://', 'ftp://example.com/', 'http:///x'].some((u) => pattern.test(u))).toBe(false);
+  });
+
   it('documents every route the emulator registers (and nothing it does not)', () => {
     const emu = testEmulator();
     const registered = registeredRoutes(emu.app).map((r) => `${r.method} ${r.openapiPath}`);
