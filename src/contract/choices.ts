@@ -60,6 +60,12 @@ export const CHOICES = {
   streamBufferBytes: 256 * 1024,
   /** CHOICE-35: on SIGTERM/SIGINT, requests in flight get this long (real ms) to be answered before they are refused. */
   stopGraceMs: 5_000,
+  /**
+   * CHOICE-57: an answer given before its request's body arrived (413 body_too_large) is sent at once, and the
+   * connection closed only after the rest of the body is read and dropped, for at most this long and this much.
+   */
+  lingerOnUnreadBodyMs: 5_000,
+  lingerOnUnreadBodyBytes: 64 * 1024 * 1024,
 } as const;
 
 /** CHOICE-11: the host names the emulator answers without --allowed-host (with its own port). */
