@@ -39,6 +39,7 @@ import * as webhookDelivery from './commands/webhook/delivery.js';
 import { registerListen } from './commands/webhook/listen.js';
 import * as webhookResend from './commands/webhook/resend.js';
 import * as webhookVerify from './commands/webhook/verify.js';
+import * as webhookWait from './commands/webhook/wait.js';
 import { attachIo } from './context.js';
 import { addHelpCommand, configureErrors } from './help.js';
 import type { CliIo } from './io.js';
@@ -94,8 +95,17 @@ const COMMANDS: Array<TopCommand | CommandGroup> = [
   },
   {
     group: 'webhook',
-    description: 'signed deliveries: listen, inspect, resend, verify, check, chaos',
-    verbs: [{ register: registerListen }, webhookDeliveries, webhookDelivery, webhookResend, webhookVerify, webhookCheck, webhookChaos],
+    description: 'signed deliveries: listen, inspect, wait, resend, verify, check, chaos',
+    verbs: [
+      { register: registerListen },
+      webhookDeliveries,
+      webhookDelivery,
+      webhookWait,
+      webhookResend,
+      webhookVerify,
+      webhookCheck,
+      webhookChaos,
+    ],
   },
   { group: 'state', description: "the emulator's whole state: export, import, reset", verbs: [stateExport, stateImport, stateReset] },
   { group: 'logs', description: "the emulator's request log", verbs: [logsTail] },
