@@ -114,7 +114,7 @@ async function playNextRetry(control: ControlClient, deliveries: DeliveryView[],
   if (Date.parse(next) <= Date.parse(now)) return null;
   try {
     const moved = await control.setClock(next);
-    return { from: now, to: moved.now, played: moved.played ?? 0 };
+    return { from: now, to: next, played: moved.played ?? 0 };
   } catch (error) {
     // The running clock passed it meanwhile: it is due now, and the dispatcher sends it.
     if (error instanceof ApiCallError && error.error?.code === 'clock_backwards') return null;

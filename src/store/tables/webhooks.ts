@@ -192,11 +192,9 @@ export function webhookStatements(db: Db, claims: DeliveryClaims) {
     }
     if (filter.scan_id) (where.push('d.event_id IN (SELECT id FROM events WHERE scan_id = @scan_id)'), (params.scan_id = filter.scan_id));
     if (filter.event_id) (where.push('d.event_id = @event_id'), (params.event_id = filter.event_id));
-    if (filter.host_user_ref) {
-      // With the app, the member's deliveries are one range of deliveries_user.
-      where.push('d.host_user_ref = @host_user_ref');
-      params.host_user_ref = filter.host_user_ref;
-    }
+    // A member's deliveries: with the app, one range of deliveries_user.
+    if (filter.host_user_ref) params.host_user_ref = filter.host_user_ref;
+    if (filter.host_user_ref) where.push('d.host_user_ref = @host_user_ref');
     const sql = `${seq ? JOINED_WITH_SEQ : JOINED} ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY d.created_at DESC, d.rowid DESC LIMIT @limit`;
     // A few dozen shapes of filter at most (pending and in flight read the claims when there are any): each prepared once.
     let statement = listStatements.get(sql);
@@ -245,8 +243,7 @@ export function webhookStatements(db: Db, claims: DeliveryClaims) {
     },
     deliveries(filter: DeliveryFilter): DeliveryWithEvent[] {
       // In flight is found by the claims' ids (the primary key), whatever the app.
-      const acrossApps =
-        filter.status && filter.status !== 'in_flight' && !filter.app_id && !filter.scan_id && !filter.event_id && !filter.host_user_ref;
+      const acrossApps = filter.status && filter.status !== 'in_flight' && !filter.app_id && !filter.scan_id && !filter.event_id;
       return acrossApps ? listStatusAcrossApps(filter) : list(filter);
     },
     /** When the earliest due delivery not yet claimed (of an app not in `skipApps`) is due; null when none is queued. */

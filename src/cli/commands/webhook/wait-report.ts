@@ -70,7 +70,7 @@ export async function reportWait(ctx: CommandContext, outcome: WaitOutcome, opti
   const message = {
     failed: `webhook delivery ${decisive?.id} of event ${decisive?.event_id} exhausted its attempts (${status})`,
     unmet: `webhook delivery ${decisive?.id} of event ${decisive?.event_id} ended ${decisive?.status} after ${decisive?.attempts} attempts: it can no longer be ${options.until}`,
-    timeout: `timed out after ${formatDuration(options.timeoutMs)} waiting for webhook deliveries to be ${options.until} (${acknowledged} of ${n} acknowledged; ${status})`,
+    timeout: `timed out after ${formatDuration(options.timeoutMs)} waiting for webhook deliveries${options.until === 'acknowledged' ? '' : ` to be ${options.until}`} (${acknowledged} of ${n} acknowledged; ${status})`,
     none: 'no webhook delivery matches: the scan, event or member has none (is the app webhook_url set? was the scan recorded?)',
   }[outcome.reason];
   throw new UserError(message, {
