@@ -11,8 +11,7 @@ export const WaitUntil = z.enum(WAIT_UNTIL);
 export type WaitUntil = z.infer<typeof WaitUntil>;
 
 /** Why a wait did not succeed. */
-export const WAIT_FAILURES = ['failed', 'unmet', 'timeout', 'none'] as const;
-export const WaitFailure = z.enum(WAIT_FAILURES);
+export const WaitFailure = z.enum(['failed', 'unmet', 'timeout', 'none']);
 export type WaitFailure = z.infer<typeof WaitFailure>;
 
 /** One delivery's attempts, as a wait reports them. */
