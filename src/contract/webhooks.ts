@@ -104,7 +104,7 @@ export const DeliveryView = z
   .meta({ id: 'WebhookDelivery' });
 export type DeliveryView = z.infer<typeof DeliveryView>;
 
-const AttemptView = z
+export const AttemptView = z
   .object({
     number: z.number().int().describe('1 for the first attempt.'),
     url: z.string().describe('Where it was sent.'),
