@@ -184,10 +184,10 @@ export function webhookStatements(db: Db, claims: DeliveryClaims) {
   const list = (filter: DeliveryFilter, seq = false): Array<DeliveryWithEvent & { seq?: number }> => {
     const where: string[] = [];
     const params: Record<string, string | number> = { limit: filter.limit ?? 100 };
-    // A scan or event names a handful of deliveries: find them by event (events_scan_id,
-    // deliveries_event) and keep app and status as plain filters (the unary +), rather than
-    // walk the app's whole outbox in date order looking for them.
-    const few = Boolean(filter.scan_id || filter.event_id);
+    // A scan, an event or an app's member names a handful of deliveries: find them by event
+    // (events_scan_id, deliveries_event) or member (deliveries_user) and keep app and status as
+    // plain filters (the unary +), rather than walk the app's whole outbox in date order looking for them.
+    const few = Boolean(filter.scan_id || filter.event_id || (filter.host_user_ref && filter.app_id));
     const plain = few ? '+' : '';
     if (filter.app_id) (where.push(`${plain}d.app_id = @app_id`), (params.app_id = filter.app_id));
     if (filter.status) {
@@ -197,9 +197,13 @@ export function webhookStatements(db: Db, claims: DeliveryClaims) {
     }
     if (filter.scan_id) (where.push('d.event_id IN (SELECT id FROM events WHERE scan_id = @scan_id)'), (params.scan_id = filter.scan_id));
     if (filter.event_id) (where.push('d.event_id = @event_id'), (params.event_id = filter.event_id));
-    // A member's deliveries: with the app, one range of deliveries_user.
     if (filter.host_user_ref) params.host_user_ref = filter.host_user_ref;
-    if (filter.host_user_ref) where.push('d.host_user_ref = @host_user_ref');
+    if (filter.host_user_ref)
+      where.push(
+        filter.app_id
+          ? 'd.rowid IN (SELECT rowid FROM deliveries WHERE app_id = @app_id AND host_user_ref = @host_user_ref)'
+          : 'd.host_user_ref = @host_user_ref',
+      );
     const sql = `${seq ? JOINED_WITH_SEQ : JOINED} ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY d.created_at DESC, d.rowid DESC LIMIT @limit`;
     // A few dozen shapes of filter at most (pending and in flight read the claims when there are any): each prepared once.
     let statement = listStatements.get(sql);
