@@ -44,7 +44,7 @@ describe('retries played on the virtual clock (built CLI, real receiver)', () =>
     expect(gap).toBeLessThan(WEBHOOK_RETRY_GAPS_MS[0]! + 10_000);
     const late = Date.parse(log!.attempts[1]!.started_at) - Date.parse(result.clock_moves[0]!.to);
     expect(late).toBeGreaterThanOrEqual(0);
-    expect(late).toBeLessThan(1_000);
+    expect(late).toBeLessThan(5_000);
     expect(receiver!.received.map((d) => d.signatureValid)).toEqual([true, true]);
     const [first, retry] = receiver!.received;
     expect(retry!.headers['service-event-id']).toBe(first!.headers['service-event-id']);
