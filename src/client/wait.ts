@@ -19,6 +19,8 @@ export interface WaitOptions {
   eventIds?: string[];
   /** Members (host_user_ref): every delivery of their events. */
   userRefs?: string[];
+  /** Every delivery of the app (its newest 1000), when no scan, event or member is named. */
+  wholeApp?: boolean;
   /** Default acknowledged. */
   until?: WaitUntil;
   /** Attempts each event must have made (default 1 for attempted, else 0). */
@@ -128,6 +130,7 @@ async function collect(control: ControlClient, options: WaitOptions): Promise<De
     ...(options.scanIds ?? []).map((scan_id) => control.deliveries({ scan_id, app_id, limit: 1000 })),
     ...(options.eventIds ?? []).map((event_id) => control.deliveries({ event_id, app_id, limit: 1000 })),
     ...(options.userRefs ?? []).map((host_user_ref) => control.deliveries({ host_user_ref, app_id, limit: 1000 })),
+    ...(options.wholeApp ? [control.deliveries({ app_id, limit: 1000 })] : []),
   ]);
   const byId = new Map<string, DeliveryView>();
   for (const list of lists) for (const d of list.data) byId.set(d.id, d);

@@ -63,9 +63,10 @@ export interface EmulatorHandle extends AsyncDisposable {
   deliveries(query?: DeliveryQuery): Promise<DeliveryDetail[]>;
   /**
    * Without a target: resolves when every delivery due now was attempted and recorded, and nothing
-   * is in flight; retries wait on the virtual clock (advance it, or pass playRetries). With
-   * scanId, eventId or hostUserRef: the deliveries of those once each event reached `until`
-   * (`scanctl webhook wait`'s implementation); rejects when one cannot. Rejects after `timeoutMs` real ms.
+   * is in flight; retries wait on the virtual clock (advance it, or pass playRetries). With a goal
+   * or a target (until, attempts, playRetries; scanId, eventId or hostUserRef, else the whole app):
+   * those deliveries once each event reached `until` (`scanctl webhook wait`'s implementation);
+   * rejects when one cannot. Rejects after `timeoutMs` real ms.
    */
   waitForDeliveries(options?: WaitForDeliveriesOptions): Promise<DeliveryDetail[]>;
   exportState(options?: { includeSecrets?: boolean }): Promise<StateFile>;

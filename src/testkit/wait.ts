@@ -3,7 +3,7 @@ import { waitForDeliveries } from '../client/wait.js';
 import type { DeliveryDetail } from '../contract/webhooks.js';
 import type { WaitForDeliveriesOptions } from './handle.js';
 
-/** Options that name what to wait for: the shared wait of `webhook wait`, rather than "everything due now". */
+/** Options that name a goal or a target: the shared wait of `webhook wait` (over the whole app without a target), rather than "everything due now". */
 export function isTargetedWait(options: WaitForDeliveriesOptions): boolean {
   return Boolean(options.scanId ?? options.eventId ?? options.hostUserRef ?? options.until ?? options.playRetries ?? options.attempts);
 }
@@ -19,6 +19,7 @@ export async function waitForTargeted(control: ControlClient, appId: string, opt
     scanIds: options.scanId ? [options.scanId] : [],
     eventIds: options.eventId ? [options.eventId] : [],
     userRefs: options.hostUserRef ? [options.hostUserRef] : [],
+    wholeApp: !options.scanId && !options.eventId && !options.hostUserRef,
     until: options.until,
     attempts: options.attempts,
     requireAny: true,

@@ -40,5 +40,7 @@ describe("startEmulator's waitForDeliveries with a target: webhook wait's implem
       /not acknowledged \(failed\): delivery del_\w+ \(failed, 17 attempts, last status 500\)/,
     );
     await expect(emu.waitForDeliveries({ scanId: 'scn_none' })).rejects.toThrow(/\(none\): no delivery/);
+    // No target: the app's deliveries, here the one exhausted above.
+    expect((await emu.waitForDeliveries({ until: 'exhausted' })).map((d) => d.attempts)).toEqual([17]);
   });
 });
