@@ -18,6 +18,7 @@ import execOverhead from './cases/exec-overhead.js';
 import consoleDeliveries from './cases/console-deliveries.js';
 import installTarball from './cases/install-tarball.js';
 import clockAdvanceLoad from './cases/clock-advance-load.js';
+import checkpointRestore from './cases/checkpoint-restore.js';
 
 const CASES = [
   coldStart,
@@ -33,6 +34,7 @@ const CASES = [
   installTarball,
   flatCosts,
   clockAdvanceLoad,
+  checkpointRestore,
 ];
 
 const args = process.argv.slice(2);

@@ -5,10 +5,10 @@ import { DateTime } from './time.js';
 /** Checkpoints of the emulator's whole state (`scanctl state checkpoint|restore`, CHOICE-45). */
 
 /** Every checkpoint id starts with this; a name may not, so `restore NAME|ID` is never ambiguous. */
-export const CHECKPOINT_ID_PREFIX = 'cp_';
+const CHECKPOINT_ID_PREFIX = 'cp_';
 
 /** CHOICE-46: what a checkpoint may be called: a word a shell and a URL path carry as is. */
-export const CheckpointName = z
+const CheckpointName = z
   .string()
   .min(1)
   .max(64)

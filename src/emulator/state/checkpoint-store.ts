@@ -75,18 +75,36 @@ function hasSequence(db: Db, schema: string): boolean {
 
 const copyName = (id: string, table: string) => `${SCHEMA}.${quote(`${id}:${table}`)}`;
 
-/** Copies every table of `main` into the checkpoint `row.id` and catalogs it, in one transaction of the checkpoints database. */
-export function writeCheckpoint(db: Db, row: CheckpointRow, tables: readonly string[]): number {
+/** A table's columns, and whether its rowid is one of them (an INTEGER PRIMARY KEY): else a copy keeps it as `_rowid`. */
+function shapeOf(db: Db, table: string): { columns: string[]; rowidColumn: boolean } {
+  const info = db
+    .prepare<[], { name: string; type: string; pk: number }>(`SELECT name, type, pk FROM pragma_table_info(${quoteLiteral(table)}, 'main')`)
+    .all();
+  const keys = info.filter((c) => c.pk > 0);
+  return { columns: info.map((c) => quote(c.name)), rowidColumn: keys.length === 1 && keys[0]!.type.toUpperCase() === 'INTEGER' };
+}
+
+/**
+ * Copies every table of `main` into the checkpoint `row.id` and catalogs it, in one transaction
+ * (of the checkpoints database). Each copy keeps the rows' rowids, as its primary key, so that a
+ * restore puts back the same rowids (the order deliveries queued in the same millisecond keep) and
+ * can copy back a few rows by rowid.
+ */
+export function writeCheckpoint(db: Db, row: CheckpointRow, tables: readonly string[], alsoInside: () => void): number {
   return db.transaction(() => {
     let rows = 0;
-    for (const table of [...tables, ...(hasSequence(db, 'main') ? [SEQUENCE] : [])]) {
-      db.exec(`CREATE TABLE ${copyName(row.id, table)} AS SELECT * FROM main.${quote(table)}`);
-      if (table !== SEQUENCE) rows += db.prepare<[], number>(`SELECT count(*) FROM ${copyName(row.id, table)}`).pluck().get()!;
+    for (const table of tables) {
+      const { columns } = shapeOf(db, table);
+      const copy = copyName(row.id, table);
+      db.exec(`CREATE TABLE ${copy} (_rowid INTEGER PRIMARY KEY, ${columns.join(', ')})`);
+      rows += db.prepare(`INSERT INTO ${copy} SELECT rowid, ${columns.join(', ')} FROM main.${quote(table)} ORDER BY rowid`).run().changes;
     }
+    if (hasSequence(db, 'main')) db.exec(`CREATE TABLE ${copyName(row.id, SEQUENCE)} AS SELECT name, seq FROM main.${SEQUENCE}`);
     db.prepare(`INSERT INTO ${CATALOG} (${COLUMNS}) VALUES (@id, @name, @created_at, @clock_offset_ms, @schema_version, @rows)`).run({
       ...row,
       rows,
     });
+    alsoInside();
     return rows;
   })();
 }
@@ -106,20 +124,21 @@ export function dropCheckpoint(db: Db, id: string): void {
 }
 
 /**
- * Replaces the rows of `tables` in `main` with the checkpoint's (to be called inside the caller's
- * transaction). Foreign keys are not checked row by row: the copy is a consistent state of this
- * very schema (the caller turns them off around its transaction).
+ * Puts back the rows of `tables` in `main` as the checkpoint holds them (to be called inside the
+ * caller's transaction): every row, or only those whose rowid `changed` selects (the rows written
+ * since the state matched this checkpoint). Foreign keys are not checked row by row: the copy is a
+ * consistent state of this very schema (the caller turns them off around its transaction).
  */
-export function copyBack(db: Db, id: string, tables: readonly string[]): void {
+export function copyBack(db: Db, id: string, tables: readonly string[], changed?: (table: string) => string): void {
   for (const table of tables) {
-    const columns = db
-      .prepare<[], string>(`SELECT name FROM pragma_table_info(${quoteLiteral(table)}, 'main')`)
-      .pluck()
-      .all()
-      .map(quote)
-      .join(', ');
-    db.exec(`DELETE FROM main.${quote(table)}`);
-    db.exec(`INSERT INTO main.${quote(table)} (${columns}) SELECT ${columns} FROM ${copyName(id, table)}`);
+    const { columns, rowidColumn } = shapeOf(db, table);
+    const into = rowidColumn ? columns : ['rowid', ...columns];
+    const from = rowidColumn ? columns : ['_rowid', ...columns];
+    const only = changed ? ` WHERE _rowid IN (${changed(table)})` : '';
+    db.exec(`DELETE FROM main.${quote(table)}${changed ? ` WHERE rowid IN (${changed(table)})` : ''}`);
+    db.exec(
+      `INSERT INTO main.${quote(table)} (${into.join(', ')}) SELECT ${from.join(', ')} FROM ${copyName(id, table)}${only} ORDER BY _rowid`,
+    );
   }
   if (hasSequence(db, 'main')) {
     db.exec(`DELETE FROM main.${SEQUENCE}`);

@@ -20,13 +20,14 @@ import {
   writeCheckpoint,
   type CheckpointRow,
 } from './checkpoint-store.js';
+import { changedRowsSql, changedTables, changesSince, clearChanges, matchedCheckpoint, pauseTracking, trackChanges } from './change-log.js';
 import { afterStateChange } from './import.js';
 import { announceEnded, holdListeners, reattachListeners } from './listeners.js';
 
 /** Listeners belong to the run, not to the state (CHOICE-30): held and put back, never copied. */
 const LISTENERS = 'webhook_listeners';
 
-export function checkpointView(row: CheckpointRow): CheckpointView {
+function checkpointView(row: CheckpointRow): CheckpointView {
   return {
     object: 'checkpoint',
     id: row.id,
@@ -56,6 +57,8 @@ export function createCheckpoint(ctx: EmulatorContext, name: string | undefined)
       );
     }
     if (previous) dropCheckpoint(db, previous.id);
+    const tables = stateTables(db).filter((table) => table !== LISTENERS);
+    trackChanges(db, tables);
     const row: CheckpointRow = {
       id: ctx.ids.id('cp'),
       name: name ?? null,
@@ -64,7 +67,8 @@ export function createCheckpoint(ctx: EmulatorContext, name: string | undefined)
       schema_version: schemaVersion(db),
       rows: 0,
     };
-    row.rows = writeCheckpoint(db, row, stateTables(db).filter((table) => table !== LISTENERS));
+    row.rows = writeCheckpoint(db, row, tables, () => clearChanges(db));
+    matchedCheckpoint(db, row.id);
     return { ...checkpointView(row), replaced: previous?.id ?? null };
   });
 }
@@ -74,7 +78,7 @@ export function listCheckpointViews(ctx: EmulatorContext): CheckpointView[] {
   return listCheckpoints(ctx.store.db).map(checkpointView);
 }
 
-export function requireCheckpoint(ctx: EmulatorContext, idOrName: string): CheckpointRow {
+function requireCheckpoint(ctx: EmulatorContext, idOrName: string): CheckpointRow {
   attachCheckpoints(ctx.store.db);
   const row = findCheckpoint(ctx.store.db, idOrName);
   if (!row) throw new ApiError('resource_missing', `No checkpoint ${idOrName.slice(0, 100)}.`, 'checkpoint');
@@ -102,18 +106,35 @@ export function restoreCheckpoint(ctx: EmulatorContext, idOrName: string): Promi
     }
     const held = holdListeners(ctx);
     const tables = stateTables(db).filter((table) => table !== LISTENERS);
+    trackChanges(db, tables);
+    // The state matched this checkpoint since: only the rows written meanwhile go back.
+    const onlyChanged = changesSince(db) === row.id;
     // Off around the transaction (it cannot change inside one): no row-by-row checks of a copy that was consistent.
     db.pragma('foreign_keys = OFF');
     let ended;
     try {
       ended = db.transaction(() => {
-        copyBack(db, row.id, tables);
+        if (!onlyChanged) {
+          pauseTracking(db, tables);
+          copyBack(db, row.id, tables);
+          trackChanges(db, tables);
+        } else {
+          const changed = changedTables(db);
+          copyBack(
+            db,
+            row.id,
+            tables.filter((table) => changed.has(table)),
+            changedRowsSql,
+          );
+        }
+        clearChanges(db);
         recordClock(ctx.store, ctx.clock, row.clock_offset_ms);
         return reattachListeners(ctx, held, 'state_restore');
       })();
     } finally {
       db.pragma('foreign_keys = ON');
     }
+    matchedCheckpoint(db, row.id);
     ctx.clock.restoreOffset(row.clock_offset_ms);
     afterStateChange(ctx);
     announceEnded(ctx, ended);

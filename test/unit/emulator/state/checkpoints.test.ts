@@ -23,7 +23,9 @@ describe('CHOICE-45: checkpoints of the whole state', () => {
     expect(taken.body.id).toMatch(/^cp_/);
 
     expect((await mint(emu, 'member_2')).status).toBe(201);
-    await emu.call('POST', '/_scanctl/faults', { json: { method: 'POST', path: '/v1/sessions', status: 429, code: 'rate_limited', count: 1 } });
+    await emu.call('POST', '/_scanctl/faults', {
+      json: { method: 'POST', path: '/v1/sessions', status: 429, code: 'rate_limited', count: 1 },
+    });
     await emu.advance(5 * 3_600_000);
     expect(await exportText(emu)).not.toBe(before);
 
@@ -37,6 +39,26 @@ describe('CHOICE-45: checkpoints of the whole state', () => {
     // Restoring again goes back again: the checkpoint stays.
     expect((await restore(emu, taken.body.id)).status).toBe(200);
     expect(await exportText(emu)).toBe(before);
+  });
+
+  it('CHOICE-45: restoring another checkpoint than the last one copies every row back; each export matches its own', async () => {
+    const emu = testEmulator();
+    const exportA = await exportText(emu);
+    const a = await checkpoint(emu, 'a');
+    await mint(emu, 'member_1');
+    await emu.advance(60_000);
+    const exportB = await exportText(emu);
+    await checkpoint(emu, 'b');
+    await mint(emu, 'member_2');
+    expect((await restore(emu, a.body.id)).status).toBe(200);
+    expect(await exportText(emu)).toBe(exportA);
+    expect((await restore(emu, 'b')).status).toBe(200);
+    expect(await exportText(emu)).toBe(exportB);
+    // Written after a restore, then restored again: only those rows go back, and the state is b's.
+    await mint(emu, 'member_3');
+    await emu.call('POST', '/_scanctl/state/reset');
+    expect((await restore(emu, 'b')).status).toBe(200);
+    expect(await exportText(emu)).toBe(exportB);
   });
 
   it('CHOICE-45: a pending delivery comes back and is retried after a restore; one queued after the checkpoint is never sent', async () => {
