@@ -56,9 +56,7 @@ export function destinationFinder(store: Store, box: SecretBox): (row: DeliveryW
 }
 
 /** Makes the next attempt of a claimed delivery: chaos, the send, then the record. */
-export function deliveryAttempter(
-  deps: AttemptDeps,
-): (row: DeliveryWithEvent, destination: Destination, epoch: number) => Promise<void> {
+export function deliveryAttempter(deps: AttemptDeps): (row: DeliveryWithEvent, destination: Destination, epoch: number) => Promise<void> {
   const { store, clock, run } = deps;
 
   return async (row, destination, epoch) => {
