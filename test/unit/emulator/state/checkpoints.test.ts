@@ -105,6 +105,21 @@ describe('CHOICE-45: checkpoints of the whole state', () => {
     expect(emu.store.db.prepare('SELECT count(*) FROM attempts').pluck().get()).toBe(0);
   });
 
+  it('CHOICE-45: a restore that fails part way changes nothing (one transaction) and leaves foreign keys checked', async () => {
+    const emu = testEmulator();
+    const taken = await checkpoint(emu, 'broken');
+    await mint(emu, 'member_1');
+    await emu.advance(60_000);
+    const before = await exportText(emu);
+    // A checkpoint damaged on disk: one of its copies is gone.
+    emu.store.db.exec(`DROP TABLE checkpoints."${taken.body.id as string}:sessions"`);
+    const failed = await restore(emu, 'broken');
+    expect(failed.status).toBe(500);
+    expect(await exportText(emu)).toBe(before);
+    expect(emu.clock.offsetMs).toBe(60_000);
+    expect(emu.store.db.pragma('foreign_keys', { simple: true })).toBe(1);
+  });
+
   it('CHOICE-46: a name restores too, and a name taken again moves to the new checkpoint', async () => {
     const emu = testEmulator();
     const first = await checkpoint(emu, 'baseline');
