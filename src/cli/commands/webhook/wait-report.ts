@@ -69,7 +69,7 @@ export async function reportWait(ctx: CommandContext, outcome: WaitOutcome, opti
   const n = outcome.deliveries.length;
   const message = {
     failed: `webhook delivery ${decisive?.id} of event ${decisive?.event_id} exhausted its attempts (${status})`,
-    unmet: `webhook delivery ${decisive?.id} of event ${decisive?.event_id} ended ${decisive?.status} after ${decisive?.attempts} attempts: it can no longer be ${options.until}`,
+    unmet: `webhook delivery ${decisive?.id} of event ${decisive?.event_id} ended ${decisive?.status} after ${decisive?.attempts} attempt${decisive?.attempts === 1 ? '' : 's'}: the wait for ${options.until} can no longer be met`,
     timeout: `timed out after ${formatDuration(options.timeoutMs)} waiting for webhook deliveries${options.until === 'acknowledged' ? '' : ` to be ${options.until}`} (${acknowledged} of ${n} acknowledged; ${status})`,
     none: 'no webhook delivery matches: the scan, event or member has none (is the app webhook_url set? was the scan recorded?)',
   }[outcome.reason];
