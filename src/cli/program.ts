@@ -6,6 +6,7 @@ import * as appUpdate from './commands/app/update.js';
 import * as clockAdvance from './commands/clock/advance.js';
 import * as clockSet from './commands/clock/set.js';
 import * as clockShow from './commands/clock/show.js';
+import * as conform from './commands/conform/run.js';
 import * as faultsAdd from './commands/faults/add.js';
 import * as faultsClear from './commands/faults/clear.js';
 import * as faultsList from './commands/faults/list.js';
@@ -100,6 +101,7 @@ const COMMANDS: Array<TopCommand | CommandGroup> = [
   { group: 'state', description: "the emulator's whole state: export, import, reset", verbs: [stateExport, stateImport, stateReset] },
   { group: 'logs', description: "the emulator's request log", verbs: [logsTail] },
   { group: 'faults', description: 'make chosen routes fail on purpose', verbs: [faultsAdd, faultsList, faultsClear] },
+  { name: 'conform', register: conform.register },
   { name: 'openapi', register: openapi.register },
 ];
 

@@ -1,0 +1,215 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { parseJson } from '../../contract/parse-json.js';
+import { OPS } from '../../contract/operations/index.js';
+import { WebhookEvent, WEBHOOK_HEADERS } from '../../contract/webhooks.js';
+import { verifySignature } from '../../verify.js';
+import type { ProbeKit } from '../kit.js';
+import { Divergence, type Need, type Probe } from '../probe.js';
+import type { Arrival } from '../receiver.js';
+import { enrolledDevice, reportCompletedScan } from './device.js';
+
+/** Real time a delivery may take to arrive after its scan is reported. */
+const ARRIVAL_MS = 5_000;
+/** Real time to wait for a second copy that should not come. */
+const SETTLE_MS = 1_000;
+
+const NEEDS: readonly Need[] = ['portal', 'receiver', 'attestation', 'scans'];
+
+/** The app pointed at the receiver, an enrolled device, and one acknowledged scan.completed: shared by the WH-* probes. */
+interface Scene {
+  secret: string;
+  device: Awaited<ReturnType<typeof enrolledDevice>>;
+  scanId: string;
+  first: Arrival;
+}
+
+const scenes = new WeakMap<ProbeKit, Promise<Scene>>();
+
+function scene(kit: ProbeKit): Promise<Scene> {
+  let made = scenes.get(kit);
+  if (!made) {
+    made = setUp(kit);
+    scenes.set(kit, made);
+  }
+  return made;
+}
+
+async function setUp(kit: ProbeKit): Promise<Scene> {
+  const receiver = kit.options.receiver!;
+  const { appId } = await kit.appIdentity();
+  const control = kit.emulator?.control;
+  const app = control ? await control.app(appId) : null;
+  const cookie = kit.options.portalCookie ?? (await control!.portalLogin(app!.account_id));
+  const patched = await kit.success(OPS.updateApp, { params: { app_id: appId }, cookie, body: { webhook_url: receiver.url } });
+  // Put the app back as it was; on a real account the old URL is not readable, so it is cleared.
+  kit.onCleanup(() => kit.api.call(OPS.updateApp, { params: { app_id: appId }, cookie, body: { webhook_url: app?.webhook_url ?? null } }));
+  const secret =
+    kit.options.webhookSecret ?? patched.body.webhook_secret ?? (control ? (await control.webhookSecret(appId)).webhook_secret : null);
+  if (!secret) throw new Divergence('PATCH /v1/apps/{app_id}', 'the whsec_ secret (or --webhook-secret)', 'none');
+  const device = await enrolledDevice(kit, 'wh');
+  const scanId = kit.id('scan');
+  await reportCompletedScan(kit, device, scanId);
+  const [first] = await receiver.waitForScan(scanId, 1, ARRIVAL_MS);
+  if (!first) throw new Divergence(`scan ${scanId} completed`, `a delivery within ${ARRIVAL_MS / 1000} s`, 'none arrived');
+  return { secret, device, scanId, first };
+}
+
+const header = (arrival: Arrival, name: string) => {
+  const value = arrival.headers[name.toLowerCase()];
+  return Array.isArray(value) ? value.join(',') : value;
+};
+
+/** The retry of a refused delivery, once per run: arrivals before and after 30 s of the target's time. */
+interface Retry {
+  first: Arrival[];
+  early: Arrival[];
+  retried: Arrival[];
+}
+const retries = new WeakMap<ProbeKit, Promise<Retry>>();
+
+function retry(kit: ProbeKit): Promise<Retry> {
+  let made = retries.get(kit);
+  if (!made) {
+    made = (async () => {
+      const { device } = await scene(kit);
+      const receiver = kit.options.receiver!;
+      const scanId = kit.id('scan');
+      receiver.refuse.add(scanId);
+      await reportCompletedScan(kit, device, scanId);
+      const first = await receiver.waitForScan(scanId, 1, ARRIVAL_MS);
+      if (first.length === 0) throw new Divergence(`scan ${scanId} completed`, `a delivery within ${ARRIVAL_MS / 1000} s`, 'none arrived');
+      await sleep(SETTLE_MS);
+      const seen = receiver.forScan(scanId).length;
+      // WH-9: the first retry comes 30 s after the first attempt; none in the first 25 s.
+      await kit.passTime(25_000);
+      await sleep(SETTLE_MS);
+      const early = receiver.forScan(scanId).slice(seen);
+      receiver.refuse.delete(scanId);
+      await kit.passTime(6_000);
+      const retried = (await receiver.waitForScan(scanId, seen + early.length + 1, ARRIVAL_MS)).slice(seen + early.length);
+      return { first: receiver.forScan(scanId).slice(0, seen), early, retried };
+    })();
+    retries.set(kit, made);
+  }
+  return made;
+}
+
+export const webhookProbes: Probe[] = [
+  {
+    rule: 'WH-1',
+    title: 'a delivery is a POST whose JSON body is {id, type, created_at, data}',
+    requests: 8,
+    needs: NEEDS,
+    async run(kit) {
+      const { first } = await scene(kit);
+      if (first.method !== 'POST') throw new Divergence('a delivery', 'POST', first.method);
+      let keys: string[];
+      try {
+        keys = Object.keys(JSON.parse(first.raw.toString('utf8')) as object).sort();
+      } catch {
+        throw new Divergence('a delivery', 'a JSON body', first.raw.toString('utf8').slice(0, 80));
+      }
+      if (keys.join(',') !== 'created_at,data,id,type')
+        throw new Divergence('a delivery', '{created_at, data, id, type}', `{${keys.join(', ')}}`);
+      return 'POST {id, type, created_at, data}';
+    },
+  },
+  {
+    rule: 'WH-2',
+    title: "scan.completed carries the scan's fields, status matching type, and no measurement",
+    requests: 0,
+    needs: NEEDS,
+    async run(kit) {
+      const { first, scanId } = await scene(kit);
+      const parsed = parseJson(WebhookEvent, first.raw.toString('utf8'));
+      if (!parsed.ok) throw new Divergence('the scan.completed delivery', 'the documented fields only', parsed.message);
+      const event = parsed.value;
+      if (event.type !== 'scan.completed' || event.data.scan_id !== scanId)
+        throw new Divergence('the scan.completed delivery', `scan.completed of ${scanId}`, `${event.type} of ${event.data.scan_id}`);
+      return 'scan_id, app_id, status, occurred_at, host_user_ref, model_version';
+    },
+  },
+  {
+    rule: 'WH-4',
+    title: 'Service-Signature is the hex HMAC-SHA256 of the raw body with the whsec_ secret',
+    requests: 0,
+    needs: NEEDS,
+    async run(kit) {
+      const { first, secret } = await scene(kit);
+      try {
+        verifySignature(first.raw, header(first, WEBHOOK_HEADERS.signature), secret);
+      } catch (error) {
+        throw new Divergence('the delivery', 'a valid Service-Signature', (error as Error).message);
+      }
+      return 'the signature verifies over the bytes as received';
+    },
+  },
+  {
+    rule: 'WH-6',
+    title: "Service-Event-Type equals the body's type",
+    requests: 0,
+    needs: NEEDS,
+    async run(kit) {
+      const { first } = await scene(kit);
+      const type = (JSON.parse(first.raw.toString('utf8')) as { type?: unknown }).type;
+      const presented = header(first, WEBHOOK_HEADERS.eventType);
+      if (presented !== type) throw new Divergence('the delivery', `Service-Event-Type ${String(type)}`, presented ?? 'no header');
+      return `${presented}`;
+    },
+  },
+  {
+    rule: 'WH-9',
+    title: 'after a refused attempt, the first retry comes 30 seconds later',
+    requests: 2,
+    needs: [...NEEDS, 'clock-or-slow'],
+    async run(kit) {
+      const { early, retried } = await retry(kit);
+      if (early.length > 0) throw new Divergence('a delivery answered 500', 'no retry within 25 s', `${early.length} within 25 s`);
+      if (retried.length === 0) throw new Divergence('a delivery answered 500', 'a retry 30 s later', 'none by 31 s');
+      return 'none within 25 s, one by 31 s';
+    },
+  },
+  {
+    rule: 'WH-7',
+    title: 'a non-2xx answer is retried; a 2xx acknowledges',
+    requests: 0,
+    needs: [...NEEDS, 'clock-or-slow'],
+    async run(kit) {
+      const { retried } = await retry(kit);
+      if (retried.length === 0) throw new Divergence('a delivery answered 500', 'a retry', 'none');
+      return `answered 500, retried; the retry answered ${retried[0]!.status}`;
+    },
+  },
+  {
+    rule: 'WH-5',
+    title: 'Service-Event-Id is the same on every attempt',
+    requests: 0,
+    needs: [...NEEDS, 'clock-or-slow'],
+    async run(kit) {
+      const { first, early, retried } = await retry(kit);
+      const ids = new Set([...first, ...early, ...retried].map((a) => header(a, WEBHOOK_HEADERS.eventId)));
+      if (ids.size !== 1) throw new Divergence('the attempts of one delivery', 'one Service-Event-Id', [...ids].join(', '));
+      return 'one event id across attempts';
+    },
+  },
+  {
+    rule: 'WH-10',
+    title: 'a duplicate report of a scan_id does not send its delivery again',
+    requests: 4,
+    needs: NEEDS,
+    async run(kit) {
+      const { device } = await scene(kit);
+      const receiver = kit.options.receiver!;
+      const scanId = kit.id('scan');
+      const occurredAt = new Date(Date.now() - 60_000).toISOString();
+      await reportCompletedScan(kit, device, scanId, occurredAt);
+      await reportCompletedScan(kit, device, scanId, occurredAt);
+      await receiver.waitForScan(scanId, 1, ARRIVAL_MS);
+      await sleep(SETTLE_MS);
+      const arrivals = receiver.forScan(scanId);
+      if (arrivals.length !== 1)
+        throw new Divergence(`scan ${scanId} reported completed twice`, 'one delivery', `${arrivals.length} deliveries`);
+      return 'reported twice, delivered once';
+    },
+  },
+];
