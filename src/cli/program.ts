@@ -21,6 +21,7 @@ import * as keyRotate from './commands/key/rotate.js';
 import * as keySuspend from './commands/key/suspend.js';
 import * as logsTail from './commands/logs/tail.js';
 import * as openapi from './commands/openapi.js';
+import * as record from './commands/record.js';
 import * as resultsDelete from './commands/results/delete.js';
 import * as scanList from './commands/scan/list.js';
 import * as scanSimulate from './commands/scan/simulate.js';
@@ -102,6 +103,7 @@ const COMMANDS: Array<TopCommand | CommandGroup> = [
   { group: 'logs', description: "the emulator's request log", verbs: [logsTail] },
   { group: 'faults', description: 'make chosen routes fail on purpose', verbs: [faultsAdd, faultsList, faultsClear] },
   { name: 'conform', register: conform.register },
+  { name: 'record', register: record.register },
   { name: 'openapi', register: openapi.register },
 ];
 

@@ -68,6 +68,8 @@ export type Snapshot = z.infer<typeof Snapshot>;
 /** One exchange of a `scanctl record` cassette (NDJSON, one per line), secrets already redacted. */
 export const CassetteExchange = z.object({
   seq: z.number().int(),
+  /** When the request arrived, ms after the recording started: a replay keeps the pace. */
+  at_ms: z.number().int(),
   method: z.string(),
   /** Path and query, with ids of earlier answers kept so a replay can substitute them. */
   path: z.string(),

@@ -6,6 +6,7 @@ import { UserError } from '../../errors.js';
 import { EXIT } from '../../exit-codes.js';
 import { httpUrl, matching, wholeNumber } from '../../parse-options.js';
 import * as conformDiff from './diff.js';
+import * as conformReplay from './replay.js';
 import { renderOutcome, renderPlan } from './render.js';
 
 interface ConformFlags {
@@ -116,4 +117,5 @@ export function register(program: Command): void {
       }
     });
   conformDiff.register(conform);
+  conformReplay.register(conform);
 }
