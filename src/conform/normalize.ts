@@ -1,3 +1,6 @@
+import { z } from 'zod';
+import { parseJson } from '../contract/parse-json.js';
+
 /** The run prefix of everything a conform run creates (kit.ts): the same shape on every run. */
 const RUN_PREFIX = /conform_[0-9a-f]{8}/g;
 /** A loopback URL's port (the receiver's, chosen per run). */
@@ -8,7 +11,7 @@ const HEX = /^[0-9a-f]{32,}$/;
 const PREFIXED_ID = /^([a-z]+(?:_[a-z]+)*)_([A-Za-z0-9]{8,})$/;
 
 /** A string with its varying parts replaced by their shape: `vst_<24>`, `<iso-time>`, `<hex-64>`, `conform_<run>`. */
-export function normalizeText(text: string): string {
+function normalizeText(text: string): string {
   const unprefixed = text.replace(RUN_PREFIX, 'conform_<run>').replace(LOOPBACK_PORT, '$1:<port>');
   if (ISO_TIME.test(unprefixed)) return '<iso-time>';
   if (HEX.test(unprefixed)) return `<hex-${unprefixed.length}>`;
@@ -21,7 +24,7 @@ export function normalizeText(text: string): string {
  * A body with what differs from run to run replaced by its shape, so two runs (or two targets)
  * compare equal when they answer alike. An error's message is prose: only its presence counts.
  */
-export function normalizeValue(value: unknown, key?: string): unknown {
+function normalizeValue(value: unknown, key?: string): unknown {
   if (typeof value === 'string') return key === 'message' ? '<text>' : normalizeText(value);
   if (Array.isArray(value)) return value.map((item) => normalizeValue(item));
   if (value !== null && typeof value === 'object')
@@ -36,11 +39,8 @@ export function normalizeValue(value: unknown, key?: string): unknown {
 /** An answer's body text, normalized: JSON by its values, anything else by its length. */
 export function normalizeBody(text: string): unknown {
   if (text === '') return null;
-  try {
-    return normalizeValue(JSON.parse(text));
-  } catch {
-    return `<${Buffer.byteLength(text)} bytes>`;
-  }
+  const parsed = parseJson(z.unknown(), text);
+  return parsed.ok ? normalizeValue(parsed.value) : `<${Buffer.byteLength(text)} bytes>`;
 }
 
 /** A request line with its path's run-specific parts replaced. */

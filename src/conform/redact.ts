@@ -1,3 +1,6 @@
+import { z } from 'zod';
+import { parseJson } from '../contract/parse-json.js';
+
 /**
  * What a cassette never holds (docs/conformance.md, "What a cassette keeps"): credentials and
  * tokens (by their prefix), the portal's cookie, signatures, challenges and member data. Each
@@ -77,13 +80,8 @@ export class Redactor {
 
   /** A JSON body with member data and secrets replaced; anything else only has its credentials replaced. */
   body(text: string): string {
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(text);
-    } catch {
-      return this.text(text);
-    }
-    return JSON.stringify(this.value(parsed));
+    const parsed = parseJson(z.unknown(), text);
+    return parsed.ok ? JSON.stringify(this.value(parsed.value)) : this.text(text);
   }
 
   /** A path and query: a host_user_ref in the query is member data too. */

@@ -1,4 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import { z } from 'zod';
+import { parseJson } from '../contract/parse-json.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FetchLike } from '../client/api.js';
 import type { CassetteExchange } from '../contract/conformance.js';
@@ -65,11 +67,8 @@ function shape(value: unknown): unknown {
 
 const parse = (text: string | null): unknown => {
   if (!text) return null;
-  try {
-    return JSON.parse(text);
-  } catch {
-    return text;
-  }
+  const parsed = parseJson(z.unknown(), text);
+  return parsed.ok ? parsed.value : text;
 };
 
 const codeOf = (body: unknown) => (body as { error?: { code?: unknown } } | null)?.error?.code;

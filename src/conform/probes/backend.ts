@@ -33,7 +33,7 @@ export const backendProbes: Probe[] = [
         throw new Divergence(request, 'a token beginning vst_', minted.body.session_token.slice(0, 4));
       const lifetime = Date.parse(minted.body.expires_at) - (await kit.targetNow(minted.headers));
       // A Date header has whole seconds: a few seconds either way is the same lifetime.
-      if (Math.abs(lifetime - TOKEN_LIFETIME_MS) > 5_000)
+      if (Math.abs(lifetime - TOKEN_LIFETIME_MS) > CHOICES.conformLifetimeToleranceMs)
         throw new Divergence(request, 'expires_at 15 minutes after the answer', `${Math.round(lifetime / 1000)} s after it`);
       return `201, vst_ token, expires ${Math.round(lifetime / 1000)} s after the answer`;
     },

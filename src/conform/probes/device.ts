@@ -3,7 +3,7 @@ import { describeAnswer, type ProbeKit } from '../kit.js';
 import { Divergence, type Probe } from '../probe.js';
 
 /** A scan event body of this run (the status given), occurred a minute ago on the device. */
-export function scanEvent(
+function scanEvent(
   installationId: string,
   scanId: string,
   status: 'started' | 'completed',

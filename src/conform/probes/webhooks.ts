@@ -1,4 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { z } from 'zod';
+import { CHOICES } from '../../contract/choices.js';
 import { parseJson } from '../../contract/parse-json.js';
 import { OPS } from '../../contract/operations/index.js';
 import { WebhookEvent, WEBHOOK_HEADERS } from '../../contract/webhooks.js';
@@ -8,10 +10,9 @@ import { Divergence, type Need, type Probe } from '../probe.js';
 import type { Arrival } from '../receiver.js';
 import { enrolledDevice, reportCompletedScan } from './device.js';
 
-/** Real time a delivery may take to arrive after its scan is reported. */
-const ARRIVAL_MS = 5_000;
-/** Real time to wait for a second copy that should not come. */
-const SETTLE_MS = 1_000;
+/** Real time a delivery may take to arrive after its scan is reported, and to wait for a copy that should not come. */
+const ARRIVAL_MS = CHOICES.conformDeliveryArrivalMs;
+const SETTLE_MS = CHOICES.conformSettleMs;
 
 const NEEDS: readonly Need[] = ['portal', 'receiver', 'attestation', 'scans'];
 
@@ -103,12 +104,9 @@ export const webhookProbes: Probe[] = [
     async run(kit) {
       const { first } = await scene(kit);
       if (first.method !== 'POST') throw new Divergence('a delivery', 'POST', first.method);
-      let keys: string[];
-      try {
-        keys = Object.keys(JSON.parse(first.raw.toString('utf8')) as object).sort();
-      } catch {
-        throw new Divergence('a delivery', 'a JSON body', first.raw.toString('utf8').slice(0, 80));
-      }
+      const parsed = parseJson(z.record(z.string(), z.unknown()), first.raw.toString('utf8'));
+      if (!parsed.ok) throw new Divergence('a delivery', 'a JSON object body', first.raw.toString('utf8').slice(0, 80));
+      const keys = Object.keys(parsed.value).sort();
       if (keys.join(',') !== 'created_at,data,id,type')
         throw new Divergence('a delivery', '{created_at, data, id, type}', `{${keys.join(', ')}}`);
       return 'POST {id, type, created_at, data}';
@@ -151,7 +149,8 @@ export const webhookProbes: Probe[] = [
     needs: NEEDS,
     async run(kit) {
       const { first } = await scene(kit);
-      const type = (JSON.parse(first.raw.toString('utf8')) as { type?: unknown }).type;
+      const parsed = parseJson(z.object({ type: z.unknown() }), first.raw.toString('utf8'));
+      const type = parsed.ok ? parsed.value.type : undefined;
       const presented = header(first, WEBHOOK_HEADERS.eventType);
       if (presented !== type) throw new Divergence('the delivery', `Service-Event-Type ${String(type)}`, presented ?? 'no header');
       return `${presented}`;

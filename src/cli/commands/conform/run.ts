@@ -1,5 +1,6 @@
 import { Option, type Command } from 'commander';
 import { writeFileSync } from 'node:fs';
+import { CHOICES } from '../../../contract/choices.js';
 import { SECRET_KEY_PATTERN, WEBHOOK_SECRET_PATTERN } from '../../../contract/credentials.js';
 import { contextOf, type CommandContext } from '../../context.js';
 import { UserError } from '../../errors.js';
@@ -65,7 +66,9 @@ export function register(program: Command): void {
     .option('--bundle-id <id>', "the app's bundle identifier (default against an emulator: the app's)")
     .option('--team-id <id>', "the app's team identifier")
     .addOption(
-      new Option('--max-rate <n>', 'requests per second to the public routes, at most').argParser(wholeNumber(1, 1_000)).default(10),
+      new Option('--max-rate <n>', 'requests per second to the public routes, at most')
+        .argParser(wholeNumber(1, 1_000))
+        .default(CHOICES.conformMaxRatePerSecond),
     )
     .option('--rule <id>', 'run only this rule (repeatable)', (value: string, all: string[] = []) => [...all, value])
     .option('--snapshot <file>', 'write a normalized record of every answer (compare two with `conform diff`)')
