@@ -89,6 +89,7 @@ export async function runConform(
   hooks.onPlan?.(plan);
 
   const outcomes: ProbeOutcome[] = [];
+  const cleanupProblems: string[] = [];
   const add = (outcome: ProbeOutcome) => {
     outcomes.push(outcome);
     hooks.onOutcome?.(outcome);
@@ -107,9 +108,11 @@ export async function runConform(
       add({ rule: unprobed.rule, title: unprobed.title, verdict: 'skipped', reason: unprobed.reason });
   } finally {
     log.rule = 'cleanup';
-    await kit.cleanUp();
+    cleanupProblems.push(...(await kit.cleanUp()));
     for (const member of kit.members)
-      await kit.api.call(OPS.deleteResults, { bearer: options.key, query: { host_user_ref: member } }).catch(() => undefined);
+      await kit.api
+        .call(OPS.deleteResults, { bearer: options.key, query: { host_user_ref: member } })
+        .catch((error: unknown) => cleanupProblems.push(`DELETE /v1/results for ${member}: ${(error as Error).message}`));
     await receiver?.close();
   }
   const count = (verdict: ProbeOutcome['verdict']) => outcomes.filter((o) => o.verdict === verdict).length;
@@ -120,6 +123,7 @@ export async function runConform(
     diverged: count('diverges'),
     skipped: count('skipped'),
     outcomes,
+    cleanup_problems: cleanupProblems,
   };
   return { report, snapshot: buildSnapshot(report, log.exchanges) };
 }

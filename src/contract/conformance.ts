@@ -41,6 +41,8 @@ export const ConformReport = z.object({
   diverged: z.number().int(),
   skipped: z.number().int(),
   outcomes: z.array(ProbeOutcome),
+  /** What the clean-up at the end could not undo, one line each. */
+  cleanup_problems: z.array(z.string()),
 });
 export type ConformReport = z.infer<typeof ConformReport>;
 

@@ -1,9 +1,11 @@
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import http from 'node:http';
 import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, runCli, startServe, type ServeProcess } from '../helpers/cli.js';
+import { listenOnLoopback } from '../helpers/net.js';
 import { tempDir } from '../helpers/temp.js';
 
 const DEMO_SECRETS = [
@@ -142,6 +144,48 @@ describe('scanctl conform, record and replay against real emulators on 127.0.0.1
     ]);
   }, 180_000);
 
+  it('against a target that is not an emulator, the probes that need its clock, control plane or attestation are skipped with the reason, the rest pass', async () => {
+    // The public routes of a fresh emulator (its clock never moved), as the service would answer: no /_scanctl.
+    const upstream = await startServe(['--seed', '4']);
+    const server = http.createServer((req, res) => {
+      if (req.url?.startsWith('/_scanctl')) return res.writeHead(404, { 'content-type': 'application/json' }).end('{}');
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        const headers = Object.fromEntries(
+          Object.entries(req.headers).filter(([name]) => !['host', 'connection', 'content-length'].includes(name)),
+        );
+        void fetch(`${upstream.baseUrl}${req.url}`, {
+          method: req.method,
+          headers: headers as Record<string, string>,
+          body: chunks.length ? Buffer.concat(chunks) : undefined,
+        }).then(async (answer) =>
+          res
+            .writeHead(answer.status, { 'content-type': answer.headers.get('content-type') ?? 'text/plain' })
+            .end(Buffer.from(await answer.arrayBuffer())),
+        );
+      });
+    });
+    const { port, close } = await listenOnLoopback(server);
+    try {
+      const result = await runCli(['conform', '--base-url', `http://127.0.0.1:${port}`, '--key', DEMO_SECRETS[0]!, ...RATE, '--json']);
+      expect(result.code, result.stderr).toBe(0);
+      const report = JSON.parse(result.stdout) as { plan: { emulator: boolean; requests: number }; outcomes: Outcome[] };
+      expect(report.plan.emulator).toBe(false);
+      expect(report.plan.requests).toBeLessThan(40);
+      const reason = (rule: string) => report.outcomes.find((o) => o.rule === rule)!;
+      expect(reason('SES-5')).toMatchObject({ verdict: 'skipped', reason: expect.stringMatching(/needs the clock.*--slow/) });
+      expect(reason('SES-9')).toMatchObject({ verdict: 'skipped', reason: expect.stringMatching(/control plane/) });
+      expect(reason('DEV-4')).toMatchObject({ verdict: 'skipped', reason: expect.stringMatching(/attested device/) });
+      expect(reason('WH-1')).toMatchObject({ verdict: 'skipped', reason: expect.stringMatching(/--portal-cookie|--receiver-url/) });
+      expect(reason('SES-7').verdict).toBe('pass');
+      expect(reason('DEV-2').verdict).toBe('pass');
+    } finally {
+      await close();
+      await upstream.stop();
+    }
+  }, 60_000);
+
   it('a live key is refused unless --allow-live, before any request', async () => {
     const result = await runCli(['conform', '--base-url', 'http://127.0.0.1:9', '--key', 'sk_live_demoSecretKey00000000000001']);
     expect(result.code).toBe(2);
@@ -154,7 +198,7 @@ describe('scanctl conform, record and replay against real emulators on 127.0.0.1
     const rules = ['AUTH-2', 'DEL-3', 'SES-2', 'SES-4'].flatMap((rule) => ['--rule', rule]);
     const result = await runCli(['conform', '--base-url', a.baseUrl, ...rules, '--junit', junit]);
     expect(result.code, result.stderr).toBe(0);
-    expect(result.stdout).toMatch(/^3 probes run, 1 rules skipped; about 3 requests, at most 10 a second$/m);
+    expect(result.stdout).toMatch(/^3 probes run, 1 skipped; about 3 requests, at most 10 a second$/m);
     expect(result.stdout).toMatch(/^pass +SES-2 .*expires 900 s after the answer/m);
     expect(result.stdout).toMatch(/^pass +AUTH-2 /m);
     expect(result.stdout).toMatch(/^skipped +SES-4 .*not observable/m);

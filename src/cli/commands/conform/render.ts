@@ -7,7 +7,7 @@ const MARK = { pass: green('pass    '), diverges: red('diverges'), skipped: yell
 export function renderPlan(plan: ConformPlan): string {
   return [
     `Conformance of ${plan.target} (${plan.emulator ? 'a scanctl emulator' : 'not an emulator: probes that need its clock or control plane are skipped'})`,
-    `${plan.probes} probes run, ${plan.skipped} rules skipped; about ${plan.requests} requests, at most ${plan.max_rate_per_second} a second`,
+    `${plan.probes} probes run, ${plan.skipped} skipped; about ${plan.requests} requests, at most ${plan.max_rate_per_second} a second`,
     'It creates:',
     ...plan.creates.map((item) => `  - ${item}`),
     '',

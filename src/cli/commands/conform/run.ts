@@ -110,7 +110,10 @@ export function register(program: Command): void {
         writeUserFile(ctx, flags.junit, conformJUnit(report));
       }
       if (ctx.json) ctx.out(JSON.stringify(report, null, 2));
-      else ctx.out(`\n${report.passed} pass, ${report.diverged} diverge, ${report.skipped} skipped`);
+      else {
+        for (const problem of report.cleanup_problems) ctx.io.stderr.write(`scanctl: clean-up: ${problem}\n`);
+        ctx.out(`\n${report.passed} pass, ${report.diverged} diverge, ${report.skipped} skipped`);
+      }
       if (report.diverged > 0) {
         const rules = report.outcomes.filter((o) => o.verdict === 'diverges').map((o) => o.rule);
         throw new UserError(`${report.diverged} rules diverge: ${rules.join(', ')}`, {
