@@ -143,8 +143,18 @@ async function runProbe(probe: Probe, kit: ProbeKit): Promise<ProbeOutcome> {
         expected: error.expected,
         answer: error.answer,
       };
-    if (error instanceof ApiCallError)
-      return { ...base, verdict: 'diverges', reason: `${error.method} ${error.path}: ${error.status} ${error.error?.code ?? ''}`.trim() };
+    if (error instanceof ApiCallError) {
+      const request = `${error.method} ${error.path}`;
+      const answer = `${error.status} ${error.error?.code ?? 'without the error body'}`;
+      return {
+        ...base,
+        verdict: 'diverges',
+        reason: `${request}: expected a success, got ${answer}`,
+        request,
+        expected: 'a success',
+        answer,
+      };
+    }
     return { ...base, verdict: 'diverges', reason: (error as Error).message };
   }
 }

@@ -18,16 +18,15 @@ export async function enrolledDevice(kit: ProbeKit, member: string) {
   const { bundleId, teamId } = await kit.appIdentity();
   const token = await kit.mint(member);
   const installationId = kit.id('ins');
-  const challenge = await kit.success(OPS.createDeviceChallenge, { bearer: token });
-  await kit.success(OPS.enrollInstallation, {
-    bearer: token,
-    body: {
-      installation_id: installationId,
-      attestation: { format: 'stub', challenge: challenge.body.challenge, bundle_id: bundleId, team_id: teamId },
-    },
+  // The SDK's own device client: a refusal here is an ApiCallError, reported as the divergence.
+  const sdk = kit.device(token);
+  const challenge = await sdk.challenge();
+  await sdk.enroll({
+    installation_id: installationId,
+    attestation: { format: 'stub', challenge: challenge.challenge, bundle_id: bundleId, team_id: teamId },
   });
-  const models = await kit.success(OPS.listModels, { bearer: token });
-  const current = models.body.data.find((m) => m.current) ?? models.body.data[0];
+  const models = await sdk.models();
+  const current = models.data.find((m) => m.current) ?? models.data[0];
   if (!current) throw new Divergence('GET /v1/models', 'at least one model', 'an empty list');
   return { member, token, installationId, modelVersion: current.model_version, used: false };
 }
@@ -41,13 +40,9 @@ export type Device = Awaited<ReturnType<typeof enrolledDevice>>;
 export async function reportCompletedScan(kit: ProbeKit, device: Device, scanId: string, occurredAt?: string) {
   if (device.used) device.token = await kit.mint(device.member);
   device.used = true;
-  for (const status of ['started', 'completed'] as const) {
-    await kit.success(OPS.reportScanEvent, {
-      bearer: device.token,
-      body: scanEvent(device.installationId, scanId, status, device.modelVersion, occurredAt),
-      headers: { 'idempotency-key': kit.id('idem') },
-    });
-  }
+  const sdk = kit.device(device.token);
+  for (const status of ['started', 'completed'] as const)
+    await sdk.scanEvent(scanEvent(device.installationId, scanId, status, device.modelVersion, occurredAt), kit.id('idem'));
 }
 
 export const deviceProbes: Probe[] = [
@@ -141,11 +136,8 @@ export const deviceProbes: Probe[] = [
     needs: ['attestation'],
     async run(kit) {
       const device = await enrolledDevice(kit, 'dev4');
-      const key = await kit.success(OPS.getModelKey, {
-        bearer: device.token,
-        body: { installation_id: device.installationId, model_version: device.modelVersion },
-      });
-      return `the model key of ${key.body.model_version}`;
+      const key = await kit.device(device.token).modelKey({ installation_id: device.installationId, model_version: device.modelVersion });
+      return `the model key of ${key.model_version}`;
     },
   },
   {
