@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import http from 'node:http';
 import { createInterface } from 'node:readline';
@@ -185,6 +185,24 @@ describe('scanctl conform, record and replay against real emulators on 127.0.0.1
       await upstream.stop();
     }
   }, 60_000);
+
+  it('bad input is one line and exit 2: not a snapshot, not a cassette, no upstream', async () => {
+    const notJson = join(dir, 'not-a-snapshot.json');
+    const badLine = join(dir, 'bad.ndjson');
+    writeFileSync(notJson, '{"object":"something else"}');
+    writeFileSync(badLine, '{"seq":1}\n');
+    const diff = await runCli(['conform', 'diff', notJson, notJson]);
+    const replay = await runCli(['conform', 'replay', badLine, '--base-url', a.baseUrl]);
+    const record = await runCli(['record', '--out', join(dir, 'x.ndjson')]);
+    for (const result of [diff, replay, record]) {
+      expect(result.code).toBe(2);
+      expect(result.stderr.trim().split('\n')).toHaveLength(1);
+      expect(result.stderr).not.toMatch(/\bat .*\.js:\d+/);
+    }
+    expect(diff.stderr).toContain('is not a conform snapshot');
+    expect(replay.stderr).toContain('bad.ndjson:1 is not a cassette line');
+    expect(record.stderr).toContain('--upstream');
+  });
 
   it('a live key is refused unless --allow-live, before any request', async () => {
     const result = await runCli(['conform', '--base-url', 'http://127.0.0.1:9', '--key', 'sk_live_demoSecretKey00000000000001']);
