@@ -60,36 +60,60 @@ const header = (arrival: Arrival, name: string) => {
   return Array.isArray(value) ? value.join(',') : value;
 };
 
-/** The retry of a refused delivery, once per run: arrivals before and after 30 s of the target's time. */
-interface Retry {
-  first: Arrival[];
+/**
+ * The first two retries of a refused delivery (CHOICE-9: 30 s, then 60 s). Each gap is checked as
+ * "nothing for `quiet`, one within `quiet + more`" of the target's time (CHOICE-67): the emulator's
+ * clock runs on in real time while the receiver is watched.
+ */
+const GAPS = [
+  { expected: 30, quietMs: 25_000, moreMs: 6_000 },
+  { expected: 60, quietMs: 50_000, moreMs: 12_000 },
+] as const;
+
+interface Gap {
+  expected: number;
+  quietS: number;
+  byS: number;
   early: Arrival[];
   retried: Arrival[];
 }
+
+interface Retry {
+  first: Arrival[];
+  gaps: Gap[];
+}
 const retries = new WeakMap<ProbeKit, Promise<Retry>>();
+
+async function watchRetries(kit: ProbeKit): Promise<Retry> {
+  const { device } = await scene(kit);
+  const receiver = kit.options.receiver!;
+  const scanId = kit.id('scan');
+  receiver.refuse.add(scanId);
+  await reportCompletedScan(kit, device, scanId);
+  const first = await receiver.waitForScan(scanId, 1, ARRIVAL_MS);
+  if (first.length === 0) throw new Divergence(`scan ${scanId} completed`, `a delivery within ${ARRIVAL_MS / 1000} s`, 'none arrived');
+  await sleep(SETTLE_MS);
+  const gaps: Gap[] = [];
+  for (const [i, gap] of GAPS.entries()) {
+    const seen = receiver.forScan(scanId).length;
+    await kit.passTime(gap.quietMs);
+    await sleep(SETTLE_MS);
+    const early = receiver.forScan(scanId).slice(seen);
+    // The last retry watched is acknowledged: the delivery then ends.
+    if (i === GAPS.length - 1) receiver.refuse.delete(scanId);
+    await kit.passTime(gap.moreMs);
+    const retried = (await receiver.waitForScan(scanId, seen + early.length + 1, ARRIVAL_MS)).slice(seen + early.length);
+    await sleep(SETTLE_MS);
+    gaps.push({ expected: gap.expected, quietS: gap.quietMs / 1000, byS: (gap.quietMs + gap.moreMs) / 1000, early, retried });
+    if (retried.length === 0) break;
+  }
+  return { first: receiver.forScan(scanId).slice(0, first.length), gaps };
+}
 
 function retry(kit: ProbeKit): Promise<Retry> {
   let made = retries.get(kit);
   if (!made) {
-    made = (async () => {
-      const { device } = await scene(kit);
-      const receiver = kit.options.receiver!;
-      const scanId = kit.id('scan');
-      receiver.refuse.add(scanId);
-      await reportCompletedScan(kit, device, scanId);
-      const first = await receiver.waitForScan(scanId, 1, ARRIVAL_MS);
-      if (first.length === 0) throw new Divergence(`scan ${scanId} completed`, `a delivery within ${ARRIVAL_MS / 1000} s`, 'none arrived');
-      await sleep(SETTLE_MS);
-      const seen = receiver.forScan(scanId).length;
-      // WH-9: the first retry comes 30 s after the first attempt; none in the first 25 s.
-      await kit.passTime(25_000);
-      await sleep(SETTLE_MS);
-      const early = receiver.forScan(scanId).slice(seen);
-      receiver.refuse.delete(scanId);
-      await kit.passTime(6_000);
-      const retried = (await receiver.waitForScan(scanId, seen + early.length + 1, ARRIVAL_MS)).slice(seen + early.length);
-      return { first: receiver.forScan(scanId).slice(0, seen), early, retried };
-    })();
+    made = watchRetries(kit);
     retries.set(kit, made);
   }
   return made;
@@ -158,14 +182,18 @@ export const webhookProbes: Probe[] = [
   },
   {
     rule: 'WH-9',
-    title: 'after a refused attempt, the first retry comes 30 seconds later',
-    requests: 2,
+    title: 'after refused attempts, the first retry comes 30 seconds later and the second 60 seconds after it',
+    requests: 3,
     needs: [...NEEDS, 'clock-or-slow'],
     async run(kit) {
-      const { early, retried } = await retry(kit);
-      if (early.length > 0) throw new Divergence('a delivery answered 500', 'no retry within 25 s', `${early.length} within 25 s`);
-      if (retried.length === 0) throw new Divergence('a delivery answered 500', 'a retry 30 s later', 'none by 31 s');
-      return 'none within 25 s, one by 31 s';
+      const { gaps } = await retry(kit);
+      for (const [i, gap] of gaps.entries()) {
+        const request = `attempt ${i + 1} answered 500`;
+        if (gap.early.length > 0)
+          throw new Divergence(request, `no retry within ${gap.quietS} s`, `${gap.early.length} within ${gap.quietS} s`);
+        if (gap.retried.length === 0) throw new Divergence(request, `a retry ${gap.expected} s later`, `none by ${gap.byS} s`);
+      }
+      return gaps.map((g) => `none within ${g.quietS} s, one by ${g.byS} s`).join('; then ');
     },
   },
   {
@@ -174,9 +202,10 @@ export const webhookProbes: Probe[] = [
     requests: 0,
     needs: [...NEEDS, 'clock-or-slow'],
     async run(kit) {
-      const { retried } = await retry(kit);
+      const { gaps } = await retry(kit);
+      const retried = gaps.flatMap((g) => g.retried);
       if (retried.length === 0) throw new Divergence('a delivery answered 500', 'a retry', 'none');
-      return `answered 500, retried; the retry answered ${retried[0]!.status}`;
+      return `answered 500, retried; the last retry answered ${retried.at(-1)!.status}`;
     },
   },
   {
@@ -185,8 +214,8 @@ export const webhookProbes: Probe[] = [
     requests: 0,
     needs: [...NEEDS, 'clock-or-slow'],
     async run(kit) {
-      const { first, early, retried } = await retry(kit);
-      const ids = new Set([...first, ...early, ...retried].map((a) => header(a, WEBHOOK_HEADERS.eventId)));
+      const { first, gaps } = await retry(kit);
+      const ids = new Set([...first, ...gaps.flatMap((g) => [...g.early, ...g.retried])].map((a) => header(a, WEBHOOK_HEADERS.eventId)));
       if (ids.size !== 1) throw new Divergence('the attempts of one delivery', 'one Service-Event-Id', [...ids].join(', '));
       return 'one event id across attempts';
     },
