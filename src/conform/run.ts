@@ -123,6 +123,7 @@ export async function runConform(
     diverged: count('diverges'),
     skipped: count('skipped'),
     outcomes,
+    requests_sent: log.sent,
     cleanup_problems: cleanupProblems,
   };
   return { report, snapshot: buildSnapshot(report, log.exchanges) };

@@ -41,6 +41,8 @@ export const ConformReport = z.object({
   diverged: z.number().int(),
   skipped: z.number().int(),
   outcomes: z.array(ProbeOutcome),
+  /** Requests sent to the target's public routes, the clean-up's included. */
+  requests_sent: z.number().int(),
   /** What the clean-up at the end could not undo, one line each. */
   cleanup_problems: z.array(z.string()),
 });

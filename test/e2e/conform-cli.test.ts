@@ -170,9 +170,16 @@ describe('scanctl conform, record and replay against real emulators on 127.0.0.1
     try {
       const result = await runCli(['conform', '--base-url', `http://127.0.0.1:${port}`, '--key', DEMO_SECRETS[0]!, ...RATE, '--json']);
       expect(result.code, result.stderr).toBe(0);
-      const report = JSON.parse(result.stdout) as { plan: { emulator: boolean; requests: number }; outcomes: Outcome[] };
+      const report = JSON.parse(result.stdout) as {
+        plan: { emulator: boolean; requests: number };
+        requests_sent: number;
+        outcomes: Outcome[];
+      };
       expect(report.plan.emulator).toBe(false);
       expect(report.plan.requests).toBeLessThan(40);
+      // What the plan said, plus one DELETE /v1/results per member at the end.
+      expect(report.requests_sent).toBeGreaterThanOrEqual(report.plan.requests);
+      expect(report.requests_sent).toBeLessThan(report.plan.requests + 25);
       const reason = (rule: string) => report.outcomes.find((o) => o.rule === rule)!;
       expect(reason('SES-5')).toMatchObject({ verdict: 'skipped', reason: expect.stringMatching(/needs the clock.*--slow/) });
       expect(reason('SES-9')).toMatchObject({ verdict: 'skipped', reason: expect.stringMatching(/control plane/) });

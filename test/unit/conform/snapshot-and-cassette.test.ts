@@ -20,6 +20,7 @@ const report = (verdict: 'pass' | 'diverges'): ConformReport => ({
   diverged: verdict === 'pass' ? 0 : 1,
   skipped: 0,
   outcomes: [{ rule: 'SES-2', title: 'mint', verdict, reason: '' }],
+  requests_sent: 1,
   cleanup_problems: [],
 });
 

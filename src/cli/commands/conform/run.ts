@@ -112,7 +112,7 @@ export function register(program: Command): void {
       if (ctx.json) ctx.out(JSON.stringify(report, null, 2));
       else {
         for (const problem of report.cleanup_problems) ctx.io.stderr.write(`scanctl: clean-up: ${problem}\n`);
-        ctx.out(`\n${report.passed} pass, ${report.diverged} diverge, ${report.skipped} skipped`);
+        ctx.out(`\n${report.passed} pass, ${report.diverged} diverge, ${report.skipped} skipped (${report.requests_sent} requests sent)`);
       }
       if (report.diverged > 0) {
         const rules = report.outcomes.filter((o) => o.verdict === 'diverges').map((o) => o.rule);
