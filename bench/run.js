@@ -18,6 +18,8 @@ import execOverhead from './cases/exec-overhead.js';
 import consoleDeliveries from './cases/console-deliveries.js';
 import installTarball from './cases/install-tarball.js';
 import clockAdvanceLoad from './cases/clock-advance-load.js';
+import heapFlags from './cases/heap-flags.js';
+import clockAdvanceScans from './cases/clock-advance-scans.js';
 
 const CASES = [
   coldStart,
@@ -33,6 +35,8 @@ const CASES = [
   installTarball,
   flatCosts,
   clockAdvanceLoad,
+  heapFlags,
+  clockAdvanceScans,
 ];
 
 const args = process.argv.slice(2);

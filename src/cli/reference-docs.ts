@@ -1,3 +1,5 @@
+import { EventEmitter } from 'node:events';
+import { stripVTControlCharacters } from 'node:util';
 import type { Argument, Command, Option } from 'commander';
 import { envOfOption } from './parse-options.js';
 
@@ -94,7 +96,8 @@ function renderCommand(command: Command): string[] {
 function helpText(command: Command, event: 'beforeHelp' | 'afterHelp'): string {
   let text = '';
   // A Command is an EventEmitter at run time; commander's typings leave that out.
-  (command as unknown as NodeJS.EventEmitter).emit(event, { error: false, command, write: (chunk: string) => void (text += chunk) });
+  if (!(command instanceof EventEmitter)) return '';
+  command.emit(event, { error: false, command, write: (chunk: string) => void (text += chunk) });
   return stripAnsi(text);
 }
 
@@ -170,6 +173,5 @@ function code(text: string): string {
 }
 
 function stripAnsi(text: string): string {
-  // eslint-disable-next-line no-control-regex
-  return text.replace(/\u001b\[[0-9;]*m/g, '');
+  return stripVTControlCharacters(text);
 }

@@ -2,12 +2,13 @@ import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ApiClient, type CallInput } from '../client/api.js';
 import type { ControlClient } from '../client/control.js';
-import { ApiCallError, ContractError } from '../client/http.js';
+import { ApiCallError, ContractError, readErrorBody } from '../client/http.js';
 import type { InfoResponse } from '../contract/control.js';
 import type { ErrorBody } from '../contract/errors.js';
 import { fillPath, type Operation, type Result } from '../contract/operation.js';
 import { OPS } from '../contract/operations/index.js';
 import { DeviceClient } from '../sdk/client.js';
+import { errorMessage } from '../util/caught.js';
 import type { ExchangeLog } from './exchanges.js';
 import type { ConformReceiver } from './receiver.js';
 import { Divergence } from './probe.js';
@@ -85,7 +86,7 @@ export class ProbeKit {
 
   async cleanUp(): Promise<string[]> {
     const problems: string[] = [];
-    for (const work of this.cleanups) await work().catch((error: unknown) => problems.push((error as Error).message));
+    for (const work of this.cleanups) await work().catch((error: unknown) => problems.push(errorMessage(error)));
     return problems;
   }
 
@@ -122,6 +123,23 @@ export class ProbeKit {
     if (answer.ok || answer.status !== status || !answer.error || (code !== undefined && answer.error.code !== code))
       throw new Divergence(answer.request, expected, describeAnswer(answer));
     return answer.error;
+  }
+
+  /**
+   * Sends a body the operation's schema refuses, on purpose (the typed client would not build it);
+   * the answer must be this error status. Its error body.
+   */
+  async malformed(op: Operation, bearer: string, body: unknown, status: number): Promise<ErrorBody['error']> {
+    const request = `${op.method.toUpperCase()} ${op.path}`;
+    const response = await this.log.fetch(`${this.options.baseUrl}${op.path}`, {
+      method: op.method.toUpperCase(),
+      headers: { authorization: `Bearer ${bearer}`, 'content-type': 'application/json', accept: 'application/json' },
+      body: JSON.stringify(body),
+    });
+    const error = await readErrorBody(response);
+    if (response.status !== status || !error)
+      throw new Divergence(request, String(status), describeAnswer({ ok: response.ok, status: response.status, error }));
+    return error;
   }
 
   /** A session token of this run (POST /v1/sessions with the secret key). */

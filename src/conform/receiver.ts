@@ -1,6 +1,7 @@
 import http from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import type { Socket } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { listeningPort } from '../util/listening-port.js';
 
 /** One request that reached the receiver: the bytes as received, before any parsing (WH-4). */
 export interface Arrival {
@@ -48,7 +49,7 @@ export class ConformReceiver {
       receiver.server.once('error', reject);
       receiver.server.listen(port, '127.0.0.1', () => resolve());
     });
-    const bound = (receiver.server.address() as AddressInfo).port;
+    const bound = listeningPort(receiver.server);
     return publicUrl ? receiver : Object.assign(receiver, { url: `http://127.0.0.1:${bound}/webhooks` });
   }
 

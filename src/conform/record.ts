@@ -1,7 +1,9 @@
 import { createWriteStream, type WriteStream } from 'node:fs';
 import http from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import type { Socket } from 'node:net';
 import type { CassetteExchange } from '../contract/conformance.js';
+import { errorMessage } from '../util/caught.js';
+import { listeningPort } from '../util/listening-port.js';
 import { Redactor } from './redact.js';
 
 export interface RecorderOptions {
@@ -64,16 +66,19 @@ export class Recorder {
       this.server.once('error', reject);
       this.server.listen(this.options.port, '127.0.0.1', () => resolve());
     });
-    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+    this.url = `http://127.0.0.1:${listeningPort(this.server)}`;
     this.startedAt = Date.now();
     return this.url;
   }
 
   private async forward(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
     const at = Date.now() - this.startedAt;
-    const chunks: Buffer[] = [];
-    for await (const chunk of req) chunks.push(chunk as Buffer);
-    const body = Buffer.concat(chunks);
+    const body = await new Promise<Buffer>((resolve, reject) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (chunk: Buffer) => chunks.push(chunk));
+      req.on('end', () => resolve(Buffer.concat(chunks)));
+      req.on('error', reject);
+    });
     const path = req.url ?? '/';
     const method = req.method ?? 'GET';
     let response: Response;
@@ -85,7 +90,7 @@ export class Recorder {
         redirect: 'manual',
       });
     } catch (error) {
-      res.writeHead(502, { 'content-type': 'text/plain' }).end(`scanctl record: the upstream did not answer (${(error as Error).message})`);
+      res.writeHead(502, { 'content-type': 'text/plain' }).end(`scanctl record: the upstream did not answer (${errorMessage(error)})`);
       return;
     }
     const answer = Buffer.from(await response.arrayBuffer());

@@ -53,14 +53,16 @@ function routeOf(method: string, path: string): string {
   return `${method} ${op?.path ?? pathname}`;
 }
 
+const isRecord = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
+
 /** The shape of a JSON value: its keys and the types of their values, never the values. */
 function shape(value: unknown): unknown {
   if (Array.isArray(value)) return value.length ? [shape(value[0])] : [];
-  if (value !== null && typeof value === 'object')
+  if (isRecord(value))
     return Object.fromEntries(
       Object.keys(value)
         .sort()
-        .map((k) => [k, shape((value as Record<string, unknown>)[k])]),
+        .map((k) => [k, shape(value[k])]),
     );
   return value === null ? 'null' : typeof value;
 }
@@ -71,7 +73,7 @@ const parse = (text: string | null): unknown => {
   return parsed.ok ? parsed.value : text;
 };
 
-const codeOf = (body: unknown) => (body as { error?: { code?: unknown } } | null)?.error?.code;
+const codeOf = (body: unknown) => (isRecord(body) && isRecord(body.error) ? body.error.code : undefined);
 const describe = (status: number, body: unknown) =>
   typeof codeOf(body) === 'string' ? `${status} ${String(codeOf(body))}` : String(status);
 
@@ -116,8 +118,8 @@ export class CassetteReplay {
       if (whole && !this.bindings.has(recorded)) this.bindings.set(recorded, replayed);
       return;
     }
-    if (recorded === null || replayed === null || typeof recorded !== 'object' || typeof replayed !== 'object') return;
-    for (const [key, value] of Object.entries(recorded)) this.bind(value, (replayed as Record<string, unknown>)[key]);
+    if (Array.isArray(recorded) && Array.isArray(replayed)) recorded.forEach((value, i) => this.bind(value, replayed[i]));
+    else if (isRecord(recorded) && isRecord(replayed)) for (const [key, value] of Object.entries(recorded)) this.bind(value, replayed[key]);
   }
 
   async replay(exchanges: readonly CassetteExchange[]): Promise<ReplayReport> {

@@ -8,6 +8,7 @@ import { Divergence, Skip, SKIP_REASONS, type Need, type Probe } from './probe.j
 import { PROBES, UNPROBED } from './probes/index.js';
 import { ConformReceiver } from './receiver.js';
 import { buildSnapshot } from './snapshot.js';
+import { errorMessage } from '../util/caught.js';
 
 export interface ConformOptions extends Omit<KitOptions, 'receiver'> {
   /** The URL the target is told to deliver to; the receiver listens on receiverPort (default: its port). */
@@ -112,7 +113,7 @@ export async function runConform(
     for (const member of kit.members)
       await kit.api
         .call(OPS.deleteResults, { bearer: options.key, query: { host_user_ref: member } })
-        .catch((error: unknown) => cleanupProblems.push(`DELETE /v1/results for ${member}: ${(error as Error).message}`));
+        .catch((error: unknown) => cleanupProblems.push(`DELETE /v1/results for ${member}: ${errorMessage(error)}`));
     await receiver?.close();
   }
   const count = (verdict: ProbeOutcome['verdict']) => outcomes.filter((o) => o.verdict === verdict).length;
@@ -156,7 +157,7 @@ async function runProbe(probe: Probe, kit: ProbeKit): Promise<ProbeOutcome> {
         answer,
       };
     }
-    return { ...base, verdict: 'diverges', reason: (error as Error).message };
+    return { ...base, verdict: 'diverges', reason: errorMessage(error) };
   }
 }
 

@@ -5,8 +5,7 @@ import { z } from 'zod';
  * rule of docs/rules.md and ends in one verdict. Its report, snapshot and cassette are files read
  * back later, so each is one schema here.
  */
-export const Verdict = z.enum(['pass', 'diverges', 'skipped']);
-export type Verdict = z.infer<typeof Verdict>;
+const Verdict = z.enum(['pass', 'diverges', 'skipped']);
 
 export const ProbeOutcome = z.object({
   rule: z.string(),
@@ -49,12 +48,11 @@ export const ConformReport = z.object({
 export type ConformReport = z.infer<typeof ConformReport>;
 
 /** One answer of the target, normalized: ids, tokens and times replaced by their shape (`ses_<22>`, `<iso-time>`). */
-export const SnapshotAnswer = z.object({
+const SnapshotAnswer = z.object({
   request: z.string(),
   status: z.number().int().nullable(),
   body: z.unknown(),
 });
-export type SnapshotAnswer = z.infer<typeof SnapshotAnswer>;
 
 export const SnapshotRule = z.object({ rule: z.string(), verdict: Verdict, answers: z.array(SnapshotAnswer) });
 export type SnapshotRule = z.infer<typeof SnapshotRule>;

@@ -93,7 +93,7 @@ export const DeliveryView = z
   .meta({ id: 'WebhookDelivery' });
 export type DeliveryView = z.infer<typeof DeliveryView>;
 
-export const AttemptView = z
+const AttemptView = z
   .object({
     number: z.number().int(),
     url: z.string(),
@@ -150,7 +150,7 @@ const EVENT_LIST = new RegExp(`^(${EVENT_NAME})(,(${EVENT_NAME}))*$`);
 /** The event types of a StreamQuery's `events` list, each once; null for all of them. */
 export function parseEventList(text: string | undefined): WebhookEventType[] | null {
   if (text === undefined) return null;
-  return [...new Set(text.split(','))] as WebhookEventType[];
+  return [...new Set(text.split(','))].filter((name): name is WebhookEventType => WebhookEventType.safeParse(name).success);
 }
 
 export const StreamQuery = z

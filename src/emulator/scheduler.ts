@@ -116,7 +116,7 @@ export class Scheduler {
   }
 
   private async settledEarliestDue(): Promise<number | null> {
-    await Promise.all(this.sources.map((source) => source.settle?.()));
+    await Promise.all(this.sources.map(async (source) => source.settle?.()));
     return this.earliestDue();
   }
 

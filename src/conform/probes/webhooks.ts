@@ -4,6 +4,7 @@ import { CHOICES } from '../../contract/choices.js';
 import { parseJson } from '../../contract/parse-json.js';
 import { OPS } from '../../contract/operations/index.js';
 import { WebhookEvent, WEBHOOK_HEADERS } from '../../contract/webhooks.js';
+import { errorMessage } from '../../util/caught.js';
 import { verifySignature } from '../../verify.js';
 import type { ProbeKit } from '../kit.js';
 import { Divergence, type Need, type Probe } from '../probe.js';
@@ -161,7 +162,7 @@ export const webhookProbes: Probe[] = [
       try {
         verifySignature(first.raw, header(first, WEBHOOK_HEADERS.signature), secret);
       } catch (error) {
-        throw new Divergence('the delivery', 'a valid Service-Signature', (error as Error).message);
+        throw new Divergence('the delivery', 'a valid Service-Signature', errorMessage(error));
       }
       return 'the signature verifies over the bytes as received';
     },

@@ -17,7 +17,7 @@ export interface FinishedAttempt {
 }
 
 /** The outcome of one attempt as the delivery state machine counts it (CHOICE-9). */
-export function countAttempt(item: FinishedAttempt, now: number) {
+function countAttempt(item: FinishedAttempt, now: number) {
   const { number, outcome } = item;
   const ok = outcome.status !== null && outcome.status >= 200 && outcome.status < 300;
   const error = ok ? null : (outcome.error ?? `HTTP ${outcome.status}`);

@@ -23,7 +23,7 @@ function controlOf(emu: TestEmulator): ControlClient {
           .filter(([, v]) => v !== undefined)
           .map(([k, v]): [string, string] => [k, String(v)]),
       );
-      return (await emu.call('GET', `/_scanctl/webhooks/deliveries?${qs}`)).body;
+      return (await emu.call('GET', `/_scanctl/webhooks/deliveries?${qs.toString()}`)).body;
     },
   } as unknown as ControlClient;
 }

@@ -2,6 +2,7 @@ import { Option, type Command } from 'commander';
 import { writeFileSync } from 'node:fs';
 import { CHOICES } from '../../../contract/choices.js';
 import { SECRET_KEY_PATTERN, WEBHOOK_SECRET_PATTERN } from '../../../contract/credentials.js';
+import { errorCode, errorMessage } from '../../../util/caught.js';
 import { contextOf, type CommandContext } from '../../context.js';
 import { UserError } from '../../errors.js';
 import { EXIT } from '../../exit-codes.js';
@@ -28,11 +29,11 @@ interface ConformFlags {
 }
 
 /** Writes a file the user named; a failure is one line. */
-export function writeUserFile(ctx: CommandContext, file: string, text: string): void {
+function writeUserFile(ctx: CommandContext, file: string, text: string): void {
   try {
     writeFileSync(ctx.path(file), text);
   } catch (error) {
-    throw new UserError(`cannot write ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    throw new UserError(`cannot write ${file}: ${errorCode(error) ?? errorMessage(error)}`);
   }
 }
 

@@ -14,6 +14,7 @@ import { contextOf, type CommandContext } from '../../context.js';
 import { UserError } from '../../errors.js';
 import { EXIT } from '../../exit-codes.js';
 import { duration, matching, wholeNumber } from '../../parse-options.js';
+import { errorMessage } from '../../../util/caught.js';
 
 /** The shared choices, and what only the command line has: a result file, a count, waiting. */
 interface SimulateFlags extends SimulateChoices {
@@ -147,12 +148,11 @@ async function play(
     bar?.done();
     if (!(error instanceof SimulationError)) throw error;
     const cause = error.error;
-    if (json && error.summary)
-      ctx.out(JSON.stringify({ ...error.summary, error: { step: error.step, message: (cause as Error).message } }));
+    if (json && error.summary) ctx.out(JSON.stringify({ ...error.summary, error: { step: error.step, message: errorMessage(cause) } }));
     const detail =
       cause instanceof ApiCallError && cause.error
         ? `${cause.method} ${cause.path}: ${cause.status} ${cause.error.code}: ${cause.error.message}`
-        : (cause as Error).message;
+        : errorMessage(cause);
     throw new UserError(`scan simulate failed at step ${error.step}: ${detail}`, {
       exitCode: cause instanceof ConnectionError ? EXIT.connection : EXIT.api,
       ...(cause instanceof ConnectionError ? { hint: 'start the emulator with `scanctl serve`, or pass --base-url' } : {}),
