@@ -169,7 +169,10 @@ function creations(prefix: string, running: readonly Probe[], receiverUrl: strin
   ];
   if (needs.has('attestation')) items.push(`device installations ${prefix}_ins_*`);
   if (needs.has('scans')) items.push(`scans ${prefix}_scan_* (recorded; with a test key never billed)`);
-  if (needs.has('receiver') && receiverUrl) items.push(`webhook_url set to ${receiverUrl} while it runs, then put back`);
+  if (needs.has('receiver') && receiverUrl)
+    items.push(
+      `webhook_url set to ${receiverUrl} and results delivery switched on while it runs, then put back (one stored result, deleted)`,
+    );
   if (needs.has('control')) items.push('on the emulator: its daily quota set to 0 for one request, then put back; its clock moved forward');
   return items;
 }

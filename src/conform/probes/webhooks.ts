@@ -12,13 +12,17 @@ import type { Arrival } from '../receiver.js';
 import { enrolledDevice, reportCompletedScan } from './device.js';
 
 /** Real time a delivery may take to arrive after its scan is reported, and to wait for a copy that should not come. */
-const ARRIVAL_MS = CHOICES.conformDeliveryArrivalMs;
-const SETTLE_MS = CHOICES.conformSettleMs;
+export const ARRIVAL_MS = CHOICES.conformDeliveryArrivalMs;
+export const SETTLE_MS = CHOICES.conformSettleMs;
 
-const NEEDS: readonly Need[] = ['portal', 'receiver', 'attestation', 'scans'];
+export const NEEDS: readonly Need[] = ['portal', 'receiver', 'attestation', 'scans'];
 
 /** The app pointed at the receiver, an enrolled device, and one acknowledged scan.completed: shared by the WH-* probes. */
-interface Scene {
+export interface Scene {
+  appId: string;
+  cookie: string;
+  /** results_delivery_enabled before the run (false on a real account: it cannot be read). */
+  resultsDelivery: boolean;
   secret: string;
   device: Awaited<ReturnType<typeof enrolledDevice>>;
   scanId: string;
@@ -27,7 +31,7 @@ interface Scene {
 
 const scenes = new WeakMap<ProbeKit, Promise<Scene>>();
 
-function scene(kit: ProbeKit): Promise<Scene> {
+export function scene(kit: ProbeKit): Promise<Scene> {
   let made = scenes.get(kit);
   if (!made) {
     made = setUp(kit);
@@ -53,10 +57,10 @@ async function setUp(kit: ProbeKit): Promise<Scene> {
   await reportCompletedScan(kit, device, scanId);
   const [first] = await receiver.waitForScan(scanId, 1, ARRIVAL_MS);
   if (!first) throw new Divergence(`scan ${scanId} completed`, `a delivery within ${ARRIVAL_MS / 1000} s`, 'none arrived');
-  return { secret, device, scanId, first };
+  return { appId, cookie, resultsDelivery: app?.results_delivery_enabled ?? false, secret, device, scanId, first };
 }
 
-const header = (arrival: Arrival, name: string) => {
+export const header = (arrival: Arrival, name: string) => {
   const value = arrival.headers[name.toLowerCase()];
   return Array.isArray(value) ? value.join(',') : value;
 };
