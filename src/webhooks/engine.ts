@@ -222,7 +222,10 @@ export function createWebhookEngine(deps: WebhookEngineDeps): WebhookEngine {
     get dispatching() {
       return started;
     },
-    advancing: (target) => store.webhooks.holdNewUntil(target),
+    advancing: (target) => {
+      store.webhooks.holdNewUntil(target);
+      if (target === null) loop.kick();
+    },
     settle: drain,
   };
   return engine;

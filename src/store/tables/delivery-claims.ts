@@ -36,6 +36,10 @@ export class DeliveryClaims {
   defer(id: string, at: number): void {
     this.deferred.set(id, at);
   }
+  /** Claimed again as the database says (a deferral is lifted). */
+  undefer(id: string): void {
+    this.deferred.delete(id);
+  }
   /** When a deferred delivery is due, or undefined. */
   deferredUntil(id: string): number | undefined {
     return this.deferred.get(id);

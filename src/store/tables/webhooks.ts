@@ -38,8 +38,9 @@ export function webhookStatements(db: Db, claims: DeliveryClaims) {
   }>(`
     INSERT INTO deliveries (id, event_id, app_id, host_user_ref, status, attempts, next_attempt_at, created_at, updated_at, origin)
     VALUES (@id, @event_id, @app_id, @host_user_ref, 'pending', 0, @due, @now, @now, @origin)`);
-  // While the clock advances, a delivery queued meanwhile is first due at the advance's end (see holdNewUntil).
+  // While the clock advances, a delivery queued meanwhile waits for the advance's end (see holdNewUntil).
   let newDueFrom: number | null = null;
+  const held = new Set<string>();
   // Its position among the app's deliveries (0-based), kept beside it (see ../derived.ts).
   const insertOrdinal = db.prepare<{ id: string; app_id: string }>(`
     INSERT INTO delivery_ordinals (delivery_id, app_id, ordinal)
@@ -48,6 +49,10 @@ export function webhookStatements(db: Db, claims: DeliveryClaims) {
   const insertDeliveryTx = db.transaction(
     (row: { id: string; event_id: string; app_id: string; host_user_ref: string; origin: string }, now: number) => {
       insertDelivery.run({ ...row, now, due: newDueFrom === null ? now : Math.max(now, newDueFrom) });
+      if (newDueFrom !== null) {
+        held.add(row.id);
+        claims.defer(row.id, Infinity);
+      }
       insertOrdinal.run({ id: row.id, app_id: row.app_id });
     },
   );
@@ -227,12 +232,16 @@ export function webhookStatements(db: Db, claims: DeliveryClaims) {
       now: number,
     ) => void insertDeliveryTx(row, now),
     /**
-     * A clock advance to `at` is under way (null: none): deliveries queued until it ends are first
-     * due at `at`, so the advance plays the work that was due in its window, not the retries of
-     * what keeps arriving meanwhile (it would chase them for ever under a steady load).
+     * A clock advance to `at` is under way (null: it ended): deliveries queued until it ends are
+     * stored due at `at` and claimed by nobody until then, so the advance plays the work that was
+     * due in its window, not what keeps arriving meanwhile (under a steady load it would chase it
+     * for ever, its target moving with real time). At its end they are due as stored.
      */
     holdNewUntil(at: number | null): void {
       newDueFrom = at;
+      if (at !== null) return;
+      for (const id of held) claims.undefer(id);
+      held.clear();
     },
     deliveryById(id: string): DeliveryWithEvent | undefined {
       const row = deliveryById.get(id);
