@@ -1,12 +1,14 @@
 import { Argument, type Command } from 'commander';
-import { Snapshot } from '../../../contract/conformance.js';
-import { parseJson } from '../../../contract/parse-json.js';
+import type { Snapshot } from '../../../contract/conformance.js';
 import { contextOf, type CommandContext } from '../../context.js';
 import { UserError } from '../../errors.js';
 import { EXIT } from '../../exit-codes.js';
 import { green, red, yellow } from '../../style.js';
 
+/** A snapshot file, checked against its schema (loaded with the command that needs it). */
 async function readSnapshot(ctx: CommandContext, file: string): Promise<Snapshot> {
+  const { Snapshot } = await import('../../../contract/conformance.js');
+  const { parseJson } = await import('../../../contract/parse-json.js');
   const parsed = parseJson(Snapshot, (await ctx.read(file)).toString('utf8'));
   if (!parsed.ok) throw new UserError(`${file} is not a conform snapshot (${parsed.stage === 'json' ? 'not JSON' : parsed.message})`);
   return parsed.value;

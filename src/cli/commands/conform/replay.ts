@@ -1,7 +1,6 @@
 import { Argument, Option, type Command } from 'commander';
-import { CassetteExchange } from '../../../contract/conformance.js';
+import type { CassetteExchange } from '../../../contract/conformance.js';
 import { SECRET_KEY_PATTERN } from '../../../contract/credentials.js';
-import { parseJson } from '../../../contract/parse-json.js';
 import { contextOf } from '../../context.js';
 import { UserError } from '../../errors.js';
 import { EXIT } from '../../exit-codes.js';
@@ -23,6 +22,9 @@ export function register(conform: Command): void {
     .addHelpText('after', `\nExit codes: 0 every answer alike, ${EXIT.checkFailed} an answer differs, ${EXIT.usage} a bad cassette.`)
     .action(async (file: string, flags: { key?: string; pace: boolean }, command: Command) => {
       const ctx = contextOf(command);
+      // The schema loads with the command that needs it, not with every command.
+      const { CassetteExchange } = await import('../../../contract/conformance.js');
+      const { parseJson } = await import('../../../contract/parse-json.js');
       const lines = (await ctx.read(file)).toString('utf8').split('\n');
       const exchanges: CassetteExchange[] = [];
       lines.forEach((line, i) => {
