@@ -20,6 +20,7 @@ import installTarball from './cases/install-tarball.js';
 import clockAdvanceLoad from './cases/clock-advance-load.js';
 import heapFlags from './cases/heap-flags.js';
 import clockAdvanceScans from './cases/clock-advance-scans.js';
+import checkpointRestore from './cases/checkpoint-restore.js';
 
 const CASES = [
   coldStart,
@@ -37,6 +38,7 @@ const CASES = [
   clockAdvanceLoad,
   heapFlags,
   clockAdvanceScans,
+  checkpointRestore,
 ];
 
 const args = process.argv.slice(2);

@@ -30,9 +30,12 @@ import * as exec from './commands/exec.js';
 import * as health from './commands/health.js';
 import * as wait from './commands/wait.js';
 import * as sessionMint from './commands/session/mint.js';
+import * as stateCheckpoint from './commands/state/checkpoint.js';
+import * as stateCheckpoints from './commands/state/checkpoints.js';
 import * as stateExport from './commands/state/export.js';
 import * as stateImport from './commands/state/import.js';
 import * as stateReset from './commands/state/reset.js';
+import * as stateRestore from './commands/state/restore.js';
 import * as usage from './commands/usage.js';
 import * as webhookChaos from './commands/webhook/chaos.js';
 import * as webhookCheck from './commands/webhook/check.js';
@@ -99,7 +102,11 @@ const COMMANDS: Array<TopCommand | CommandGroup> = [
     description: 'signed deliveries: listen, inspect, resend, verify, check, chaos',
     verbs: [{ register: registerListen }, webhookDeliveries, webhookDelivery, webhookResend, webhookVerify, webhookCheck, webhookChaos],
   },
-  { group: 'state', description: "the emulator's whole state: export, import, reset", verbs: [stateExport, stateImport, stateReset] },
+  {
+    group: 'state',
+    description: "the emulator's whole state: export, import, reset, checkpoint, restore",
+    verbs: [stateExport, stateImport, stateReset, stateCheckpoint, stateRestore, stateCheckpoints],
+  },
   { group: 'logs', description: "the emulator's request log", verbs: [logsTail] },
   { group: 'faults', description: 'make chosen routes fail on purpose', verbs: [faultsAdd, faultsList, faultsClear] },
   { name: 'conform', register: conform.register },

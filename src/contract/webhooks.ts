@@ -227,7 +227,7 @@ export const ListenerReplacedEvent = z
 export type ListenerReplacedEvent = z.infer<typeof ListenerReplacedEvent>;
 
 /**
- * CHOICE-30: sent to a forwarding stream whose listener a `state reset` or `state import` could not
+ * CHOICE-30: sent to a forwarding stream whose listener a `state reset`, `import` or `restore` could not
  * keep (its app is gone, or the app's signing secret is no longer the one the listener printed); the stream then ends.
  */
 export const ListenerEndedEvent = z
@@ -237,7 +237,7 @@ export const ListenerEndedEvent = z
     listener_id: z.string(),
     app_id: z.string(),
     reason: z.enum(['app_removed', 'secret_changed']),
-    cause: z.enum(['state_reset', 'state_import']),
+    cause: z.enum(['state_reset', 'state_import', 'state_restore']),
   })
   .meta({ id: 'WebhookListenerEnded' });
 export type ListenerEndedEvent = z.infer<typeof ListenerEndedEvent>;

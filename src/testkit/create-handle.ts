@@ -61,6 +61,11 @@ export function createHandle(server: RunningServer, credentials: HandleCredentia
     exportState: (options = {}) => control.exportState(Boolean(options.includeSecrets)),
     importState: (state) => control.importState(state),
     reset: () => control.resetState(),
+    checkpoint: async (name) => {
+      const taken = await control.checkpoint(name);
+      return { ...taken, restore: () => control.restoreCheckpoint(taken.id) };
+    },
+    restore: (checkpoint) => control.restoreCheckpoint(checkpoint),
     close,
     [Symbol.asyncDispose]: close,
   };

@@ -1,4 +1,5 @@
 import type { AppResponse, UpdateAppRequest } from '../contract/apps.js';
+import type { CheckpointCreateResponse, CheckpointRestoreResponse } from '../contract/checkpoints.js';
 import type { ClockResponse } from '../contract/control.js';
 import type { ScanList } from '../contract/device.js';
 import type { StateFile, StateImportResponse, StateResetResponse } from '../contract/state.js';
@@ -14,6 +15,12 @@ export interface DeliveryQuery {
   eventId?: string;
   /** At most this many, newest first (default 1000). */
   limit?: number;
+}
+
+/** A checkpoint of the whole state, as `checkpoint()` took it. */
+export interface Checkpoint extends CheckpointCreateResponse {
+  /** Puts the state back as it was when the checkpoint was taken (one transaction). */
+  restore(): Promise<CheckpointRestoreResponse>;
 }
 
 /** A running emulator, as `startEmulator` hands it over. */
@@ -54,6 +61,13 @@ export interface EmulatorHandle extends AsyncDisposable {
   importState(state: StateFile): Promise<StateImportResponse>;
   /** Empties everything and loads the fixtures again; the clock keeps its time. */
   reset(): Promise<StateResetResponse>;
+  /**
+   * Keeps the whole state (every table, the clock offset, pending deliveries); `restore()` puts it
+   * back, as often as asked. A name already in use moves to this checkpoint.
+   */
+  checkpoint(name?: string): Promise<Checkpoint>;
+  /** Puts back the checkpoint with this id or name. */
+  restore(checkpoint: string): Promise<CheckpointRestoreResponse>;
   /** Stops the emulator: the port is free and nothing of it keeps the process alive. */
   close(): Promise<void>;
 }

@@ -70,15 +70,20 @@ export async function readJson<S extends z.ZodType>(c: Context<AppEnv>, schema: 
   throw zodIssueToApiError(parsed.issues[0]!, parsed.input);
 }
 
+/** Whether the request carries a body or says what type it would be. */
+export function sentBody(c: Context): boolean {
+  const length = c.req.header('content-length');
+  const hasBody = (length !== undefined && length !== '0') || c.req.header('transfer-encoding') !== undefined;
+  return hasBody || c.req.header('content-type') !== undefined;
+}
+
 /**
  * A route that takes no body refuses one: a form post or a text/plain fetch from a web page must
  * not drive a control route that happens to need no fields (docs/security.md).
  */
 export function refuseUnexpectedBody(c: Context): void {
-  const length = c.req.header('content-length');
-  const hasBody = (length !== undefined && length !== '0') || c.req.header('transfer-encoding') !== undefined;
+  if (!sentBody(c)) return;
   const contentType = c.req.header('content-type');
-  if (!hasBody && contentType === undefined) return;
   if (contentType !== undefined && !JSON_CONTENT_TYPE.test(contentType.trim())) {
     throw new ApiError(
       'unsupported_media_type',

@@ -308,8 +308,10 @@ export function webhookStatements(db: Db, claims: DeliveryClaims) {
       for (const id of claims.clear()) released += retryLater.run({ id, next_attempt_at: now, now }).changes;
       return released;
     },
-    /** After the state was replaced (import, reset): claims name deliveries that are gone. */
-    forgetClaims: () => void claims.clear(),
+    /** After the state was replaced (import, reset, restore): claims name deliveries that are gone. */
+    forgetClaims: () => claims.forgetAll(),
+    /** Which state the claims belong to (see DeliveryClaims.epoch): taken at a claim, compared before a send and a record. */
+    claimEpoch: (): number => claims.epoch,
 
     insertAttempt: (row: Omit<AttemptRow, 'id'>) =>
       void insertAttempt.run(
