@@ -20,8 +20,7 @@ export function createStore(db: Db) {
   // Shared by the outbox and the console's pages: which pending deliveries are in flight.
   const claims = new DeliveryClaims();
   return {
-    // The cast names the type for the declaration file, which cannot name it otherwise (TS4058).
-    // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion -- names the type for the declaration file, which cannot name it otherwise (TS4058)
     db: db as BetterSqlite3.Database,
     meta: metaStatements(db),
     accounts: accountStatements(db),

@@ -1,5 +1,5 @@
 import type { MiddlewareHandler } from 'hono';
-import type { IncomingMessage } from 'node:http';
+import { IncomingMessage } from 'node:http';
 import { CHOICES } from '../../contract/choices.js';
 import type { AppEnv } from '../context.js';
 
@@ -35,8 +35,7 @@ export function lingerOnUnreadBody(): MiddlewareHandler<AppEnv> {
 
 function incomingOf(env: unknown): IncomingMessage | undefined {
   if (typeof env !== 'object' || env === null || !('incoming' in env)) return undefined;
-  const incoming: unknown = env.incoming;
-  return typeof incoming === 'object' && incoming !== null && 'complete' in incoming ? (incoming as IncomingMessage) : undefined;
+  return env.incoming instanceof IncomingMessage ? env.incoming : undefined;
 }
 
 /** Reads the rest of a request's body and drops it; resolves at its end, or once the bound is passed. */

@@ -19,6 +19,15 @@ export class DeliveryClaims {
    * restart, like the claims; the database then has them due, as after a crash.
    */
   private readonly deferred = new Map<string, number>();
+  /**
+   * Counts the times the state was replaced under the claims (an import, reset or restore): an
+   * attempt claimed in an earlier epoch belongs to a state that is gone, and is neither sent nor recorded.
+   */
+  private replaced = 0;
+
+  get epoch(): number {
+    return this.replaced;
+  }
 
   get size(): number {
     return this.ids.size;
@@ -36,6 +45,10 @@ export class DeliveryClaims {
   defer(id: string, at: number): void {
     this.deferred.set(id, at);
   }
+  /** Claimed again as the database says (a deferral is lifted). */
+  undefer(id: string): void {
+    this.deferred.delete(id);
+  }
   /** When a deferred delivery is due, or undefined. */
   deferredUntil(id: string): number | undefined {
     return this.deferred.get(id);
@@ -52,6 +65,12 @@ export class DeliveryClaims {
   /** The claimed ids as a JSON array, for SQL's json_each. */
   json(): string {
     return this.ids.size === 0 ? '[]' : JSON.stringify([...this.ids]);
+  }
+  /** The state was replaced: every claim and deferral named a delivery of the old one. */
+  forgetAll(): void {
+    this.replaced += 1;
+    this.ids.clear();
+    this.deferred.clear();
   }
   /** Forgets every claim; returns the ids that were claimed. */
   clear(): string[] {

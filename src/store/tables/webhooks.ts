@@ -38,8 +38,9 @@ export function webhookStatements(db: Db, claims: DeliveryClaims) {
   }>(`
     INSERT INTO deliveries (id, event_id, app_id, host_user_ref, status, attempts, next_attempt_at, created_at, updated_at, origin)
     VALUES (@id, @event_id, @app_id, @host_user_ref, 'pending', 0, @due, @now, @now, @origin)`);
-  // While the clock advances, a delivery queued meanwhile is first due at the advance's end (see holdNewUntil).
+  // While the clock advances, a delivery queued meanwhile waits for the advance's end (see holdNewUntil).
   let newDueFrom: number | null = null;
+  const held = new Set<string>();
   // Its position among the app's deliveries (0-based), kept beside it (see ../derived.ts).
   const insertOrdinal = db.prepare<{ id: string; app_id: string }>(`
     INSERT INTO delivery_ordinals (delivery_id, app_id, ordinal)
@@ -48,6 +49,10 @@ export function webhookStatements(db: Db, claims: DeliveryClaims) {
   const insertDeliveryTx = db.transaction(
     (row: { id: string; event_id: string; app_id: string; host_user_ref: string; origin: string }, now: number) => {
       insertDelivery.run({ ...row, now, due: newDueFrom === null ? now : Math.max(now, newDueFrom) });
+      if (newDueFrom !== null) {
+        held.add(row.id);
+        claims.defer(row.id, Infinity);
+      }
       insertOrdinal.run({ id: row.id, app_id: row.app_id });
     },
   );
@@ -179,10 +184,10 @@ export function webhookStatements(db: Db, claims: DeliveryClaims) {
   const list = (filter: DeliveryFilter, seq = false): Array<DeliveryWithEvent & { seq?: number }> => {
     const where: string[] = [];
     const params: Record<string, string | number> = { limit: filter.limit ?? 100 };
-    // A scan or event names a handful of deliveries: find them by event (events_scan_id,
-    // deliveries_event) and keep app and status as plain filters (the unary +), rather than
-    // walk the app's whole outbox in date order looking for them.
-    const few = Boolean(filter.scan_id || filter.event_id);
+    // A scan, an event or an app's member names a handful of deliveries: find them by event
+    // (events_scan_id, deliveries_event) or member (deliveries_user) and keep app and status as
+    // plain filters (the unary +), rather than walk the app's whole outbox in date order looking for them.
+    const few = Boolean(filter.scan_id || filter.event_id || (filter.host_user_ref && filter.app_id));
     const plain = few ? '+' : '';
     if (filter.app_id) (where.push(`${plain}d.app_id = @app_id`), (params.app_id = filter.app_id));
     if (filter.status) {
@@ -192,6 +197,13 @@ export function webhookStatements(db: Db, claims: DeliveryClaims) {
     }
     if (filter.scan_id) (where.push('d.event_id IN (SELECT id FROM events WHERE scan_id = @scan_id)'), (params.scan_id = filter.scan_id));
     if (filter.event_id) (where.push('d.event_id = @event_id'), (params.event_id = filter.event_id));
+    if (filter.host_user_ref) params.host_user_ref = filter.host_user_ref;
+    if (filter.host_user_ref)
+      where.push(
+        filter.app_id
+          ? 'd.rowid IN (SELECT rowid FROM deliveries WHERE app_id = @app_id AND host_user_ref = @host_user_ref)'
+          : 'd.host_user_ref = @host_user_ref',
+      );
     const sql = `${seq ? JOINED_WITH_SEQ : JOINED} ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY d.created_at DESC, d.rowid DESC LIMIT @limit`;
     // A few dozen shapes of filter at most (pending and in flight read the claims when there are any): each prepared once.
     let statement = listStatements.get(sql);
@@ -227,12 +239,16 @@ export function webhookStatements(db: Db, claims: DeliveryClaims) {
       now: number,
     ) => void insertDeliveryTx(row, now),
     /**
-     * A clock advance to `at` is under way (null: none): deliveries queued until it ends are first
-     * due at `at`, so the advance plays the work that was due in its window, not the retries of
-     * what keeps arriving meanwhile (it would chase them for ever under a steady load).
+     * A clock advance to `at` is under way (null: it ended): deliveries queued until it ends are
+     * stored due at `at` and claimed by nobody until then, so the advance plays the work that was
+     * due in its window, not what keeps arriving meanwhile (under a steady load it would chase it
+     * for ever, its target moving with real time). At its end they are due as stored.
      */
     holdNewUntil(at: number | null): void {
       newDueFrom = at;
+      if (at !== null) return;
+      for (const id of held) claims.undefer(id);
+      held.clear();
     },
     deliveryById(id: string): DeliveryWithEvent | undefined {
       const row = deliveryById.get(id);
@@ -299,8 +315,10 @@ export function webhookStatements(db: Db, claims: DeliveryClaims) {
       for (const id of claims.clear()) released += retryLater.run({ id, next_attempt_at: now, now }).changes;
       return released;
     },
-    /** After the state was replaced (import, reset): claims name deliveries that are gone. */
-    forgetClaims: () => void claims.clear(),
+    /** After the state was replaced (import, reset, restore): claims name deliveries that are gone. */
+    forgetClaims: () => claims.forgetAll(),
+    /** Which state the claims belong to (see DeliveryClaims.epoch): taken at a claim, compared before a send and a record. */
+    claimEpoch: (): number => claims.epoch,
 
     insertAttempt: (row: Omit<AttemptRow, 'id'>) =>
       void insertAttempt.run(

@@ -50,6 +50,7 @@ const NO_STATUS = [
   'cancelForMember',
   'resetInFlight',
   'forgetClaims',
+  'claimEpoch',
   'insertAttempt',
   'attemptsOf',
   'holdNewUntil',
