@@ -138,8 +138,6 @@ function printReady(ctx: CommandContext, server: RunningServer, flags: ServeFlag
     ctx.io.stdout.write(
       `${JSON.stringify({
         object: 'serve_ready',
-        // Kept for scripts written before every --json object carried `object`.
-        event: 'ready',
         base_url: server.url,
         console_url: `${server.url}/`,
         port: server.port,
