@@ -28,9 +28,12 @@ COPY --from=build /app/dist ./dist
 COPY --from=build /app/fixtures ./fixtures
 COPY --from=build /app/node_modules ./node_modules
 RUN ln -s /app/bin/scanctl.js /usr/local/bin/scanctl && mkdir -p /data && chown node:node /data
-# CHOICE-27: every address, the documented port, loopback names on any port (a remapped published
+# Node's heap flags, as the launcher gives serve outside the image (docs/performance.md#memory):
+# set here so every node in the container has them and the launcher starts Node only once.
+# SCANCTL_*, CHOICE-27: every address, the documented port, loopback names on any port (a remapped published
 # port); a compose service name is added with SCANCTL_ALLOWED_HOSTS=localhost,127.0.0.1,NAME.
 ENV NODE_ENV=production \
+    NODE_OPTIONS="--max-semi-space-size=4 --max-old-space-size=1024" \
     SCANCTL_HOST=0.0.0.0 \
     SCANCTL_PORT=7226 \
     SCANCTL_DB=/data/scanctl.db \

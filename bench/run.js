@@ -18,6 +18,9 @@ import execOverhead from './cases/exec-overhead.js';
 import consoleDeliveries from './cases/console-deliveries.js';
 import installTarball from './cases/install-tarball.js';
 import clockAdvanceLoad from './cases/clock-advance-load.js';
+import heapFlags from './cases/heap-flags.js';
+import clockAdvanceScans from './cases/clock-advance-scans.js';
+import checkpointRestore from './cases/checkpoint-restore.js';
 
 const CASES = [
   coldStart,
@@ -33,6 +36,9 @@ const CASES = [
   installTarball,
   flatCosts,
   clockAdvanceLoad,
+  heapFlags,
+  clockAdvanceScans,
+  checkpointRestore,
 ];
 
 const args = process.argv.slice(2);

@@ -7,6 +7,8 @@ const { readFileSync } = require('node:fs');
 const { join } = require('node:path');
 
 const args = process.argv.slice(2);
+/** Node's heap flags for serve and exec (see boundHeapOfLongRunningCommands). */
+const DEFAULT_NODE_FLAGS = '--max-semi-space-size=4 --max-old-space-size=1024';
 const [major, minor] = process.versions.node.split('.').map(Number);
 if (major < 22 || (major === 22 && minor < 14) || (major === 23 && minor < 6)) {
   // better-sqlite3's prebuilt addon needs Node-API 10: an older Node crashes loading it.
@@ -18,6 +20,7 @@ if (major < 22 || (major === 22 && minor < 14) || (major === 23 && minor < 6)) {
   const pkg = JSON.parse(readFileSync(join(__dirname, '..', 'package.json'), 'utf8'));
   process.stdout.write(`${pkg.version}\n`);
 } else {
+  boundHeapOfLongRunningCommands();
   enableCompileCache();
   const bundle = join(__dirname, '..', 'dist', 'bundle', 'cli.cjs');
   let cli;
@@ -46,4 +49,22 @@ function enableCompileCache() {
   const home = require('node:os').homedir();
   const base = process.env.XDG_CACHE_HOME || (home ? join(home, '.cache') : undefined);
   enableCompileCache(base ? join(base, 'scanctl', 'compile-cache') : undefined);
+}
+
+/**
+ * `serve` and `exec` run the emulator for hours. Under load Node 24's V8 grows its young generation
+ * to 128 MB and keeps old-generation slack it never returns (RSS ~300 MB for an 18 MB live heap), so
+ * the launcher starts Node again, in the same process (process.execve: same pid, stdio and
+ * signals), with Node's documented heap flags (docs/performance.md#memory). It does not when the
+ * user gave heap flags of their own (node's arguments or NODE_OPTIONS), when SCANCTL_NODE_FLAGS
+ * names other flags (empty: none), or where process.execve is missing (Node 22.14).
+ */
+function boundHeapOfLongRunningCommands() {
+  const command = args.find((arg) => !arg.startsWith('-'));
+  if (command !== 'serve' && command !== 'exec') return;
+  const flags = (process.env.SCANCTL_NODE_FLAGS ?? DEFAULT_NODE_FLAGS).split(/\s+/).filter(Boolean);
+  const given = [...process.execArgv, ...(process.env.NODE_OPTIONS ?? '').split(/\s+/)];
+  if (flags.length === 0 || typeof process.execve !== 'function') return;
+  if (given.some((arg) => /^--max-(semi|old)-space-size\b/.test(arg))) return;
+  process.execve(process.execPath, [process.execPath, ...process.execArgv, ...flags, __filename, ...args], process.env);
 }

@@ -73,14 +73,14 @@ export default {
 };
 
 /** One fresh serve: `total` scans, VmRSS at a third of them and at the end (each after the outbox drained). */
-async function oneRun(scans) {
+export async function oneRun(scans, { env = {} } = {}) {
   const checkpoints = [];
   const { simulate } = await import(pathToFileURL(join(ROOT, 'dist', 'sdk', 'simulate.js')).href);
   const receiver = await startChildServer(join(ROOT, 'bench', 'receiver.js'), ['200']);
   const dir = tempDir();
   const fixtures = loadFixtures(dir, { webhookUrl: receiver.url });
   const app = JSON.parse(readFileSync(fixtures.file, 'utf8')).apps[0];
-  const serve = await startServe(['--rate-limit', '0', '--fixtures', fixtures.file], { dir });
+  const serve = await startServe(['--rate-limit', '0', '--fixtures', fixtures.file], { dir, env });
   const base = serve.baseUrl;
   const auth = { authorization: `Bearer ${fixtures.testSecret}` };
   let peak;

@@ -8,6 +8,7 @@ import { UserError } from './errors.js';
 import { EXIT } from './exit-codes.js';
 import { processIo, readAll, type CliIo } from './io.js';
 import { isHttpUrl } from './parse-options.js';
+import { errorMessage, errorCode } from '../util/caught.js';
 
 export interface GlobalOptions {
   baseUrl?: string;
@@ -72,7 +73,7 @@ export class CommandContext {
     try {
       return file === '-' ? await readAll(this.io.stdin) : readFileSync(this.path(file));
     } catch (error) {
-      throw new UserError(`${what} cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+      throw new UserError(`${what} cannot be read (${errorCode(error) ?? errorMessage(error)})`);
     }
   }
 
@@ -126,7 +127,7 @@ export class CommandContext {
 }
 
 export function contextOf(command: Command): CommandContext {
-  return new CommandContext(ioOf(command), command.optsWithGlobals() as GlobalOptions);
+  return new CommandContext(ioOf(command), command.optsWithGlobals<GlobalOptions>());
 }
 
 /** Where the base URL came from: named (--base-url, SCANCTL_BASE_URL), found (.scanctl/serve.json), or the default port. */

@@ -1,6 +1,7 @@
 import { accessSync, constants } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { UserError } from './errors.js';
+import { errorMessage, errorCode } from '../util/caught.js';
 
 const OPEN_FAILURE =
   /^(SQLITE_(CANTOPEN|NOTADB|CORRUPT|READONLY|IOERR|PERM|AUTH|FULL)|EACCES|EPERM|ENOTDIR|EISDIR|EEXIST|EROFS|ENOSPC|ENOENT|ELOOP|ENAMETOOLONG)/;
@@ -11,7 +12,7 @@ const canWrite = (path: string): boolean => {
     return true;
   } catch (error) {
     // A file that does not exist yet is writable when its folder is.
-    return (error as NodeJS.ErrnoException).code === 'ENOENT';
+    return errorCode(error) === 'ENOENT';
   }
 };
 
@@ -20,7 +21,7 @@ const canWrite = (path: string): boolean => {
  * "disk I/O error" when an exclusive lock cannot be taken on a read-only file: say read-only.
  */
 export function databaseOpenError(error: unknown, dbPath: string, writable: (path: string) => boolean = canWrite): UserError | null {
-  const code = (error as { code?: unknown } | null)?.code;
+  const code = errorCode(error);
   if (typeof code !== 'string' || !OPEN_FAILURE.test(code)) return null;
   const hint = 'pick another file with --db (or --db :memory:)';
   const folder = dirname(resolve(dbPath));
@@ -30,7 +31,7 @@ export function databaseOpenError(error: unknown, dbPath: string, writable: (pat
     });
   }
   // The folder (.scanctl/) could not be made: a read-only folder or mount, or a place like /proc.
-  if ((error as { syscall?: unknown }).syscall === 'mkdir') {
+  if (error instanceof Error && 'syscall' in error && error.syscall === 'mkdir') {
     return new UserError(
       `cannot create the folder of the database ${dbPath} (${code}${code === 'EROFS' ? ': read-only file system' : ''})`,
       { hint },
@@ -42,5 +43,5 @@ export function databaseOpenError(error: unknown, dbPath: string, writable: (pat
     if (!writable(folder))
       return new UserError(`the folder of the database ${dbPath} is read-only: SQLite writes its journal beside the file`, { hint });
   }
-  return new UserError(`cannot open the database ${dbPath}: ${(error as Error).message}`, { hint });
+  return new UserError(`cannot open the database ${dbPath}: ${errorMessage(error)}`, { hint });
 }

@@ -89,11 +89,6 @@ export function matching(pattern: RegExp, expected: string): Parser<string> {
   return (value) => (pattern.test(value) ? value : fail(expected));
 }
 
-/** A repeatable option: each value is parsed, then collected. */
-function repeatable<T>(parse: Parser<T>): (value: string, previous: T[] | undefined) => T[] {
-  return (value, previous) => [...(previous ?? []), parse(value)];
-}
-
 /**
  * The environment variables the CLI reads itself rather than through commander's Option.env()
  * (which would also take a blank value, and reads process.env instead of the command's io): named
@@ -139,13 +134,16 @@ export function eventTypes(text: string): WebhookEventType[] {
         .filter(Boolean),
     ),
   ];
-  const unknown = names.filter((n) => !(WEBHOOK_EVENT_TYPES as readonly string[]).includes(n));
+  const unknown = names.filter((n) => !isEventType(n));
   if (names.length === 0 || unknown.length > 0) {
     const what = unknown.length > 0 ? `unknown: ${unknown.map((n) => `"${n}"`).join(', ')}` : 'none given';
     throw new InvalidArgumentError(`Expected comma-separated event types among ${WEBHOOK_EVENT_TYPES.join(', ')} (${what}).`);
   }
-  return names as WebhookEventType[];
+  return names.filter(isEventType);
 }
+
+const isEventType = (name: string): name is WebhookEventType => (WEBHOOK_EVENT_TYPES as readonly string[]).includes(name);
+const isFaultMethod = (name: string): name is FaultRoute['method'] => (FAULT_METHODS as readonly string[]).includes(name);
 
 export type FaultRoute = { method: FaultCreateRequest['method']; path: string };
 
@@ -156,13 +154,12 @@ export function parseRoute(route: string): FaultRoute {
   if (parts.length !== 2) throw new InvalidArgumentError('Expected "METHOD PATH", e.g. "POST /v1/sessions".');
   const method = parts[0]!.toUpperCase();
   const path = parts[1]!;
-  if (!(FAULT_METHODS as readonly string[]).includes(method))
-    throw new InvalidArgumentError(`Unknown method "${parts[0]}" (use ${FAULT_METHODS.join(', ')}).`);
+  if (!isFaultMethod(method)) throw new InvalidArgumentError(`Unknown method "${parts[0]}" (use ${FAULT_METHODS.join(', ')}).`);
   if (path === '/_scanctl' || path.startsWith('/_scanctl/'))
     throw new InvalidArgumentError("The control plane (/_scanctl) can't be faulted.");
   if (!FAULT_PATH_PATTERN.test(path))
     throw new InvalidArgumentError('Expected a path such as /v1/sessions (":name" matches a segment, a trailing "*" the rest).');
-  return { method: method as FaultRoute['method'], path };
+  return { method, path };
 }
 
 /** An http(s) URL, or "none" to clear it (commander turns a parsed null into ''). */

@@ -28,9 +28,12 @@ import * as exec from './commands/exec.js';
 import * as health from './commands/health.js';
 import * as wait from './commands/wait.js';
 import * as sessionMint from './commands/session/mint.js';
+import * as stateCheckpoint from './commands/state/checkpoint.js';
+import * as stateCheckpoints from './commands/state/checkpoints.js';
 import * as stateExport from './commands/state/export.js';
 import * as stateImport from './commands/state/import.js';
 import * as stateReset from './commands/state/reset.js';
+import * as stateRestore from './commands/state/restore.js';
 import * as usage from './commands/usage.js';
 import * as webhookChaos from './commands/webhook/chaos.js';
 import * as webhookCheck from './commands/webhook/check.js';
@@ -39,6 +42,7 @@ import * as webhookDelivery from './commands/webhook/delivery.js';
 import { registerListen } from './commands/webhook/listen.js';
 import * as webhookResend from './commands/webhook/resend.js';
 import * as webhookVerify from './commands/webhook/verify.js';
+import * as webhookWait from './commands/webhook/wait.js';
 import { attachIo } from './context.js';
 import { addHelpCommand, configureErrors } from './help.js';
 import type { CliIo } from './io.js';
@@ -90,10 +94,23 @@ const COMMANDS: Array<TopCommand | CommandGroup> = [
   },
   {
     group: 'webhook',
-    description: 'signed deliveries: listen, inspect, resend, verify, check, chaos',
-    verbs: [{ register: registerListen }, webhookDeliveries, webhookDelivery, webhookResend, webhookVerify, webhookCheck, webhookChaos],
+    description: 'signed deliveries: listen, inspect, wait, resend, verify, check, chaos',
+    verbs: [
+      { register: registerListen },
+      webhookDeliveries,
+      webhookDelivery,
+      webhookWait,
+      webhookResend,
+      webhookVerify,
+      webhookCheck,
+      webhookChaos,
+    ],
   },
-  { group: 'state', description: "the emulator's whole state: export, import, reset", verbs: [stateExport, stateImport, stateReset] },
+  {
+    group: 'state',
+    description: "the emulator's whole state: export, import, reset, checkpoint, restore",
+    verbs: [stateExport, stateImport, stateReset, stateCheckpoint, stateRestore, stateCheckpoints],
+  },
   { group: 'logs', description: "the emulator's request log", verbs: [logsTail] },
   { group: 'faults', description: 'make chosen routes fail on purpose', verbs: [faultsAdd, faultsList, faultsClear] },
   { name: 'openapi', register: openapi.register },

@@ -1,4 +1,7 @@
+import { EventEmitter } from 'node:events';
+import { stripVTControlCharacters } from 'node:util';
 import type { Argument, Command, Option } from 'commander';
+import { JSON_OUTPUTS, jsonFieldTable } from './json-fields.js';
 import { envOfOption } from './parse-options.js';
 
 /**
@@ -85,6 +88,8 @@ function renderCommand(command: Command): string[] {
   if (args.length > 0) lines.push('Arguments:', '', argumentTable(args), '');
   const options = help.visibleOptions(command).filter((o) => o.long !== '--help');
   if (options.length > 0) lines.push('Options:', '', optionTable(options), '');
+  const json = JSON_OUTPUTS[qualifiedName(command)];
+  if (json) lines.push('Output with `--json` (generated from the contract):', '', jsonFieldTable(json), '');
   const extra = helpText(command, 'beforeHelp') + helpText(command, 'afterHelp');
   if (extra.trim()) lines.push('```', extra.replace(/^\n+|\s+$/g, ''), '```', '');
   return lines;
@@ -94,7 +99,8 @@ function renderCommand(command: Command): string[] {
 function helpText(command: Command, event: 'beforeHelp' | 'afterHelp'): string {
   let text = '';
   // A Command is an EventEmitter at run time; commander's typings leave that out.
-  (command as unknown as NodeJS.EventEmitter).emit(event, { error: false, command, write: (chunk: string) => void (text += chunk) });
+  if (!(command instanceof EventEmitter)) return '';
+  command.emit(event, { error: false, command, write: (chunk: string) => void (text += chunk) });
   return stripAnsi(text);
 }
 
@@ -170,6 +176,5 @@ function code(text: string): string {
 }
 
 function stripAnsi(text: string): string {
-  // eslint-disable-next-line no-control-regex
-  return text.replace(/\u001b\[[0-9;]*m/g, '');
+  return stripVTControlCharacters(text);
 }

@@ -3,6 +3,7 @@ import { ApiCallError, ConnectionError, ContractError } from '../client/http.js'
 import { ExitWith, UserError } from './errors.js';
 import { EXIT } from './exit-codes.js';
 import type { CliIo } from './io.js';
+import { errorMessage } from '../util/caught.js';
 
 /** What every failed command reports: the same fields in plain text and under --json. */
 export interface CliErrorReport {
@@ -73,12 +74,14 @@ function describeError(error: unknown, debug: boolean, help = 'scanctl --help'):
       ],
     };
   }
-  const message = error instanceof ContractError ? error.message : `unexpected error: ${(error as Error)?.message ?? String(error)}`;
+  const message = error instanceof ContractError ? error.message : `unexpected error: ${errorMessage(error)}`;
   return {
     report: report('internal_error', 'bug', message, EXIT.internal),
     lines: [
       `scanctl: ${message}`,
-      debug ? String((error as Error)?.stack) : '  this is a bug in scanctl; rerun with SCANCTL_DEBUG=1 for the stack trace',
+      debug
+        ? String(error instanceof Error ? error.stack : error)
+        : '  this is a bug in scanctl; rerun with SCANCTL_DEBUG=1 for the stack trace',
     ],
   };
 }

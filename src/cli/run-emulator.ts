@@ -6,8 +6,8 @@ import type { SettleReport } from '../emulator/http/in-flight.js';
 import type { Logger } from '../util/logger.js';
 import { packageVersion } from '../util/package-root.js';
 import { UserError } from './errors.js';
-import type { CliIo } from './io.js';
 import { writeStateFile, type EmulatorRunOptions } from './emulator-flags.js';
+import { errorMessage, errorCode } from '../util/caught.js';
 
 export interface ListenOptions {
   port: number;
@@ -90,11 +90,11 @@ export function nowServing(server: RunningServer): void {
  * secrets included, so that `--import FILE` resumes it anywhere), then the server, even when the export fails.
  */
 export async function stopForCli(server: RunningServer, exportFile: string | null | undefined, graceMs?: number): Promise<SettleReport> {
-  let exportError: unknown = null;
+  let exportError: Error | null = null;
   try {
     if (exportFile) await exportOnExit(server, exportFile);
   } catch (error) {
-    exportError = error;
+    exportError = error instanceof Error ? error : new Error(String(error));
   }
   const report = await server.close(graceMs === undefined ? {} : { graceMs });
   if (exportError) throw exportError;
@@ -114,6 +114,6 @@ async function exportOnExit(server: RunningServer, file: string): Promise<void> 
   try {
     writeStateFile(file, serializeState(exportState(server.emulator, { includeSecrets: true })));
   } catch (error) {
-    throw new UserError(`cannot write ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    throw new UserError(`cannot write ${file}: ${errorCode(error) ?? errorMessage(error)}`);
   }
 }

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { parseJson } from '../contract/parse-json.js';
 import { ApiCallError, ConnectionError, ContractError, describeFetchError, readErrorBody } from './http.js';
 import { readServerSentEvents, type ServerSentEvent } from './sse.js';
+import { errorMessage } from '../util/caught.js';
 
 /** What an operation without a body schema may answer. */
 const NO_SCHEMA = z.unknown();
@@ -27,7 +28,7 @@ export interface CallOptions {
 }
 
 export type CallInput<O extends Operation> = ParamsPart<O> & BodyPart<O> & QueryPart<O> & CallOptions;
-type InputArgs<O extends Operation> = {} extends CallInput<O> ? [input?: CallInput<O>] : [input: CallInput<O>];
+type InputArgs<O extends Operation> = Partial<CallInput<O>> extends CallInput<O> ? [input?: CallInput<O>] : [input: CallInput<O>];
 
 /**
  * The one typed client of every operation, against the real service or the emulator alike:
@@ -45,8 +46,8 @@ export class ApiClient {
   }
 
   /** Calls a JSON operation: its success, validated, or ApiCallError / ConnectionError / ContractError. */
-  async call<O extends Operation>(op: O, ...[input]: InputArgs<O>): Promise<Result<O>> {
-    const response = await this.send(op, ...([input] as InputArgs<O>));
+  async call<O extends Operation>(op: O, ...args: InputArgs<O>): Promise<Result<O>> {
+    const response = await this.send(op, ...args);
     const declared = op.responses[response.status];
     const text = await response.text();
     if (!declared) throw new ContractError(op, response.status, `status ${response.status} is not one the operation declares`);
@@ -54,7 +55,9 @@ export class ApiClient {
     const parsed = text || declared.schema ? parseJson(declared.schema ?? NO_SCHEMA, text) : { ok: true as const, value: undefined };
     if (!parsed.ok) throw new ContractError(op, response.status, parsed.stage === 'json' ? 'the body is not JSON' : parsed.message);
     // The body was checked against the schema of this very status: Result<O> is that schema's type.
-    return { status: response.status, headers: response.headers, body: parsed.value } as Result<O>;
+    const result = { status: response.status, headers: response.headers, body: parsed.value };
+    // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- the body was parsed by this status's own schema; TypeScript cannot tie a runtime status to O's response map
+    return result as Result<O>;
   }
 
   /** Sends an operation's request and returns the raw successful answer (bytes, a stream). */
@@ -62,7 +65,7 @@ export class ApiClient {
     const call = (input ?? {}) as CallOptions & { params?: Record<string, string>; query?: Record<string, unknown>; body?: unknown };
     const url = new URL(`${this.baseUrl}${fillPath(op.path, call.params)}`);
     for (const [name, value] of Object.entries(call.query ?? {}))
-      if (value !== undefined && value !== null) url.searchParams.set(name, String(value));
+      if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') url.searchParams.set(name, String(value));
     const headers: Record<string, string> = { accept: 'application/json', ...call.headers };
     if (call.bearer !== undefined) headers.authorization = `Bearer ${call.bearer}`;
     if (call.cookie !== undefined) headers.cookie = call.cookie;
@@ -102,7 +105,7 @@ export class ApiClient {
     try {
       await readServerSentEvents(response, onEvent);
     } catch (error) {
-      if (!input.signal.aborted) throw new ConnectionError(this.baseUrl, `the stream broke: ${(error as Error).message}`);
+      if (!input.signal.aborted) throw new ConnectionError(this.baseUrl, `the stream broke: ${errorMessage(error)}`);
     }
   }
 }

@@ -1,6 +1,7 @@
 import { ErrorBody } from '../contract/errors.js';
 import { parseJson } from '../contract/parse-json.js';
 import type { Operation } from '../contract/operation.js';
+import { errorCode, errorMessage } from '../util/caught.js';
 
 /** The base URL could not be reached at all. */
 export class ConnectionError extends Error {
@@ -52,7 +53,8 @@ export async function readErrorBody(response: Response): Promise<ErrorBody['erro
 }
 
 export function describeFetchError(error: unknown): string {
-  const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-  if ((error as Error).name === 'TimeoutError') return 'timed out';
-  return cause?.code ?? cause?.message ?? (error as Error).message;
+  if (error instanceof Error && error.name === 'TimeoutError') return 'timed out';
+  const cause = error instanceof Error ? error.cause : undefined;
+  if (cause === undefined) return errorMessage(error);
+  return errorCode(cause) ?? errorMessage(cause);
 }

@@ -32,15 +32,21 @@ export async function readServerSentEvents(response: Response, onEvent: (event: 
     else if (field === 'data') data.push(value);
     else if (field === 'id') id = value;
   };
-  for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
-    buffer += decoder.decode(chunk, { stream: true });
-    let end: number;
-    while ((end = buffer.search(/\r\n|\n|\r/)) >= 0) {
-      // A CR at the very end may be the first half of a CRLF still on its way.
-      if (buffer[end] === '\r' && end === buffer.length - 1) break;
-      const next = buffer[end] === '\r' && buffer[end + 1] === '\n' ? end + 2 : end + 1;
-      line(buffer.slice(0, end));
-      buffer = buffer.slice(next);
+  const reader: ReadableStreamDefaultReader<Uint8Array> = response.body.getReader();
+  try {
+    for (let read = await reader.read(); !read.done; read = await reader.read()) {
+      buffer += decoder.decode(read.value, { stream: true });
+      let end: number;
+      while ((end = buffer.search(/\r\n|\n|\r/)) >= 0) {
+        // A CR at the very end may be the first half of a CRLF still on its way.
+        if (buffer[end] === '\r' && end === buffer.length - 1) break;
+        const next = buffer[end] === '\r' && buffer[end + 1] === '\n' ? end + 2 : end + 1;
+        line(buffer.slice(0, end));
+        buffer = buffer.slice(next);
+      }
     }
+  } finally {
+    // Like for await: a stream left early (an error in onEvent) is cancelled, not left open.
+    await reader.cancel().catch(() => undefined);
   }
 }

@@ -1,6 +1,7 @@
 import type { HealthResponse } from '../contract/control.js';
 import type { ControlClient } from './control.js';
 import type { WaitTimer } from './wait.js';
+import { errorMessage } from '../util/caught.js';
 
 export type ReadyOutcome = { ok: true; health: HealthResponse } | { ok: false; last: string };
 
@@ -20,7 +21,7 @@ export async function waitUntilReady(
 ): Promise<ReadyOutcome> {
   const timer = options.timer ?? realTimer;
   const deadline = timer.now() + options.timeoutMs;
-  let last = 'no answer yet';
+  let last: string;
   for (;;) {
     const left = deadline - timer.now();
     try {
@@ -28,7 +29,7 @@ export async function waitUntilReady(
       if (health.ready) return { ok: true, health };
       last = `not ready: ${notReady(health).join(', ')}`;
     } catch (error) {
-      last = (error as Error).message;
+      last = errorMessage(error);
     }
     const remaining = deadline - timer.now();
     if (remaining <= 0) return { ok: false, last };
@@ -43,5 +44,5 @@ export function notReady(health: HealthResponse): string[] {
     fixtures: 'the fixtures are not loaded',
     deliveries: 'deliveries are not dispatched',
   } as const;
-  return (Object.keys(words) as Array<keyof typeof words>).filter((check) => !health.checks[check]).map((check) => words[check]);
+  return (['database', 'fixtures', 'deliveries'] as const).filter((check) => !health.checks[check]).map((check) => words[check]);
 }

@@ -72,7 +72,7 @@ export function openDeliveryStream(
           if (!ready) reject(new ConnectionError(baseUrl, 'the delivery stream closed before it was ready'));
         },
         (error: unknown) => {
-          if (!ready) reject(error);
+          if (!ready) reject(error instanceof Error ? error : new ConnectionError(baseUrl, String(error)));
         },
       );
     const finished = done.then((): StreamEnd => {

@@ -7,8 +7,8 @@ export type FormFields = Record<string, string>;
 export async function readForm(c: Context): Promise<FormFields> {
   const body = await c.req.parseBody();
   const fields: FormFields = {};
-  for (const [name, value] of Object.entries(body)) {
-    const last = Array.isArray(value) ? value.at(-1) : value;
+  for (const [name, value] of Object.entries<unknown>(body)) {
+    const last: unknown = Array.isArray(value) ? value.at(-1) : value;
     if (typeof last === 'string') fields[name] = last;
   }
   return fields;

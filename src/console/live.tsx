@@ -1,7 +1,7 @@
 /** @jsxImportSource hono/jsx */
 import type { Context } from 'hono';
 import { ApiError } from '../contract/errors.js';
-import type { DeliveryStatus, DeliveryStreamEvent } from '../contract/webhooks.js';
+import { DeliveryStatus, type DeliveryStreamEvent } from '../contract/webhooks.js';
 import type { EmulatorContext } from '../emulator/context.js';
 import { sseResponse } from '../emulator/http/sse.js';
 import { emulatorUserAgent } from '../webhooks/headers.js';
@@ -11,6 +11,7 @@ import { chromeOf } from './pages/chrome.js';
 import { DeliveryRow, DeliveryTotal, rowId } from './pages/deliveries.js';
 import { DeliveryLive } from './pages/delivery.js';
 import { ClockText } from './pages/layout.js';
+import { htmlOf } from './render.js';
 
 /** One change to a page: replace the element with this id, or (when it is not there) put it first in `into`. */
 export interface Patch {
@@ -38,7 +39,10 @@ export function deliveryStream(ctx: EmulatorContext, c: Context<ConsoleEnv>): Re
       throw new ApiError('resource_missing', `No delivery ${only.slice(0, 100)}.`, 'delivery_id');
     appId = row.app_id;
   }
-  const status = c.req.query('status') || undefined;
+  // An unknown status filters nothing, as on the page itself.
+  const status = DeliveryStatus.optional()
+    .catch(undefined)
+    .parse(c.req.query('status') || undefined);
   const insertNew = c.req.query('first') === '1' && !only;
   return sseResponse(c, ctx.streams, (channel) => {
     const changed = new Set<string>();
@@ -48,10 +52,10 @@ export function deliveryStream(ctx: EmulatorContext, c: Context<ConsoleEnv>): Re
       const ids = [...changed].slice(-MAX_PER_BATCH);
       changed.clear();
       const now = ctx.clock.now();
-      const patches: Patch[] = [{ id: 'emulator-clock', html: String(<ClockText now={now} />) }];
+      const patches: Patch[] = [{ id: 'emulator-clock', html: htmlOf(<ClockText now={now} />) }];
       if (!only) {
-        const total = ctx.store.deliveryPages.count(appId, status as DeliveryStatus | undefined);
-        patches.push({ id: 'deliveries-total', html: String(<DeliveryTotal total={total} status={status} />) });
+        const total = ctx.store.deliveryPages.count(appId, status);
+        patches.push({ id: 'deliveries-total', html: htmlOf(<DeliveryTotal total={total} status={status} />) });
       }
       for (const id of ids) {
         if (only) {
@@ -59,7 +63,7 @@ export function deliveryStream(ctx: EmulatorContext, c: Context<ConsoleEnv>): Re
           if (row)
             patches.push({
               id: 'delivery-live',
-              html: String(
+              html: htmlOf(
                 <DeliveryLive detail={deliveryDetail(ctx.store, ctx.box, emulatorUserAgent(ctx.config.version), row)} now={now} />,
               ),
             });
@@ -67,7 +71,7 @@ export function deliveryStream(ctx: EmulatorContext, c: Context<ConsoleEnv>): Re
         }
         const row = ctx.store.deliveryPages.row(id);
         if (!row) continue;
-        const html = String(<DeliveryRow row={row} chrome={{ ...chrome, now }} />);
+        const html = htmlOf(<DeliveryRow row={row} chrome={{ ...chrome, now }} />);
         const fits = insertNew && (status === undefined || row.status === status);
         patches.push(fits ? { id: rowId(id), html, into: 'deliveries-rows' } : { id: rowId(id), html });
       }

@@ -23,9 +23,17 @@ export function securityHeaders(): MiddlewareHandler<ConsoleEnv> {
   };
 }
 
+import { isContentfulStatus } from '../emulator/http/status.js';
+
+/** The HTML of a hono/jsx element, which renders itself when turned into text. */
+export function htmlOf(node: unknown): string {
+  return String(node);
+}
+
 /** An HTML page (a hono/jsx element) with its status. */
 export function renderPage(c: Context, page: unknown, status = 200): Response | Promise<Response> {
-  return c.html(`<!doctype html>${String(page)}`, status as 200);
+  const html = `<!doctype html>${htmlOf(page)}` as const;
+  return isContentfulStatus(status) ? c.html(html, status) : c.html(html);
 }
 
 /** A console link that keeps the chosen app (`?app=` only when it is not the account's first). */

@@ -60,6 +60,8 @@ export const CHOICES = {
   streamBufferBytes: 256 * 1024,
   /** CHOICE-35: on SIGTERM/SIGINT, requests in flight get this long (real ms) to be answered before they are refused. */
   stopGraceMs: 5_000,
+  /** CHOICE-45: checkpoints kept at once (each a full copy of the state); one more is 409 checkpoint_limit_reached. */
+  maxCheckpoints: 64,
 } as const;
 
 /** CHOICE-11: the host names the emulator answers without --allowed-host (with its own port). */

@@ -7,7 +7,8 @@ export const WEBHOOK_SECRET_PATTERN = /^whsec_[A-Za-z0-9+/=_-]{16,128}$/;
 export type KeyEnv = 'test' | 'live';
 
 export function secretKeyEnv(key: string): KeyEnv | null {
-  return (SECRET_KEY_PATTERN.exec(key)?.[1] as KeyEnv | undefined) ?? null;
+  const env = SECRET_KEY_PATTERN.exec(key)?.[1];
+  return env === 'test' || env === 'live' ? env : null;
 }
 
 /** AUTH-2: anything that starts like a publishable key is treated as one, well-formed or not. */

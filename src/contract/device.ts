@@ -22,7 +22,7 @@ export const ChallengeResponse = z
 export type ChallengeResponse = z.infer<typeof ChallengeResponse>;
 
 /** The simulator's stub attestation: what a real platform attestation proves, in plain fields. */
-export const StubAttestation = z
+const StubAttestation = z
   .strictObject({
     format: z.literal('stub'),
     challenge: z.string().min(1).max(200),
@@ -36,7 +36,7 @@ export const EnrollmentRequest = z
   .meta({ id: 'EnrollmentRequest' });
 export type EnrollmentRequest = z.infer<typeof EnrollmentRequest>;
 
-export const InstallationStatus = z.enum(['enrolled', 'blocked']);
+const InstallationStatus = z.enum(['enrolled', 'blocked']);
 
 export const EnrollmentResponse = z
   .object({
@@ -91,7 +91,7 @@ export const MeshFitResponse = z
   .meta({ id: 'MeshFit' });
 export type MeshFitResponse = z.infer<typeof MeshFitResponse>;
 
-export const SCAN_STATUSES = ['started', 'completed', 'failed', 'abandoned'] as const;
+const SCAN_STATUSES = ['started', 'completed', 'failed', 'abandoned'] as const;
 export const ScanStatus = z.enum(SCAN_STATUSES);
 export type ScanStatus = z.infer<typeof ScanStatus>;
 export const SCAN_OUTCOMES = ['completed', 'failed', 'abandoned'] as const;

@@ -228,7 +228,7 @@ function buildOperation(op: Operation, components: Components, errorRef: Json): 
   };
   if (op.request) {
     out.requestBody = {
-      required: true,
+      required: !op.request.optional,
       content: content(op.request.contentType ?? 'application/json', components.add(op.request.schema, 'input'), op.request.example),
     };
   }

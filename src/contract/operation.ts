@@ -23,6 +23,8 @@ export interface OperationBody {
   example?: unknown;
   /** A larger body limit than the emulator's default (a state file); bytes. */
   maxBytes?: number;
+  /** The body may be left out: a request without one is taken as `{}` (JSON bodies only). */
+  optional?: boolean;
 }
 
 export interface OperationResponse {
@@ -138,5 +140,6 @@ export function pathParamNames(path: string): string[] {
 
 /** A list of operations as an object keyed by operationId, each keeping its own type. */
 export function byOperationId<const T extends readonly Operation[]>(...ops: T): { [O in T[number] as O['operationId']]: O } {
+  // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- Object.fromEntries cannot keep each key's own value type
   return Object.fromEntries(ops.map((op) => [op.operationId, op])) as { [O in T[number] as O['operationId']]: O };
 }

@@ -13,6 +13,7 @@ export const HostUserRef = z
   .describe('The member, as the customer names them: 1 to 255 characters of valid Unicode (no lone surrogates).');
 
 export const SCOPES = ['scan.create'] as const;
+export type Scope = (typeof SCOPES)[number];
 
 /** SES-1: the session request body. Unknown fields are refused so a typo never passes silently. */
 export const CreateSessionRequest = z

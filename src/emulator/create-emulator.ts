@@ -65,11 +65,24 @@ export function createEmulator(deps: EmulatorDeps): Emulator {
     ...deps.config,
   };
   const bus = new Bus();
-  const ctx = {
+  const box = deps.box ?? SecretBox.random();
+  const logger = deps.logger ?? SILENT_LOGGER;
+  const webhooks = createWebhookEngine({
+    store,
+    clock,
+    box,
+    events: { wanted: () => bus.listenerCount('delivery') > 0, emit: (event) => bus.emit('delivery', event) },
+    userAgent: emulatorUserAgent(config.version),
+    // A seeded run sends one delivery at a time, in due order, so attempts are stored in the same order every run.
+    concurrency: seed === null ? undefined : 1,
+    frozenClock: clock.frozenAtMs !== null,
+    logger,
+  });
+  const ctx: EmulatorContext = {
     store,
     clock,
     ids: deps.ids ?? (seed === null ? randomIds : seededIds(store, seed)),
-    box: deps.box ?? SecretBox.random(),
+    box,
     bus,
     config,
     scheduler: new Scheduler(clock, (offset) => store.meta.set(META.clockOffset, String(offset))),
@@ -77,19 +90,9 @@ export function createEmulator(deps: EmulatorDeps): Emulator {
     requestLog: new RequestLogBuffer(bus),
     readiness: { fixturesLoaded: false },
     streams: new OpenStreams(),
-    logger: deps.logger ?? SILENT_LOGGER,
-  } as EmulatorContext;
-  ctx.webhooks = createWebhookEngine({
-    store,
-    clock,
-    box: ctx.box,
-    events: { wanted: () => bus.listenerCount('delivery') > 0, emit: (event) => bus.emit('delivery', event) },
-    userAgent: emulatorUserAgent(config.version),
-    // A seeded run sends one delivery at a time, in due order, so attempts are stored in the same order every run.
-    concurrency: seed === null ? undefined : 1,
-    frozenClock: clock.frozenAtMs !== null,
-    logger: ctx.logger,
-  });
+    logger,
+    webhooks,
+  };
   ctx.scheduler.register(ctx.webhooks);
 
   const app = new Hono<AppEnv>();

@@ -4,6 +4,7 @@ import { CHOICES } from '../contract/choices.js';
 import { formatPath } from '../contract/issue-path.js';
 import { parseJson } from '../contract/parse-json.js';
 import { PUBLISHABLE_KEY_PATTERN, SECRET_KEY_PATTERN, WEBHOOK_SECRET_PATTERN } from '../contract/credentials.js';
+import { errorMessage, errorCode } from '../util/caught.js';
 
 const KeyPair = (env: 'test' | 'live') =>
   z.strictObject({
@@ -17,7 +18,7 @@ const KeyPair = (env: 'test' | 'live') =>
       .regex(PUBLISHABLE_KEY_PATTERN, `must be pk_${env}_ followed by 16 to 128 letters and digits`),
   });
 
-export const FixtureApp = z
+const FixtureApp = z
   .strictObject({
     id: z.string().regex(/^app_[A-Za-z0-9_]+$/, 'must look like app_...'),
     account_id: z.string().min(1),
@@ -37,7 +38,7 @@ export const FixtureApp = z
   })
   // AUTH-10: live keys need the owner's billing profile and accepted terms.
   .refine((app) => !app.keys.live || (app.billing_profile && app.terms_accepted), {
-    message: 'live keys need billing_profile and terms_accepted to be true (AUTH-10)',
+    error: 'live keys need billing_profile and terms_accepted to be true (AUTH-10)',
     path: ['keys', 'live'],
   });
 
@@ -127,9 +128,7 @@ export function readFixtures(file: string): Fixtures {
   try {
     text = readFileSync(file, 'utf8');
   } catch (error) {
-    throw new FixtureError(file, [
-      { field: '', reason: `cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})` },
-    ]);
+    throw new FixtureError(file, [{ field: '', reason: `cannot be read (${errorCode(error) ?? errorMessage(error)})` }]);
   }
   // serve reads its fixture file twice as it starts (to seed, then for the ready line's keys):
   // the same bytes are validated once. A copy each time: callers may change what they get.

@@ -56,7 +56,12 @@ export class Scheduler {
     await this.queue;
   }
 
-  private serialize(step: () => Promise<{ played: number }>): Promise<{ played: number }> {
+  /** Runs `work` between clock moves (a checkpoint or restore), never during one: a move sees one state and one clock. */
+  exclusive<T>(work: () => T | Promise<T>): Promise<T> {
+    return this.serialize(async () => await work());
+  }
+
+  private serialize<T>(step: () => Promise<T>): Promise<T> {
     const run = this.queue.then(step);
     this.queue = run.catch(() => undefined);
     return run;
@@ -116,7 +121,7 @@ export class Scheduler {
   }
 
   private async settledEarliestDue(): Promise<number | null> {
-    await Promise.all(this.sources.map((source) => source.settle?.()));
+    await Promise.all(this.sources.map(async (source) => source.settle?.()));
     return this.earliestDue();
   }
 

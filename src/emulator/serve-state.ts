@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { CHOICES } from '../contract/choices.js';
 import { makeDir } from '../util/make-dir.js';
 import { parseJson } from '../contract/parse-json.js';
+import { errorCode } from '../util/caught.js';
 
 // Light on purpose: client commands read this without loading the emulator.
 export const DEFAULT_PORT = 7226; // "SCAN" on a phone keypad; clashes with nothing common.
@@ -61,7 +62,7 @@ function isAlive(pid: number): boolean {
     return true;
   } catch (error) {
     // EPERM: the process exists but belongs to someone else.
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
+    return errorCode(error) === 'EPERM';
   }
 }
 

@@ -1,6 +1,6 @@
 import type { IncomingMessage, RequestListener, Server, ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
+import { listeningPort } from '../util/listening-port.js';
 import { openDatabase, loadSecretBox, migrate, type Db } from '../store/db.js';
 import { answerClientErrors, createEmulatorHttpServer, emulatorRequestListener, type EmulatorRequestListener } from './http/node-server.js';
 import { InFlightRequests, type SettleReport } from './http/in-flight.js';
@@ -15,6 +15,7 @@ import type { Fixtures } from './fixture-file.js';
 import { SILENT_LOGGER, type Logger } from '../util/logger.js';
 import type { StateFile } from '../contract/state.js';
 import { importState } from './state/import.js';
+import { errorMessage, errorCode } from '../util/caught.js';
 
 export interface ServeOptions {
   port: number;
@@ -127,7 +128,7 @@ export async function startEmulatorServer(options: ServeOptions): Promise<Runnin
     const requestListener = inFlight.wrap(emulatorRequestListener(emulator.app.fetch, emulator.logger));
     const server = listening;
     if (options.boundServer) answerClientErrors(server);
-    const port = (server.address() as AddressInfo).port;
+    const port = listeningPort(server);
     emulator.config.port = port;
     emulator.config.allowedHosts = options.allowedHosts ?? [];
     const url = `http://${urlHost(options.host)}:${port}`;
@@ -137,7 +138,7 @@ export async function startEmulatorServer(options: ServeOptions): Promise<Runnin
       try {
         writeServeState(options.stateFile, { pid: process.pid, base_url: url, db: dbPath });
       } catch (error) {
-        stateFileError = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+        stateFileError = errorCode(error) ?? errorMessage(error);
       }
     }
     held?.open(server, requestListener);

@@ -2,7 +2,6 @@ import { ApiCallError, ConnectionError } from '../client/http.js';
 import { mintSession } from '../client/service.js';
 import { CHOICES } from '../contract/choices.js';
 import type { KeyEnv } from '../contract/credentials.js';
-import type { ErrorBody } from '../contract/errors.js';
 import {
   EXPECTED_REFUSALS,
   type Refusal,
@@ -12,6 +11,7 @@ import {
   type SimulateOptions,
   type StepName,
 } from './simulate-events.js';
+import { errorMessage } from '../util/caught.js';
 
 const RETRY_AFTER_CAP_MS = 10_000;
 const MINT_ATTEMPTS = 5;
@@ -23,8 +23,7 @@ const isTransient = (error: unknown) =>
   (error instanceof ApiCallError && (error.status >= 500 || (error.status === 429 && error.error?.code !== 'quota_exceeded')));
 
 function refusalOf(step: StepName, error: ApiCallError): Refusal {
-  const body = error.error as ErrorBody['error'];
-  return { step, status: error.status, code: body.code, message: body.message };
+  return { step, status: error.status, code: error.error?.code ?? '', message: error.error?.message ?? error.message };
 }
 
 /** Wait before retry `attempt` (1-based): Retry-After when the service gave one (capped), else 250 ms doubling. */
@@ -64,7 +63,7 @@ export class ScanRun {
         }
         if (attempt > retries || !isTransient(error)) throw error;
         const wait = retryWait(error, attempt);
-        this.record({ step: 'retry', at: name, attempt, wait_ms: wait, reason: (error as Error).message });
+        this.record({ step: 'retry', at: name, attempt, wait_ms: wait, reason: errorMessage(error) });
         await this.sleep(wait);
       }
     }

@@ -1,7 +1,7 @@
 import type { FetchLike } from '../client/api.js';
 import type { KeyEnv } from '../contract/credentials.js';
 import type { ScanOutcome, ScanStatus } from '../contract/device.js';
-import type { ErrorBody } from '../contract/errors.js';
+import { errorMessage } from '../util/caught.js';
 
 // What the simulated SDK is told and what it emits: the contract between the engine and its renderers.
 
@@ -111,7 +111,7 @@ export class SimulationError extends Error {
     readonly error: unknown,
     readonly summary: ScanSummary | null,
   ) {
-    super(`${step}: ${(error as Error).message}`);
+    super(`${step}: ${errorMessage(error)}`);
     this.name = 'SimulationError';
   }
 }

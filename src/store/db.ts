@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import Database from 'better-sqlite3';
 import { chmodSync, existsSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
@@ -7,6 +8,7 @@ import { SecretBox } from '../util/crypto.js';
 import { CHOICES } from '../contract/choices.js';
 import { makeDir } from '../util/make-dir.js';
 import { damaged, refuseDamaged, refuseEmptyFile, refuseWrongVersion } from './open-checks.js';
+import { errorMessage, errorCode } from '../util/caught.js';
 
 export type Db = Database.Database;
 
@@ -70,9 +72,9 @@ export function openDatabase(path: string, options: OpenOptions = {}): Db {
     // A file this start created and could not fill (a full disk) would be refused as empty next time.
     if (created) removeEmpty(path);
     if (isBusy(error)) throw new DatabaseLockedError(path);
-    const code = (error as { code?: unknown }).code;
+    const code = errorCode(error);
     // (A file that is not SQLite at all, SQLITE_NOTADB, keeps its own message: cannot open ...: file is not a database.)
-    if (typeof code === 'string' && code.startsWith('SQLITE_CORRUPT')) throw damaged(path, (error as Error).message);
+    if (typeof code === 'string' && code.startsWith('SQLITE_CORRUPT')) throw damaged(path, errorMessage(error));
     throw error;
   }
 }
@@ -87,12 +89,12 @@ function removeEmpty(path: string): void {
 }
 
 function isBusy(error: unknown): boolean {
-  const code = (error as { code?: string } | null)?.code;
+  const code = errorCode(error);
   return code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED';
 }
 
 export function schemaVersion(db: Db): number {
-  return db.pragma('user_version', { simple: true }) as number;
+  return z.number().parse(db.pragma('user_version', { simple: true }));
 }
 
 /** Applies the migrations the database has not had yet, in one transaction: the one migration runner. */

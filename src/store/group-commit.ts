@@ -69,6 +69,7 @@ export function createGroupCommit(db: Db): GroupCommit {
     run<R>(work: () => R): Promise<R> {
       return new Promise<R>((resolve, reject) => {
         if (queue.length === 0) setImmediate(flush);
+        // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- the queue holds works of every R; each resolve gets its own work's value
         queue.push({ work, resolve: resolve as (value: unknown) => void, reject });
       });
     },

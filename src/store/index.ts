@@ -17,8 +17,7 @@ import { chaosStatements } from './tables/chaos.js';
 /** Every table's prepared statements, built once per database. */
 export function createStore(db: Db) {
   return {
-    // The cast names the type for the declaration file, which cannot name it otherwise (TS4058).
-    // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion -- names the type for the declaration file, which cannot name it otherwise (TS4058)
     db: db as BetterSqlite3.Database,
     meta: metaStatements(db),
     accounts: accountStatements(db),

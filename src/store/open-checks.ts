@@ -1,7 +1,9 @@
+import { z } from 'zod';
 import Database from 'better-sqlite3';
 import { existsSync, statSync } from 'node:fs';
 import type { Db } from './db.js';
 import { runMigrations } from './migrations/index.js';
+import { errorMessage } from '../util/caught.js';
 
 /** A database file serve will not use as it is, said in one line with what to do (CLI: exit 2). */
 export class DatabaseRefusedError extends Error {
@@ -39,9 +41,12 @@ export function refuseDamaged(db: Db, path: string): void {
   if (path === ':memory:') return;
   let problems: string[];
   try {
-    problems = (db.pragma('quick_check(5)') as Array<Record<string, unknown>>).map((row) => String(Object.values(row)[0]));
+    problems = z
+      .array(z.record(z.string(), z.unknown()))
+      .parse(db.pragma('quick_check(5)'))
+      .map((row) => String(Object.values(row)[0]));
   } catch (error) {
-    throw damaged(path, (error as Error).message);
+    throw damaged(path, errorMessage(error));
   }
   if (problems.length !== 1 || problems[0] !== 'ok') throw damaged(path, problems[0] ?? 'no answer');
 }

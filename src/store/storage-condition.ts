@@ -4,11 +4,12 @@
  */
 import type { Logger } from '../util/logger.js';
 import { onceAMinute, SAY_AGAIN_MS } from '../util/once-a-minute.js';
+import { errorCode } from '../util/caught.js';
 
 export type StorageCondition = 'full' | 'io' | 'busy' | 'damaged' | 'closed';
 
 export function storageCondition(error: unknown): StorageCondition | null {
-  const code = (error as { code?: unknown } | null)?.code;
+  const code = errorCode(error);
   if (typeof code === 'string') {
     if (code === 'SQLITE_FULL' || code === 'ENOSPC') return 'full';
     // SQLITE_READONLY: the file or its folder lost write permission while serve ran.
@@ -43,7 +44,7 @@ export class StorageConditionLog {
 
   note(condition: StorageCondition, error: unknown): void {
     if (condition === 'closed') return;
-    const code = (error as { code?: unknown } | null)?.code;
+    const code = errorCode(error);
     this.say(condition, `storage: ${DESCRIPTIONS[condition]} [${typeof code === 'string' ? code : 'closed'}]`);
   }
 }

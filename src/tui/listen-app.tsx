@@ -9,6 +9,7 @@ import { useDeliveryDetail } from './use-detail.js';
 import { useEmulatorClock } from './use-emulator-clock.js';
 import { useSelection } from './use-selection.js';
 import { useTerminalSize } from './use-terminal-size.js';
+import { errorMessage } from '../util/caught.js';
 
 export interface ListenAppProps {
   appId: string;
@@ -53,7 +54,7 @@ export function ListenApp(props: ListenAppProps) {
       setNotice(`resending ${eventId}...`);
       props.resend(eventId).then(
         () => setNotice(`resent ${eventId}: a new delivery, same event id`),
-        (error: unknown) => setNotice(`resend failed: ${(error as Error).message}`),
+        (error: unknown) => setNotice(`resend failed: ${errorMessage(error)}`),
       );
     },
     [props.resend],

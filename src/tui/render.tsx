@@ -17,9 +17,11 @@ export interface Terminal {
 export async function renderListen(terminal: Terminal, props: ListenAppProps & { closed: Promise<unknown> }): Promise<void> {
   const { closed, ...appProps } = props;
   const instance = render(<ListenApp {...appProps} />, {
+    /* eslint-disable @typescript-eslint/no-unsafe-type-assertion -- ink types its streams as a TTY's; it calls write() and reads columns, which a command's io gives */
     stdout: terminal.stdout as NodeJS.WriteStream,
     stderr: terminal.stderr as NodeJS.WriteStream,
     stdin: terminal.stdin as NodeJS.ReadStream,
+    /* eslint-enable @typescript-eslint/no-unsafe-type-assertion */
     exitOnCtrlC: false,
     // The global console writes to the process's terminal: routed around the view only when it draws there.
     patchConsole: terminal.stdout === process.stdout,

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import type { DeliveryDetail } from '../contract/webhooks.js';
+import { errorMessage } from '../util/caught.js';
 
 export type DetailState =
   { status: 'idle' } | { status: 'loading' } | { status: 'loaded'; detail: DeliveryDetail } | { status: 'error'; message: string };
@@ -16,7 +17,7 @@ export function useDeliveryDetail(load: (id: string) => Promise<DeliveryDetail>,
     setState((s) => (s.status === 'loaded' && s.detail.id === deliveryId ? s : { status: 'loading' }));
     load(deliveryId).then(
       (detail) => live && setState({ status: 'loaded', detail }),
-      (error: unknown) => live && setState({ status: 'error', message: (error as Error).message }),
+      (error: unknown) => live && setState({ status: 'error', message: errorMessage(error) }),
     );
     return () => {
       live = false;

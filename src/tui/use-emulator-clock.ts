@@ -29,7 +29,7 @@ export function useEmulatorClock(
         () => undefined, // the stream's end reports a stopped emulator
       );
     void refresh();
-    const timer = setInterval(refresh, intervalMs);
+    const timer = setInterval(() => void refresh(), intervalMs);
     return () => {
       live = false;
       clearInterval(timer);

@@ -1,5 +1,6 @@
 import { mkdirSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { errorCode } from './caught.js';
 
 /** How many missing folders above one are created at most: far more than any real path needs. */
 const MAX_DEPTH = 64;
@@ -31,7 +32,7 @@ export function makeDir(path: string, mode: number): void {
       mkdirSync(folder, { mode });
     } catch (error) {
       // Made meanwhile by another process: fine if it is a folder.
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST' || !statSync(folder).isDirectory()) throw error;
+      if (errorCode(error) !== 'EEXIST' || !statSync(folder).isDirectory()) throw error;
     }
   }
 }

@@ -79,7 +79,7 @@ export function chaosOrder<T>(store: Store, appId: string, batch: T[]): T[] {
 
 export function orderFor<T>(seed: number, batch: T[], keyOf: (id: string) => string = (id) => id): T[] {
   const keyed = batch.map((item, index) => {
-    const id = (item as { id?: unknown } | null)?.id;
+    const id = typeof item === 'object' && item !== null && 'id' in item ? item.id : undefined;
     return { item, rank: seededUnit(seed, 'order', typeof id === 'string' ? keyOf(id) : `@${index}`) };
   });
   keyed.sort((a, b) => a.rank - b.rank);

@@ -97,8 +97,8 @@ export function createWebhookEngine(deps: WebhookEngineDeps): WebhookEngine {
   });
 
   /** Makes the attempt holding a global slot and one of its origin's; both are given back when it is recorded. */
-  function send(row: DeliveryWithEvent, destination: Destination, origin: string | null): void {
-    const sending: Promise<void> = (run.stopping ? Promise.resolve() : attempt(row, destination))
+  function send(row: DeliveryWithEvent, destination: Destination, origin: string | null, epoch: number): void {
+    const sending: Promise<void> = (run.stopping ? Promise.resolve() : attempt(row, destination, epoch))
       .catch((error: unknown) => {
         if (run.stopping) return;
         // A full disk is said once, not once per attempt.
@@ -115,11 +115,11 @@ export function createWebhookEngine(deps: WebhookEngineDeps): WebhookEngine {
   }
 
   /** A delivery whose origin is full waits for that origin's turn (holding no global slot), then for a global one. */
-  function sendInTurn(row: DeliveryWithEvent, destination: Destination, origin: string): void {
+  function sendInTurn(row: DeliveryWithEvent, destination: Destination, origin: string, epoch: number): void {
     const waiting: Promise<void> = slots
       .waitForOrigin(origin, row.app_id)
       .then(() => slots.acquireGlobal())
-      .then(() => send(row, destination, origin))
+      .then(() => send(row, destination, origin, epoch))
       .finally(() => inFlight.delete(waiting));
     inFlight.add(waiting);
   }
@@ -136,6 +136,7 @@ export function createWebhookEngine(deps: WebhookEngineDeps): WebhookEngine {
       const waiting = slots.waitingApps();
       if (waiting.length > 0) leftWaiting = true;
       const claimed = store.webhooks.claimDue(clock.now(), CLAIM_BATCH, waiting);
+      const epoch = store.webhooks.claimEpoch();
       claimedInAll += claimed.length;
       if (claimed.length === 0) return claimedInAll;
       // Each app's URL, signing secret and chaos setting are read once per claimed batch (never kept across batches).
@@ -149,10 +150,10 @@ export function createWebhookEngine(deps: WebhookEngineDeps): WebhookEngine {
             slots.releaseGlobal();
             return claimedInAll;
           }
-          if (slots.tryOrigin(origin)) send(row, destination, origin);
+          if (slots.tryOrigin(origin)) send(row, destination, origin, epoch);
           else {
             slots.releaseGlobal();
-            sendInTurn(row, destination, origin!);
+            sendInTurn(row, destination, origin!, epoch);
           }
         }
       }
@@ -217,7 +218,10 @@ export function createWebhookEngine(deps: WebhookEngineDeps): WebhookEngine {
     get dispatching() {
       return started;
     },
-    advancing: (target) => store.webhooks.holdNewUntil(target),
+    advancing: (target) => {
+      store.webhooks.holdNewUntil(target);
+      if (target === null) loop.kick();
+    },
     settle: drain,
   };
   return engine;

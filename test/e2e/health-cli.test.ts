@@ -27,7 +27,7 @@ describe('health, readiness and serve in a container (CHOICE-26, CHOICE-27)', ()
     let stdout = '';
     serve.child.stdout!.on('data', (chunk) => (stdout += chunk));
     const health = await runCli(['health', '--base-url', serve.baseUrl]);
-    expect(health).toMatchObject({ code: 0, stdout: `ready: scanctl ${serve.ready.version} at ${serve.baseUrl}\n` });
+    expect(health).toMatchObject({ code: 0, stdout: `ready: scanctl ${String(serve.ready.version)} at ${serve.baseUrl}\n` });
     expect(serve.ready).toMatchObject({ object: 'serve_ready', base_url: serve.baseUrl });
     expect(serve.ready.env).toEqual({
       SCANCTL_BASE_URL: serve.baseUrl,
@@ -48,7 +48,7 @@ describe('health, readiness and serve in a container (CHOICE-26, CHOICE-27)', ()
     const waiting = runCli(['wait', '--base-url', baseUrl, '--timeout', '20s']);
     const serve = await startServe(['--port', String(port)], { db: ':memory:' });
     try {
-      expect(await waiting).toMatchObject({ code: 0, stdout: `ready: scanctl ${serve.ready.version} at ${baseUrl}\n` });
+      expect(await waiting).toMatchObject({ code: 0, stdout: `ready: scanctl ${String(serve.ready.version)} at ${baseUrl}\n` });
     } finally {
       await serve.stop();
     }

@@ -39,8 +39,8 @@ describe('CHOICE-37: back-pressure on streams (built CLI)', () => {
   it.skipIf(process.platform !== 'linux')(
     "CHOICE-37: stalled subscribers of a stream are dropped past the bound; serve's memory stays bounded and other clients are served",
     async () => {
-      // A small young generation, as serve had before Node's compile cache replaced its own sizing: RSS then follows what is kept, not garbage not yet collected.
-      const serve = await startServe(['--rate-limit', '0'], { env: { NODE_OPTIONS: '--max-semi-space-size=2' } });
+      // serve as users run it: the launcher's heap flags keep RSS following what is kept, not garbage not yet collected.
+      const serve = await startServe(['--rate-limit', '0']);
       cleanups.push(() => serve.kill());
       const pid = serve.child.pid!;
       const { host } = new URL(serve.baseUrl);

@@ -64,7 +64,7 @@ describe('deliveries to an https receiver', () => {
         process.execPath,
         ['--input-type=module', '-e', script],
         { env: { ...process.env, NODE_EXTRA_CA_CERTS: CERT }, timeout: 20_000 },
-        (error, stdout) => (error ? reject(error) : resolve(stdout)),
+        (error, stdout) => (error ? reject(new Error(error.message, { cause: error })) : resolve(stdout)),
       ),
     );
     const outcomes = JSON.parse(out) as Array<{ status: number; error: string | null; excerpt: string }>;

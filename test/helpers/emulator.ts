@@ -72,7 +72,7 @@ export function testEmulator(
     }
     const response = await emulator.app.request(path, { method, headers, body });
     const text = await response.text();
-    let parsed: unknown = text;
+    let parsed: unknown;
     try {
       parsed = text ? JSON.parse(text) : undefined;
     } catch {

@@ -2,7 +2,7 @@ import { EventEmitter } from 'node:events';
 import { render } from 'ink';
 import type { ReactElement } from 'react';
 
-const ANSI = /\u001b\[[0-9;?]*[A-Za-z]/g;
+const ANSI = new RegExp(String.raw`\u001b\[[0-9;?]*[A-Za-z]`, 'g');
 
 /** A terminal of a given size for ink: it keeps each frame and tells waiters, and can be resized. */
 export class FakeStdout extends EventEmitter {

@@ -37,7 +37,8 @@ export async function startReceiver(secret: string, behaviour: Behaviour = () =>
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', async () => {
+    req.on('end', () => void answer());
+    const answer = async () => {
       const raw = Buffer.concat(chunks);
       const presented = String(req.headers['service-signature'] ?? '');
       const expected = createHmac('sha256', secret).update(raw).digest('hex');
@@ -52,7 +53,7 @@ export async function startReceiver(secret: string, behaviour: Behaviour = () =>
       if (action === 'hang') return;
       if (typeof action === 'number') return res.writeHead(action, { 'content-type': 'text/plain' }).end(`status ${action}`);
       res.writeHead(action.status, action.headers ?? {}).end(action.body ?? '');
-    });
+    };
   });
   server.on('connection', (s) => {
     sockets.add(s);

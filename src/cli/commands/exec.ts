@@ -2,8 +2,8 @@ import { CommanderError, Option, type Command } from 'commander';
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer, type RequestListener, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { constants } from 'node:os';
+import { listeningPort } from '../../util/listening-port.js';
 import { CHOICES } from '../../contract/choices.js';
 import { ENVIRONMENT, environmentOf } from '../../contract/environment.js';
 import type { TestCredentials } from '../../emulator/test-credentials.js';
@@ -140,7 +140,7 @@ async function gatedServer(): Promise<{ server: Server; url: string; open(listen
   const ready = new Promise<RequestListener>((resolve) => (open = resolve));
   const server = createServer((req, res) => void ready.then((listener) => listener(req, res)));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, open };
+  return { server, url: `http://127.0.0.1:${listeningPort(server)}`, open };
 }
 
 /** APP-2: setting a webhook_url is what the portal does; the app keeps (or is issued) its signing secret. */

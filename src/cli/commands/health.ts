@@ -3,6 +3,7 @@ import type { HealthResponse } from '../../contract/control.js';
 import { contextOf } from '../context.js';
 import { UserError } from '../errors.js';
 import { EXIT } from '../exit-codes.js';
+import { errorMessage } from '../../util/caught.js';
 
 /**
  * `scanctl health`: one look at GET /_scanctl/health. Exit 0 when ready, 1 otherwise (not ready,
@@ -22,7 +23,7 @@ export function register(program: Command): void {
         baseUrl = ctx.baseUrl;
         health = await ctx.control().health();
       } catch (error) {
-        throw new UserError(`${baseUrl ?? 'the emulator'} is not healthy: ${(error as Error).message}`, {
+        throw new UserError(`${baseUrl ?? 'the emulator'} is not healthy: ${errorMessage(error)}`, {
           exitCode: EXIT.unhealthy,
           code: 'unhealthy',
         });

@@ -3,6 +3,7 @@ import { writeFileSync } from 'node:fs';
 import { contextOf } from '../context.js';
 import { UserError } from '../errors.js';
 import { httpUrl } from '../parse-options.js';
+import { errorMessage, errorCode } from '../../util/caught.js';
 
 /**
  * scanctl openapi [--output FILE]: the OpenAPI 3.1 document, built from the contract modules
@@ -25,7 +26,7 @@ export function register(program: Command): void {
       try {
         writeFileSync(ctx.path(flags.output), text);
       } catch (error) {
-        throw new UserError(`cannot write ${flags.output} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+        throw new UserError(`cannot write ${flags.output} (${errorCode(error) ?? errorMessage(error)})`);
       }
       ctx.io.stderr.write(`scanctl: wrote ${flags.output}\n`);
     });

@@ -48,19 +48,17 @@ export function deliveryRoutes(ctx: EmulatorContext) {
       const chrome = chromeOf(ctx, c);
       const before = c.req.query('before');
       const after = c.req.query('after');
-      let status: string | undefined = c.req.query('status') || undefined;
+      let status: DeliveryWithEvent['status'] | undefined;
       let failure: Failure | undefined;
       try {
-        parseWith(StatusFilter, { status });
+        status = parseWith(StatusFilter, { status: c.req.query('status') || undefined }).status;
       } catch (error) {
         failure = failureOf('filter', error);
-        status = undefined;
       }
-      const filter = status as DeliveryWithEvent['status'] | undefined;
-      const page = ctx.store.deliveryPages.page({ app_id: chrome.app.id, status: filter, before, after, limit: DELIVERY_PAGE_SIZE });
+      const page = ctx.store.deliveryPages.page({ app_id: chrome.app.id, status, before, after, limit: DELIVERY_PAGE_SIZE });
       const first = !page.hasNewer;
       const live = pageHref('/deliveries/live', chrome.app, chrome.apps, { status, first: first ? '1' : undefined });
-      const total = ctx.store.deliveryPages.count(chrome.app.id, filter);
+      const total = ctx.store.deliveryPages.count(chrome.app.id, status);
       const view = <DeliveriesPage chrome={chrome} page={page} total={total} status={status} failure={failure} first={first} live={live} />;
       return renderPage(c, view, failure?.status ?? 200);
     })

@@ -12,7 +12,8 @@ import { chromeOf } from '../pages/chrome.js';
 import { KeysPage, type IssuedKeys } from '../pages/keys.js';
 import { redirectDone, renderPage } from '../render.js';
 
-const STATE_ACTIONS: readonly string[] = ['revoke', 'suspend', 'reinstate'] satisfies KeyAction[];
+const STATE_ACTIONS = ['revoke', 'suspend', 'reinstate'] as const satisfies KeyAction[];
+const isStateAction = (verb: string): verb is KeyAction => (STATE_ACTIONS as readonly string[]).includes(verb);
 
 /** Keys: the control plane's key operations (CHOICE-8), with the same schemas and domain functions. */
 export function keyRoutes(ctx: EmulatorContext) {
@@ -49,7 +50,7 @@ export function keyRoutes(ctx: EmulatorContext) {
         // AUTH-11: the new secret key in this answer only.
         return page(c, { issued: { env: result.value.env, secret: result.value.secret.key, rotated: verb === 'rotate' } });
       }
-      if (!STATE_ACTIONS.includes(verb)) throw new ApiError('route_not_found', `No console action ${verb.slice(0, 50)} on keys.`);
+      if (!isStateAction(verb)) throw new ApiError('route_not_found', `No console action ${verb.slice(0, 50)} on keys.`);
       // Final: the first post asks, the confirmed one revokes.
       if (verb === 'revoke' && form.confirm !== 'yes' && typeof form.key_id === 'string') {
         const now = ctx.clock.now();
@@ -59,7 +60,7 @@ export function keyRoutes(ctx: EmulatorContext) {
       const result = await attempt(`key-${form.key_id ?? ''}`, () => {
         const body = parseWith(KeyActionRequest, { key_id: textField(form.key_id) });
         const now = ctx.clock.now();
-        return changeKeyState(ctx.store, now, keyToChange(ctx.store, now, app, body), verb as KeyAction);
+        return changeKeyState(ctx.store, now, keyToChange(ctx.store, now, app, body), verb);
       });
       if (!result.ok) return page(c, { failure: result.failure });
       return redirectDone(c, '/keys', verb);

@@ -85,7 +85,7 @@ export const webhookOperations = byOperationId(
     method: 'get',
     path: `${P}/deliveries`,
     operationId: 'listWebhookDeliveries',
-    summary: 'Webhook deliveries, newest first, filtered by app, status, scan or event',
+    summary: 'Webhook deliveries, newest first, filtered by app, status, scan, event or member',
     query: DeliveryListQuery,
     responses: { 200: { description: 'The deliveries.', schema: DeliveryListResponse } },
     errors: ['resource_missing'],

@@ -12,7 +12,7 @@ export function faultView(row: FaultRow): FaultView {
   return {
     id: row.id,
     object: 'fault',
-    method: row.method as FaultView['method'],
+    method: row.method,
     path: row.path,
     status: row.status,
     code: row.code,
@@ -72,5 +72,6 @@ export function faultError(fault: FaultRow): ApiError {
   const headers: Record<string, string> = { [FAULT_HEADER]: fault.id };
   if (fault.status === 429 || fault.status === 503) headers['Retry-After'] = '1';
   // The developer chose the code (validated as lowercase snake case); it need not be one the emulator uses itself.
+  // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- ErrorCode lists the emulator's own codes; an injected fault answers the developer's
   return new ApiError(fault.code as ErrorCode, message, undefined, { status: fault.status, headers });
 }

@@ -24,6 +24,7 @@ export function limitBodies(defaultMaxBytes: number, ownLimits: ReadonlyMap<stri
   };
   return (c, next) => {
     const maxSize = ownLimits.get(c.req.path) ?? defaultMaxBytes;
+    // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- @hono/node-server's bindings; absent under app.request() in tests
     const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
     if (!incoming) return limiter(maxSize)(c, next);
     const method = incoming.method;

@@ -2,14 +2,18 @@ import type { Context, Hono } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import { ApiError } from '../../contract/errors.js';
 import { storageApiError } from './storage-errors.js';
+import { isContentfulStatus } from './status.js';
 import type { Logger } from '../../util/logger.js';
+import type { AppEnv } from '../context.js';
+import { errorCode } from '../../util/caught.js';
 
 /** One onError for the whole emulator: everything that is not a success is the spec's error body. */
 function errorResponse(c: Context, apiError: ApiError): Response {
   // The request log reads the code from here rather than parsing the body again.
   c.set('errorCode', apiError.code);
   for (const [name, value] of Object.entries(apiError.headers)) c.header(name, value);
-  return c.json(apiError.toBody(), apiError.status as 400);
+  const body = apiError.toBody();
+  return isContentfulStatus(apiError.status) ? c.json(body, apiError.status) : c.json(body, 500);
 }
 
 export function toApiError(error: unknown, logger: Logger): ApiError {
@@ -31,7 +35,7 @@ export function toApiError(error: unknown, logger: Logger): ApiError {
  * wrong verb is never mistaken for a missing route. CHOICE-15: paths are exact; a trailing slash
  * names another path, which is 404 for every method.
  */
-export function installFallbacks(app: Hono<any>, logger: Logger): void {
+export function installFallbacks(app: Hono<AppEnv>, logger: Logger): void {
   app.notFound((c) => {
     const path = c.req.path;
     const allowed = new Set<string>();
@@ -89,7 +93,7 @@ export function routeRegex(pattern: string): RegExp {
 
 /** The client reset or closed its connection while its body was being read: nothing to log, nobody to answer. */
 function clientGone(error: unknown): ApiError | null {
-  const code = (error as { code?: unknown } | null)?.code;
-  const gone = code === 'ECONNRESET' || code === 'ERR_STREAM_PREMATURE_CLOSE' || (error as Error | null)?.name === 'AbortError';
+  const code = errorCode(error);
+  const gone = code === 'ECONNRESET' || code === 'ERR_STREAM_PREMATURE_CLOSE' || (error instanceof Error && error.name === 'AbortError');
   return gone ? new ApiError('client_closed_request', 'The client closed the connection before the request was read.') : null;
 }

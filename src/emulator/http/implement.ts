@@ -10,7 +10,8 @@ import {
 import type { AppEnv, EmulatorContext } from '../context.js';
 import { LOADERS, type LoadedOf } from './loaders.js';
 import { authenticate, type CallerOf } from './security.js';
-import { readJson, readQuery, refuseUnexpectedBody } from './validate.js';
+import { isContentfulStatus, isStatus } from './status.js';
+import { parseWith, readJson, readQuery, refuseUnexpectedBody, sentBody } from './validate.js';
 
 /** What a handler gets before its query and body are read: the caller and the loaded path rows. */
 export type BeforeInput<O extends Operation> = {
@@ -41,6 +42,7 @@ export interface Route<O extends Operation = Operation> {
  * answer is checked against it.)
  */
 export function implement<const O extends Operation>(op: O, options: { before?: Route<O>['before'] } = {}) {
+  // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- erases the operation type for the route list; mountRoutes builds each input from that same operation
   return (handler: Route<O>['handler']): Route => ({ op, handler, before: options.before }) as unknown as Route;
 }
 
@@ -62,15 +64,22 @@ export function mountRoutes(app: Hono<AppEnv>, ctx: EmulatorContext, routes: rea
         const [as, row] = load(ctx, values[name]!, caller);
         input[as] = row;
       }
+      // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- input is built above from this route's own operation
       route.before?.(input as never);
       input.query = readQuery(c, op.query);
-      input.body = json ? await readJson(c, op.request!.schema) : undefined;
+      // An optional body left out is an empty object, checked by the same schema.
+      if (json && op.request!.optional && !sentBody(c)) input.body = parseWith(op.request!.schema, {});
+      else input.body = json ? await readJson(c, op.request!.schema) : undefined;
       if (!op.request && op.method !== 'get') refuseUnexpectedBody(c);
+      // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- input is built above from this route's own operation; the reply is checked below
       const reply = (await route.handler(input as never)) as Response | { status: number; body: unknown; headers?: Record<string, string> };
       if (reply instanceof Response) return reply;
       if (ctx.config.validateResponses) checkReply(op, reply);
       if (reply.headers) for (const [name, value] of Object.entries(reply.headers)) c.header(name, value);
-      return reply.body === undefined ? c.body(null, reply.status as 200) : c.json(reply.body as object, reply.status as 200);
+      const { status, body } = reply;
+      if (body === undefined && isStatus(status)) return c.body(null, status);
+      if (body !== undefined && isContentfulStatus(status)) return c.json(body, status);
+      throw new Error(`${op.operationId} answered status ${status}, which cannot carry what it sent`);
     });
   }
 }

@@ -84,8 +84,5 @@ function refuse(res: ServerResponse): void {
   const body = JSON.stringify(error.toBody());
   res.writeHead(error.status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), connection: 'close' });
   res.end(body);
-  const inert = res as unknown as Record<string, unknown>;
-  for (const method of ['writeHead', 'setHeader', 'flushHeaders', 'write', 'end']) {
-    inert[method] = method === 'write' ? () => true : () => res;
-  }
+  Object.assign(res, { writeHead: () => res, setHeader: () => res, flushHeaders: () => res, write: () => true, end: () => res });
 }

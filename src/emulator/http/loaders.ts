@@ -1,11 +1,11 @@
 import { ApiError } from '../../contract/errors.js';
-import type { Operation, PathParamName } from '../../contract/operation.js';
+import type { Operation, PathParamName, Security } from '../../contract/operation.js';
 import type { AccountRow } from '../../store/tables/accounts.js';
 import type { AppRow } from '../../store/tables/apps.js';
 import type { InstallationRow } from '../../store/tables/device.js';
 import type { DeliveryWithEvent } from '../../store/tables/webhooks.js';
 import type { EmulatorContext } from '../context.js';
-import type { PortalCaller } from './security.js';
+import type { Callers } from './security.js';
 
 /**
  * Path parameters that name a stored thing are loaded before the handler runs; a missing one is
@@ -23,13 +23,13 @@ type UnionToIntersection<U> = (U extends unknown ? (k: U) => void : never) exten
 
 /** The rows a handler of O receives, by its path parameters: `{ app: AppRow }` for /apps/{app_id}. */
 export type LoadedOf<O extends Operation> = UnionToIntersection<
-  { [K in PathParamName<O>]: K extends keyof LoadedRows ? LoadedRows[K] : {} }[PathParamName<O>]
+  { [K in PathParamName<O>]: K extends keyof LoadedRows ? LoadedRows[K] : unknown }[PathParamName<O>]
 >;
 
 const missing = (what: string, id: string, param: string, suffix = '') =>
   new ApiError('resource_missing', `No ${what} ${id.slice(0, 100)}${suffix}.`, param);
 
-type Loader = (ctx: EmulatorContext, id: string, caller: unknown) => [name: string, row: unknown];
+type Loader = (ctx: EmulatorContext, id: string, caller: Callers[Security]) => [name: string, row: unknown];
 
 /** The app named by an id anywhere in a request (a path or a query parameter). */
 export function requireApp(ctx: EmulatorContext, id: string): AppRow {
@@ -40,7 +40,7 @@ export function requireApp(ctx: EmulatorContext, id: string): AppRow {
 
 export const LOADERS: Record<string, Loader> = {
   app_id(ctx, id, caller) {
-    const portal = caller as PortalCaller | undefined;
+    const portal = caller && 'accountId' in caller ? caller : undefined;
     if (portal?.accountId === undefined) return ['app', requireApp(ctx, id)];
     const row = ctx.store.apps.get(id);
     if (!row || row.account_id !== portal.accountId) throw missing('app', id, 'app_id', ' in this portal account');

@@ -33,8 +33,10 @@ export function emulatorRequestListener(
   fetch: (request: Request) => Response | Promise<Response>,
   logger: Logger,
 ): EmulatorRequestListener {
-  let listener: RequestListener | null = null;
-  let loading: Promise<RequestListener> | null = null;
+  // The adapter's listener settles when the answer is written; it handles its own errors.
+  type AdapterListener = (req: IncomingMessage, res: ServerResponse) => Promise<unknown>;
+  let listener: AdapterListener | null = null;
+  let loading: Promise<AdapterListener> | null = null;
   const load = () =>
     (loading ??= import('@hono/node-server').then(({ getRequestListener, RequestError }) => {
       listener = getRequestListener(fetch, {
@@ -53,9 +55,9 @@ export function emulatorRequestListener(
       return listener;
     }));
   const handle = (req: IncomingMessage, res: ServerResponse) => {
-    if (listener) return listener(req, res);
+    if (listener) return void listener(req, res);
     load().then(
-      (loaded) => loaded(req, res),
+      (loaded) => void loaded(req, res),
       // Never a hang: a request the adapter could not load for is answered with the error body.
       (error: unknown) => {
         const apiError = internalError(error, logger);

@@ -111,6 +111,7 @@ export function sseResponse(
         queuedBytes = 0;
         // The socket itself is full: cut it if the last event cannot go out soon.
         graceTimer = setTimeout(
+          // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- @hono/node-server's bindings; absent under app.request() in tests
           () => (c.env as { incoming?: { socket?: { destroy(): void } } } | undefined)?.incoming?.socket?.destroy(),
           SSE_LAST_EVENT_GRACE_MS,
         );

@@ -29,7 +29,7 @@ function isMissing(input: unknown, path: ReadonlyArray<PropertyKey>): boolean {
   let value: unknown = input;
   for (const part of path) {
     if (value === null || typeof value !== 'object' || !Object.hasOwn(value, part)) return true;
-    value = (value as Record<PropertyKey, unknown>)[part];
+    value = Reflect.get(value, part);
   }
   return value === undefined;
 }
@@ -70,15 +70,20 @@ export async function readJson<S extends z.ZodType>(c: Context<AppEnv>, schema: 
   throw zodIssueToApiError(parsed.issues[0]!, parsed.input);
 }
 
+/** Whether the request carries a body or says what type it would be. */
+export function sentBody(c: Context): boolean {
+  const length = c.req.header('content-length');
+  const hasBody = (length !== undefined && length !== '0') || c.req.header('transfer-encoding') !== undefined;
+  return hasBody || c.req.header('content-type') !== undefined;
+}
+
 /**
  * A route that takes no body refuses one: a form post or a text/plain fetch from a web page must
  * not drive a control route that happens to need no fields (docs/security.md).
  */
 export function refuseUnexpectedBody(c: Context): void {
-  const length = c.req.header('content-length');
-  const hasBody = (length !== undefined && length !== '0') || c.req.header('transfer-encoding') !== undefined;
+  if (!sentBody(c)) return;
   const contentType = c.req.header('content-type');
-  if (!hasBody && contentType === undefined) return;
   if (contentType !== undefined && !JSON_CONTENT_TYPE.test(contentType.trim())) {
     throw new ApiError(
       'unsupported_media_type',
@@ -103,20 +108,20 @@ const NO_QUERY = z.strictObject({});
  */
 export function readQuery<S extends z.ZodType>(c: Context, schema: S | undefined): z.infer<S> | undefined {
   const search = new URL(c.req.url).search.slice(1);
-  const single: Record<string, string> = Object.create(null);
+  const single = new Map<string, string>();
   for (const part of search ? search.split('&') : []) {
     if (part === '') continue;
     const eq = part.indexOf('=');
     const name = decodeQueryPart(eq < 0 ? part : part.slice(0, eq), null);
     const value = eq < 0 ? '' : decodeQueryPart(part.slice(eq + 1), name);
-    if (Object.hasOwn(single, name)) throw new ApiError('parameter_invalid', `Query parameter ${name} was given more than once.`, name);
-    single[name] = value;
+    if (single.has(name)) throw new ApiError('parameter_invalid', `Query parameter ${name} was given more than once.`, name);
+    single.set(name, value);
   }
   if (!schema) {
-    parseWith(NO_QUERY, { ...single });
+    parseWith(NO_QUERY, Object.fromEntries(single));
     return undefined;
   }
-  return parseWith(schema, { ...single });
+  return parseWith(schema, Object.fromEntries(single));
 }
 
 function decodeQueryPart(text: string, name: string | null): string {

@@ -139,7 +139,7 @@ function cell(value: unknown): StateCell {
   if (typeof value === 'string' || typeof value === 'number') return value;
   if (typeof value === 'bigint') return Number(value);
   if (Buffer.isBuffer(value)) return { base64: value.toString('base64') };
-  return String(value);
+  throw new Error(`a cell of an unexpected type (${typeof value})`);
 }
 
 function sortKeys<T>(object: Record<string, T>): Record<string, T> {

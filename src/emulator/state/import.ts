@@ -7,6 +7,7 @@ import { followStoredFixtures } from '../seed.js';
 import { recordClock, restartSeededIds } from '../clock-and-ids.js';
 import { announceEnded, holdListeners, reattachListeners } from './listeners.js';
 import { listTables, plainName, quote, type TableInfo } from './tables.js';
+import { errorMessage } from '../../util/caught.js';
 
 /**
  * Replaces the emulator's whole state with a state file, in one transaction: every table is
@@ -71,7 +72,8 @@ export function importState(ctx: EmulatorContext, file: StateFile): StateImportR
             const hint = row[`${plainName(column)}_hint`];
             const keep = typeof hint === 'string' ? kept.get(keyOf(table, row, column, hint)) : undefined;
             values[column] = keep ?? null;
-            if (!keep && typeof hint === 'string' && name === 'apps') withoutSecret.push(String(row.id));
+            if (!keep && typeof hint === 'string' && name === 'apps')
+              withoutSecret.push(typeof row.id === 'string' ? row.id : JSON.stringify(row.id));
           }
         }
         // A file from before 0008 may hold a delivery in flight as it was exported: it is due (as a restart made it).
@@ -84,7 +86,7 @@ export function importState(ctx: EmulatorContext, file: StateFile): StateImportR
         } catch (error) {
           throw new ApiError(
             'parameter_invalid',
-            `tables.${name}[${i}] cannot be stored: ${(error as Error).message.slice(0, 200)}.`,
+            `tables.${name}[${i}] cannot be stored: ${errorMessage(error).slice(0, 200)}.`,
             `tables.${name}[${i}]`,
           );
         }
@@ -92,7 +94,7 @@ export function importState(ctx: EmulatorContext, file: StateFile): StateImportR
     }
     recordClock(ctx.store, ctx.clock, file.clock_offset_ms);
     rebuildDerivedTables(db);
-    const violations = db.prepare('PRAGMA foreign_key_check').all() as Array<{ table: string; parent: string }>;
+    const violations = db.prepare<[], { table: string; parent: string }>('PRAGMA foreign_key_check').all();
     if (violations.length > 0) {
       const first = violations[0]!;
       throw new ApiError(
@@ -155,7 +157,7 @@ function keyOf(table: TableInfo, row: Record<string, unknown>, column: string, h
 /** After the database changed under it: the emulator's in-memory view follows the new state. */
 export function afterStateChange(ctx: EmulatorContext): void {
   // What the new state holds in flight is sent by no one: it is due now.
-  ctx.store.webhooks.resetInFlight(ctx.clock.now());
+  ctx.store.webhooks.forgetClaims(ctx.clock.now());
   followStoredFixtures(ctx);
   restartSeededIds(ctx.store, ctx.ids);
   ctx.webhooks.kick();

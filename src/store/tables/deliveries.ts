@@ -25,8 +25,13 @@ export function deliveryStatements(db: Db) {
   }>(`
     INSERT INTO deliveries (id, event_id, app_id, host_user_ref, status, attempts, next_attempt_at, created_at, updated_at, origin)
     VALUES (@id, @event_id, @app_id, @host_user_ref, 'pending', 0, @due, @now, @now, @origin)`);
-  // While the clock advances, a delivery queued meanwhile is first due at the advance's end (see holdNewUntil).
+  // While the clock advances, a delivery queued meanwhile waits for the advance's end (see holdNewUntil).
   let newDueFrom: number | null = null;
+  const held = new Set<string>();
+  const heldJson = () => (held.size === 0 ? '[]' : JSON.stringify([...held]));
+  // Counts the times the state was replaced (import, reset, restore): an attempt claimed in an
+  // earlier epoch belongs to a state that is gone, and is neither sent nor recorded.
+  let epoch = 0;
   // Its position among the app's deliveries (0-based), kept beside it (see ../derived.ts).
   const insertOrdinal = db.prepare<{ id: string; app_id: string }>(`
     INSERT INTO delivery_ordinals (delivery_id, app_id, ordinal)
@@ -35,26 +40,35 @@ export function deliveryStatements(db: Db) {
   const insertDeliveryTx = db.transaction(
     (row: { id: string; event_id: string; app_id: string; host_user_ref: string; origin: string }, now: number) => {
       insertDelivery.run({ ...row, now, due: newDueFrom === null ? now : Math.max(now, newDueFrom) });
+      if (newDueFrom !== null) held.add(row.id);
       insertOrdinal.run({ id: row.id, app_id: row.app_id });
     },
   );
   const deliveryById = db.prepare<[string], DeliveryWithEvent>(`${JOINED} WHERE d.id = ?`);
   // Oldest due first, ties in the order queued: the partial index deliveries_pending (next_attempt_at, rowid)
   // gives this order as is, so LIMIT stops early (INDEXED BY: without statistics the planner would rather sort).
-  const due = db.prepare<{ now: number; limit: number }, DeliveryWithEvent>(
+  const due = db.prepare<{ now: number; limit: number; held: string }, DeliveryWithEvent>(
     `${JOINED.replace('deliveries d', 'deliveries d INDEXED BY deliveries_pending')}
-       WHERE d.status = 'pending' AND d.next_attempt_at <= @now ORDER BY d.next_attempt_at, d.rowid LIMIT @limit`,
+       WHERE d.status = 'pending' AND d.next_attempt_at <= @now AND d.id NOT IN (SELECT value FROM json_each(@held))
+       ORDER BY d.next_attempt_at, d.rowid LIMIT @limit`,
   );
   // While some apps wait for their receiver's turn, the others' due deliveries are read app by app
   // from their pending range of deliveries_app_status: skipping a waiting app's rows in due order
   // would walk all of them (20,000 due to one receiver cost two such walks per claimed batch).
-  const dueOfApp = db.prepare<{ app_id: string; now: number; limit: number }, DeliveryWithEvent & { seq: number }>(
+  const dueOfApp = db.prepare<{ app_id: string; now: number; limit: number; held: string }, DeliveryWithEvent & { seq: number }>(
     `SELECT d.*, d.rowid AS seq, ${EVENT_COLUMNS} FROM deliveries d INDEXED BY deliveries_app_status JOIN events e ON e.id = d.event_id
-     WHERE d.app_id = @app_id AND d.status = 'pending' AND d.next_attempt_at <= @now ORDER BY d.next_attempt_at, d.rowid LIMIT @limit`,
+     WHERE d.app_id = @app_id AND d.status = 'pending' AND d.next_attempt_at <= @now AND d.id NOT IN (SELECT value FROM json_each(@held))
+     ORDER BY d.next_attempt_at, d.rowid LIMIT @limit`,
   );
-  const nextDue = db.prepare<[], number>(`SELECT min(next_attempt_at) FROM deliveries WHERE status = 'pending'`).pluck();
+  const nextDue = db
+    .prepare<[string], number>(
+      `SELECT min(next_attempt_at) FROM deliveries WHERE status = 'pending' AND id NOT IN (SELECT value FROM json_each(?))`,
+    )
+    .pluck();
   const nextDueOfApp = db
-    .prepare<[string], number>(`SELECT min(next_attempt_at) FROM deliveries WHERE app_id = ? AND status = 'pending'`)
+    .prepare<[string, string], number>(
+      `SELECT min(next_attempt_at) FROM deliveries WHERE app_id = ? AND status = 'pending' AND id NOT IN (SELECT value FROM json_each(?))`,
+    )
     .pluck();
   // The apps that have deliveries, one index seek each (a loose scan of deliveries_app_created): a handful.
   const appsWithDeliveries = db
@@ -108,8 +122,8 @@ export function deliveryStatements(db: Db) {
 
   /** The due rows not claimed yet, oldest due first, none of the apps in `skipApps`. */
   const dueRows = (now: number, limit: number, skipApps: readonly string[]): DeliveryWithEvent[] => {
-    if (skipApps.length === 0) return due.all({ now, limit });
-    const merged = appsBut(skipApps).flatMap((appId) => dueOfApp.all({ app_id: appId, now, limit }));
+    if (skipApps.length === 0) return due.all({ now, limit, held: heldJson() });
+    const merged = appsBut(skipApps).flatMap((appId) => dueOfApp.all({ app_id: appId, now, limit, held: heldJson() }));
     merged.sort((a, b) => a.next_attempt_at! - b.next_attempt_at! || a.seq - b.seq);
     return merged.slice(0, limit).map(({ seq: _seq, ...row }) => row);
   };
@@ -131,12 +145,14 @@ export function deliveryStatements(db: Db) {
       now: number,
     ) => void insertDeliveryTx(row, now),
     /**
-     * A clock advance to `at` is under way (null: none): deliveries queued until it ends are first
-     * due at `at`, so the advance plays the work that was due in its window, not the retries of
-     * what keeps arriving meanwhile (it would chase them for ever under a steady load).
+     * A clock advance to `at` is under way (null: it ended): deliveries queued until it ends are
+     * stored due at `at` and claimed by nobody until then, so the advance plays the work that was
+     * due in its window, not what keeps arriving meanwhile (under a steady load it would chase it
+     * for ever, its target moving with real time). At its end they are due as stored.
      */
     holdNewUntil(at: number | null): void {
       newDueFrom = at;
+      if (at === null) held.clear();
     },
     deliveryById: (id: string): DeliveryWithEvent | undefined => deliveryById.get(id),
     deliveries(filter: DeliveryFilter): DeliveryWithEvent[] {
@@ -145,12 +161,17 @@ export function deliveryStatements(db: Db) {
       // A scan or event names a handful of deliveries: find them by event (events_scan_id,
       // deliveries_event) and keep app and status as plain filters (the unary +), rather than
       // walk the app's whole outbox in date order looking for them.
-      const plain = filter.scan_id || filter.event_id ? '+' : '';
+      // A member of an app names a handful too: found by deliveries_user.
+      const plain = filter.scan_id || filter.event_id || (filter.host_user_ref && filter.app_id) ? '+' : '';
+      const member = filter.app_id
+        ? 'd.rowid IN (SELECT rowid FROM deliveries WHERE app_id = @app_id AND host_user_ref = @host_user_ref)'
+        : 'd.host_user_ref = @host_user_ref';
       const conditions: Array<[keyof DeliveryFilter, string]> = [
         ['app_id', `${plain}d.app_id = @app_id`],
         ['status', `${plain}d.status = @status`],
         ['scan_id', 'd.event_id IN (SELECT id FROM events WHERE scan_id = @scan_id)'],
         ['event_id', 'd.event_id = @event_id'],
+        ['host_user_ref', member],
       ];
       for (const [name, condition] of conditions) {
         const value = filter[name];
@@ -166,7 +187,8 @@ export function deliveryStatements(db: Db) {
     },
     /** When the earliest due delivery not yet claimed (of an app not in `skipApps`) is due; null when none is queued. */
     nextDueAt(skipApps: readonly string[] = []): number | null {
-      const times = skipApps.length === 0 ? [nextDue.get()] : appsBut(skipApps).map((appId) => nextDueOfApp.get(appId));
+      const skip = heldJson();
+      const times = skipApps.length === 0 ? [nextDue.get(skip)] : appsBut(skipApps).map((appId) => nextDueOfApp.get(appId, skip));
       return [...times, stalled.earliest()].reduce<number | null>(
         (min, at) => (at == null ? min : min === null ? at : Math.min(min, at)),
         null,
@@ -216,5 +238,14 @@ export function deliveryStatements(db: Db) {
       stalled.clear();
       return releaseInFlight.run({ now }).changes;
     },
+    /** After the state was replaced (import, reset, restore): what it holds in flight is sent by no one, so it is due now. */
+    forgetClaims(now: number): void {
+      epoch += 1;
+      held.clear();
+      stalled.clear();
+      releaseInFlight.run({ now });
+    },
+    /** Which state a claim belongs to (see `epoch`): taken at a claim, compared before a send and a record. */
+    claimEpoch: (): number => epoch,
   };
 }

@@ -1,10 +1,11 @@
+import type { FaultMethod } from '../../contract/faults.js';
 import type { Db } from '../db.js';
 
 /** One API fault (`scanctl faults add`): a route answered with a chosen status and code. */
 export interface FaultRow {
   id: string;
   /** An HTTP method, or * for any. */
-  method: string;
+  method: FaultMethod;
   /** A path such as /v1/sessions; `:name` matches one segment, a trailing `*` any rest. */
   path: string;
   status: number;

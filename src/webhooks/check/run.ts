@@ -57,7 +57,11 @@ export async function runWebhookCheck(options: CheckOptions): Promise<CheckRepor
   const now = options.now ?? Date.now;
   const run = randomBytes(4).toString('hex');
   let counter = 0;
-  const event = (type: ScanEventInput['type'], scan: string, extra?: (e: Record<string, any>) => void): WebhookEvent => {
+  const event = (
+    type: ScanEventInput['type'],
+    scan: string,
+    extra?: (e: Record<string, unknown> & { data: Record<string, unknown> }) => void,
+  ): WebhookEvent => {
     counter += 1;
     const built = buildEvent(`evt_check_${run}_${counter}`, now(), {
       type,

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { DEMO, portalCookie, testEmulator, type TestEmulator } from '../../helpers/emulator.js';
+import { DEMO, testEmulator, type TestEmulator } from '../../helpers/emulator.js';
 import { startReceiver } from '../../helpers/webhook-receiver.js';
 import { pointWebhooksAt, recordScan } from '../../helpers/webhook-setup.js';
 

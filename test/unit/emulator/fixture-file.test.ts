@@ -103,9 +103,10 @@ describe('fixtures', () => {
       expect(error.reason).toMatch(reason);
       const first = `${field ? `${field}: ` : ''}${error.reason}`;
       if (error.problems.length === 1) expect(error.message).toBe(`mine.json: ${first}`);
-      else
-        (expect(error.message).toMatch(new RegExp(`^mine\\.json: ${error.problems.length} problems: `)),
-          expect(error.message).toContain(first));
+      else {
+        expect(error.message).toMatch(new RegExp(`^mine\\.json: ${error.problems.length} problems: `));
+        expect(error.message).toContain(first);
+      }
       // A key that is refused is never echoed back in the message.
       expect(error.message).not.toContain(DEMO.testSecret);
     }

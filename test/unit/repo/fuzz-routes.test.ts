@@ -234,7 +234,7 @@ describe('hostile input on every route', () => {
       ),
       params: fc.dictionary(
         fc.constantFrom('app_id', 'account_id', 'key_id', 'installation_id', 'scan_id', 'delivery_id', 'id'),
-        pathValue.filter((v) => v !== undefined) as fc.Arbitrary<string>,
+        pathValue.filter((v): v is string => v !== undefined),
         { maxKeys: 2 },
       ),
       rawPath: fc.oneof(

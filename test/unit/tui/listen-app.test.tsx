@@ -153,7 +153,7 @@ describe('webhook listen TUI', () => {
     expect(frame).toContain('(rows 2-16 of 60)');
     // The oldest, at the bottom of the list, then 20 new deliveries: the selection stays on it, in view.
     ui.stdin.write('G');
-    frame = await ui.frame((t) => selectedLine(t).includes('evt_00000000000000000001'));
+    await ui.frame((t) => selectedLine(t).includes('evt_00000000000000000001'));
     for (let n = 61; n <= 80; n++) f.push(nth(n));
     frame = await ui.frame(has('of 80)'));
     check(frame);

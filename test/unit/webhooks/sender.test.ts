@@ -255,12 +255,7 @@ describe('sendOnce, against real loopback receivers', () => {
     ];
     for (const [i, answer] of answers.entries()) {
       // Byte by byte, so every state of the reader meets the end of a chunk.
-      const r = await rawServer((socket) =>
-        socket.once('data', async () => {
-          for (const byte of Buffer.from(answer)) await new Promise<void>((done) => socket.write(Buffer.from([byte]), () => done()));
-          if (answer.startsWith('HTTP/1.0')) socket.end();
-        }),
-      );
+      const r = await rawServer((socket) => socket.once('data', () => void writeByByte(socket, answer)));
       expect(await send(`http://127.0.0.1:${r.port}/`, { timeoutMs: 5_000 })).toMatchObject({ ...expected[i], error: null });
     }
   });
@@ -497,3 +492,9 @@ describe('sendOnce, against real loopback receivers', () => {
     expect(performance.now() - idleFrom).toBeGreaterThan(IDLE_MS - 500);
   });
 });
+
+/** Writes an answer one byte at a time (every state of a reader meets the end of a chunk), then ends an HTTP/1.0 one. */
+async function writeByByte(socket: net.Socket, answer: string): Promise<void> {
+  for (const byte of Buffer.from(answer)) await new Promise<void>((done) => socket.write(Buffer.from([byte]), () => done()));
+  if (answer.startsWith('HTTP/1.0')) socket.end();
+}

@@ -14,6 +14,7 @@ import { contextOf, type CommandContext } from '../../context.js';
 import { UserError } from '../../errors.js';
 import { EXIT } from '../../exit-codes.js';
 import { duration, matching, wholeNumber } from '../../parse-options.js';
+import { errorMessage } from '../../../util/caught.js';
 
 /** The shared choices, and what only the command line has: a result file, a count, waiting. */
 interface SimulateFlags extends SimulateChoices {
@@ -22,6 +23,7 @@ interface SimulateFlags extends SimulateChoices {
   count: number;
   result?: string;
   wait?: boolean;
+  playRetries?: boolean;
   timeout: number;
 }
 
@@ -77,6 +79,10 @@ export function register(group: Command): void {
       '--wait',
       'return only when every webhook delivery of these scans is acknowledged (exit 5 if one is exhausted or the timeout passes)',
     )
+    .option(
+      '--play-retries',
+      "with --wait: when an attempt failed, move the emulator's clock to the next attempt (no further) until each delivery is acknowledged or exhausted; prints each delivery's attempts",
+    )
     .addOption(
       new Option('--timeout <duration>', 'with --wait: how long to wait, in real time').argParser(duration()).default(30_000, '30s'),
     )
@@ -84,6 +90,9 @@ export function register(group: Command): void {
       const ctx = contextOf(command);
       if (!flags.wait && command.getOptionValueSource('timeout') === 'cli')
         throw new UserError('--timeout applies only with --wait: add --wait, or drop --timeout');
+      if (!flags.wait && flags.playRetries) throw new UserError('--play-retries applies only with --wait: add --wait');
+      // Before any scan is played: against the real service, nothing may be recorded for a wait that cannot run.
+      if (flags.playRetries) await (await import('../webhook/wait-report.js')).requireEmulatorFor(ctx, '--play-retries');
       const result = await readResult(ctx, flags.result);
       const explicitKey = flags.key ?? ctx.io.env.SCANCTL_SECRET_KEY;
       const keyEnv = explicitKey ? secretKeyEnv(explicitKey) : null;
@@ -97,7 +106,7 @@ export function register(group: Command): void {
       if (flags.wait) {
         const scanIds = summaries.filter((s) => s.state === 'recorded' && s.scan_id).map((s) => s.scan_id!);
         const { waitForScanDeliveries } = await import('./wait.js');
-        await waitForScanDeliveries(ctx, scanIds, flags.timeout);
+        await waitForScanDeliveries(ctx, scanIds, { timeoutMs: flags.timeout, playRetries: Boolean(flags.playRetries) });
       }
     });
 }
@@ -147,12 +156,11 @@ async function play(
     bar?.done();
     if (!(error instanceof SimulationError)) throw error;
     const cause = error.error;
-    if (json && error.summary)
-      ctx.out(JSON.stringify({ ...error.summary, error: { step: error.step, message: (cause as Error).message } }));
+    if (json && error.summary) ctx.out(JSON.stringify({ ...error.summary, error: { step: error.step, message: errorMessage(cause) } }));
     const detail =
       cause instanceof ApiCallError && cause.error
         ? `${cause.method} ${cause.path}: ${cause.status} ${cause.error.code}: ${cause.error.message}`
-        : (cause as Error).message;
+        : errorMessage(cause);
     throw new UserError(`scan simulate failed at step ${error.step}: ${detail}`, {
       exitCode: cause instanceof ConnectionError ? EXIT.connection : EXIT.api,
       ...(cause instanceof ConnectionError ? { hint: 'start the emulator with `scanctl serve`, or pass --base-url' } : {}),

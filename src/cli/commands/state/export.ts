@@ -3,6 +3,7 @@ import { closeSync, fchmodSync, openSync, writeFileSync, writeSync } from 'node:
 import { CHOICES } from '../../../contract/choices.js';
 import { contextOf } from '../../context.js';
 import { UserError } from '../../errors.js';
+import { errorMessage, errorCode } from '../../../util/caught.js';
 
 /** `scanctl state export FILE`. */
 export function register(group: Command): void {
@@ -26,7 +27,7 @@ export function register(group: Command): void {
         if (flags.includeSecrets) writePrivateFile(ctx.path(file), text);
         else writeFileSync(ctx.path(file), text);
       } catch (error) {
-        throw new UserError(`cannot write ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+        throw new UserError(`cannot write ${file}: ${errorCode(error) ?? errorMessage(error)}`);
       }
       const rows = Object.values(state.tables).reduce((sum, t) => sum + t.length, 0);
       ctx.print(

@@ -87,7 +87,7 @@ export function register(group: Command): void {
     .action(async (off: 'off' | undefined, flags: ChaosFlags, command: Command) => {
       const ctx = contextOf(command);
       const given =
-        ['drop', 'duplicate', 'delay', 'reorder', 'failFirst', 'seed'].some((k) => flags[k as keyof ChaosFlags] !== undefined) ||
+        (['drop', 'duplicate', 'delay', 'reorder', 'failFirst', 'seed'] as const).some((k) => flags[k] !== undefined) ||
         command.getOptionValueSource('failStatus') === 'cli';
       if (off !== undefined && given) throw new UserError('"off" takes no other flags');
       const appId = await ctx.appId();

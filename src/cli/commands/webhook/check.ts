@@ -9,6 +9,7 @@ import { EXIT } from '../../exit-codes.js';
 import { columns } from '../../output.js';
 import { duration, httpUrl, matching } from '../../parse-options.js';
 import { green, red } from '../../style.js';
+import { errorMessage, errorCode } from '../../../util/caught.js';
 
 interface CheckFlags {
   secret?: string;
@@ -54,7 +55,7 @@ export function register(group: Command): void {
         try {
           writeFileSync(ctx.path(flags.junit), toJUnit(report));
         } catch (error) {
-          throw new UserError(`cannot write ${flags.junit}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+          throw new UserError(`cannot write ${flags.junit}: ${errorCode(error) ?? errorMessage(error)}`);
         }
       }
       if (ctx.json) ctx.io.stdout.write(`${JSON.stringify(report, null, 2)}\n`);

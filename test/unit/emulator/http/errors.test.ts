@@ -4,6 +4,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { ERROR_CODES, ERROR_TYPES, errorTypeForStatus, type ErrorCode } from '../../../../src/contract/errors.js';
 import { CHOICES } from '../../../../src/contract/choices.js';
 import { CONTROL_PREFIX } from '../../../../src/contract/control.js';
+import type { AppEnv } from '../../../../src/emulator/context.js';
 import { installFallbacks } from '../../../../src/emulator/http/fallbacks.js';
 import { DEMO, expectErrorBody, portalCookie, testEmulator, type TestEmulator } from '../../../helpers/emulator.js';
 
@@ -251,7 +252,7 @@ describe('HTTP errors', () => {
   it('ERR-1: an unexpected exception is still the spec body (500 api_error internal_error), never a stack trace', async () => {
     const logged: unknown[] = [];
     const printed = vi.spyOn(console, 'error');
-    const app = new Hono().get('/boom', () => {
+    const app = new Hono<AppEnv>().get('/boom', () => {
       throw new Error('secret internals sk_test_xyz');
     });
     installFallbacks(app, { warn: () => undefined, info: () => undefined, error: (_message, error) => logged.push(error) });

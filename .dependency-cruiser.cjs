@@ -1,0 +1,46 @@
+// @ts-check
+// The import rules of src/: the layers of layers.config.cjs (nothing imports a higher rank, not even a type)
+// and no run-time cycle.
+const { LAYERS } = require('./layers.config.cjs');
+
+/** @param {string} text */
+const escapeRegExp = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+/** @param {string[]} dirs */
+const pathOf = (dirs) => `^src/(${dirs.map(escapeRegExp).join('|')})(/|$)`;
+
+/** One rule per layer: nothing in it imports a folder of a higher rank. */
+const upward = LAYERS.filter((layer) => LAYERS.some((other) => other.rank > layer.rank)).map((layer) => ({
+  name: `layer-${layer.dir}`,
+  comment: `src/${layer.dir} (rank ${layer.rank}) imports only its own rank or lower`,
+  severity: 'error',
+  from: { path: pathOf([layer.dir]) },
+  to: { path: pathOf(LAYERS.filter((other) => other.rank > layer.rank).map((other) => other.dir)) },
+}));
+
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    ...upward,
+    {
+      name: 'no-runtime-cycle',
+      comment: 'no run-time import cycle (an edge of type imports only is erased at build time)',
+      severity: 'error',
+      from: { path: '^src/' },
+      to: { circular: true, viaOnly: { dependencyTypesNot: ['type-only'] } },
+    },
+    {
+      name: 'no-unresolvable',
+      comment: 'every relative import names a file that exists',
+      severity: 'error',
+      from: { path: '^src/' },
+      to: { couldNotResolve: true },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    // Packages resolve through their `exports` map (hono/cookie, ink), as Node resolves them.
+    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default', 'types'] },
+  },
+};

@@ -1,0 +1,8 @@
+import type { Server } from 'node:net';
+
+/** The TCP port a listening server is bound to (an IPC server or one not listening has none). */
+export function listeningPort(server: Server): number {
+  const address = server.address();
+  if (address === null || typeof address === 'string') throw new Error('the server is not listening on a TCP port');
+  return address.port;
+}
