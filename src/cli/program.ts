@@ -6,6 +6,7 @@ import * as appUpdate from './commands/app/update.js';
 import * as clockAdvance from './commands/clock/advance.js';
 import * as clockSet from './commands/clock/set.js';
 import * as clockShow from './commands/clock/show.js';
+import * as conform from './commands/conform/run.js';
 import * as faultsAdd from './commands/faults/add.js';
 import * as faultsClear from './commands/faults/clear.js';
 import * as faultsList from './commands/faults/list.js';
@@ -20,6 +21,7 @@ import * as keyRotate from './commands/key/rotate.js';
 import * as keySuspend from './commands/key/suspend.js';
 import * as logsTail from './commands/logs/tail.js';
 import * as openapi from './commands/openapi.js';
+import * as record from './commands/record.js';
 import * as resultsDelete from './commands/results/delete.js';
 import * as scanList from './commands/scan/list.js';
 import * as scanSimulate from './commands/scan/simulate.js';
@@ -113,6 +115,8 @@ const COMMANDS: Array<TopCommand | CommandGroup> = [
   },
   { group: 'logs', description: "the emulator's request log", verbs: [logsTail] },
   { group: 'faults', description: 'make chosen routes fail on purpose', verbs: [faultsAdd, faultsList, faultsClear] },
+  { name: 'conform', register: conform.register },
+  { name: 'record', register: record.register },
   { name: 'openapi', register: openapi.register },
 ];
 
