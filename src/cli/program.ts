@@ -48,7 +48,7 @@ import * as webhookWait from './commands/webhook/wait.js';
 import { attachIo } from './context.js';
 import { addHelpCommand, configureErrors } from './help.js';
 import type { CliIo } from './io.js';
-import { commandWord, GLOBAL_OPTIONS, type GlobalOptionName } from './global-options.js';
+import { GLOBAL_OPTIONS, type GlobalOptionName } from './global-options.js';
 import { envReadByCli, httpUrl } from './parse-options.js';
 
 /** A command file: one verb, registered on its parent (the program or a group). */
@@ -65,8 +65,6 @@ interface CommandGroup {
   group: string;
   description: string;
   verbs: CommandModule[];
-  /** Older names that keep working in users' scripts (`scans list`, `device block`). */
-  aliases?: string[];
 }
 
 /** Every command and group, in the order --help lists them. */
@@ -89,14 +87,12 @@ const COMMANDS: Array<TopCommand | CommandGroup> = [
     group: 'scan',
     description: "play the SDK's device side (simulate) and list recorded scans",
     verbs: [scanSimulate, scanList],
-    aliases: ['scans'],
   },
   { name: 'usage', register: usage.register },
   {
     group: 'installation',
     description: 'device installations: list, block, unblock',
     verbs: [installationList, installationBlock, installationUnblock],
-    aliases: ['device'],
   },
   {
     group: 'webhook',
@@ -124,23 +120,14 @@ const COMMANDS: Array<TopCommand | CommandGroup> = [
   { name: 'openapi', register: openapi.register },
 ];
 
-/** The command or group a command line names first, if it is one of ours. */
-function namedEntry(args: readonly string[]): TopCommand | CommandGroup | undefined {
-  const word = commandWord(args);
-  if (word === undefined) return undefined;
-  return COMMANDS.find((entry) => ('name' in entry ? entry.name === word : entry.group === word || entry.aliases?.includes(word)));
-}
-
 /** The parser of a global option's value, where it needs checking. */
 const GLOBAL_PARSERS: Partial<Record<GlobalOptionName, (value: string) => unknown>> = { '--base-url': httpUrl };
 
 /**
- * Registers the commands. Command files are thin and import their heavy parts (the emulator,
- * ink) lazily inside their actions, so `scanctl --help` stays fast. Given the command line, only
- * the command or group it names is registered (about 3 ms less for `serve` to reach its ready
- * line); everything when it names none of them (help, a typo: the suggestions need them all).
+ * Registers every command. Command files are thin and import their heavy parts (the emulator,
+ * ink) lazily inside their actions, so `scanctl --help` stays fast.
  */
-export function buildProgram(version: string, io: CliIo, args?: readonly string[]): Command {
+export function buildProgram(version: string, io: CliIo): Command {
   const program = new Command('scanctl')
     .description('Build and test against the body-scanning service without the service: a local emulator, its clock, and the client side.')
     .version(version, '-V, --version')
@@ -164,14 +151,12 @@ export function buildProgram(version: string, io: CliIo, args?: readonly string[
   program.configureHelp({ sortSubcommands: false, showGlobalOptions: true });
   attachIo(program, io);
 
-  const named = args ? namedEntry(args) : undefined;
-  for (const entry of named ? [named] : COMMANDS) {
+  for (const entry of COMMANDS) {
     if ('name' in entry) {
       entry.register(program);
       continue;
     }
     const group = program.command(entry.group).description(entry.description);
-    for (const alias of entry.aliases ?? []) group.alias(alias);
     for (const verb of entry.verbs) verb.register(group);
   }
   addHelpCommand(program);

@@ -54,11 +54,8 @@ export interface WebhookEngine extends TimerSource {
 
 /** Sends in flight at once. */
 const DISPATCH_CONCURRENCY = CHOICES.webhookConcurrency;
-// 128, not 256: a claimed batch waits in memory for its turn to be sent, and 256 rows with their
-// payloads outlived the young generation's collections: promoted, then mark-compacted. At 128 the
-// scavenges took 90-130 ms per 40,000 deliveries instead of ~150 plus mark-compacts, and serve
-// sent ~6% more deliveries/s (bench/RESULTS.md, 2026-11-24). 32 is worse: a claim per slot cycle.
-const CLAIM_BATCH = 128;
+/** Deliveries claimed (written in flight) per transaction: a few claimed batches cover the sends in flight. */
+const CLAIM_BATCH = 100;
 
 /** An AbortController whose signal takes any number of listeners (one per send in flight) without a warning. */
 function unlimitedController(): AbortController {
@@ -74,8 +71,7 @@ export function createWebhookEngine(deps: WebhookEngineDeps): WebhookEngine {
   const total = deps.concurrency ?? DISPATCH_CONCURRENCY;
   const slots = new SendSlots(total, Math.min(total, CHOICES.webhookConcurrencyPerOrigin), () => loop.kick());
   let started = false;
-  // One abort signal for every send of this run of the engine (stop() aborts it; a later start() makes a new one):
-  // an AbortController per attempt showed in profiles.
+  // One abort signal for every send of this run of the engine: stop() aborts it, a later start() makes a new one.
   const run = {
     abort: unlimitedController(),
     stopping: false,
@@ -194,7 +190,7 @@ export function createWebhookEngine(deps: WebhookEngineDeps): WebhookEngine {
         leftWaiting = false;
         const claimed = await dispatchDue();
         await drain();
-        // Again only for what a full origin left unclaimed: what arrived meanwhile is not chased (issue 28).
+        // Again only for what a full origin left unclaimed: what arrived meanwhile is not chased.
         const next = store.webhooks.nextDueAt();
         if (claimed === 0 || !leftWaiting || run.stopping || next === null || next > clock.now()) return;
       }
@@ -204,8 +200,7 @@ export function createWebhookEngine(deps: WebhookEngineDeps): WebhookEngine {
       started = true;
       run.stopping = false;
       if (run.abort.signal.aborted) run.abort = unlimitedController();
-      // What an earlier run of the engine in this process had claimed is due now. (After a crash nothing is
-      // claimed: what was in flight is pending and due in the database, and is sent again with the same event id.)
+      // What was in flight when an earlier run stopped (or its process died) is due now: sent again, same event id.
       store.webhooks.resetInFlight(clock.now());
       // Listeners are tied to live connections, and none survives a restart.
       store.webhooks.clearListeners();
