@@ -81,24 +81,9 @@ export default defineConfig(
     rules: { 'no-restricted-properties': 'off' },
   },
   {
-    // Rewritten in parallel: the sender and its error classification on undici's current API.
-    files: ['src/webhooks/sender.ts', 'src/webhooks/send-errors.ts'],
-    rules: { '@typescript-eslint/no-unsafe-type-assertion': 'off', '@typescript-eslint/no-deprecated': 'off' },
-  },
-  {
     // Rewritten in parallel: the OpenAPI document, split under 300 lines.
     files: ['src/contract/openapi.ts'],
     rules: { '@typescript-eslint/no-unsafe-type-assertion': 'off', 'max-lines': 'off' },
-  },
-  {
-    // Rewritten in parallel: the delivery tables and the in-memory claim overlay.
-    files: ['src/store/tables/webhooks.ts', 'src/store/tables/delivery-claims.ts'],
-    rules: {
-      '@typescript-eslint/no-unsafe-type-assertion': 'off',
-      '@typescript-eslint/no-unused-vars': 'off',
-      '@typescript-eslint/no-unused-expressions': 'off',
-      'max-lines': 'off',
-    },
   },
   {
     // Rewritten in parallel: JSON columns read through the contract's schemas instead of `JSON.parse(column) as T`.
