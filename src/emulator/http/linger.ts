@@ -14,6 +14,9 @@ import type { AppEnv } from '../context.js';
 export function lingerOnUnreadBody(): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     await next();
+    // Only a body refused for its size: any other early answer (a 401 before the body is read) lets
+    // Node drain the body itself and keep the connection, so what follows on it is still parsed.
+    if (c.res.status !== 413) return;
     const incoming = incomingOf(c.env);
     if (!incoming || incoming.method === 'GET' || incoming.method === 'HEAD') return;
     if (incoming.complete || incoming.destroyed || incoming.readableFlowing) return;
