@@ -81,21 +81,6 @@ export default defineConfig(
     rules: { 'no-restricted-properties': 'off' },
   },
   {
-    // Rewritten in parallel: the sender and its error classification on undici's current API.
-    files: ['src/webhooks/sender.ts', 'src/webhooks/send-errors.ts'],
-    rules: { '@typescript-eslint/no-unsafe-type-assertion': 'off', '@typescript-eslint/no-deprecated': 'off' },
-  },
-  {
-    // Rewritten in parallel: the delivery tables and the in-memory claim overlay.
-    files: ['src/store/tables/webhooks.ts', 'src/store/tables/delivery-claims.ts'],
-    rules: {
-      '@typescript-eslint/no-unsafe-type-assertion': 'off',
-      '@typescript-eslint/no-unused-vars': 'off',
-      '@typescript-eslint/no-unused-expressions': 'off',
-      'max-lines': 'off',
-    },
-  },
-  {
     // Tests read answers as `any` (`await res.json()`) and assert on them; the schemas are tested elsewhere.
     files: ['test/**', 'examples/**', '*.config.ts'],
     rules: {

@@ -18,6 +18,8 @@ const LAYERS = [
   { dir: 'tui', rank: 7 },
   // startEmulator and its handle: the emulator driven in-process, through the clients and the simulated SDK.
   { dir: 'testkit', rank: 7 },
+  // scanctl conform and record: black-box probes of a target, through the clients and the simulated SDK.
+  { dir: 'conform', rank: 7 },
   { dir: 'cli', rank: 8 },
   // The package's library entry (src/index.ts) may re-export anything.
   { dir: 'index.ts', rank: 9 },

@@ -20,6 +20,7 @@ import installTarball from './cases/install-tarball.js';
 import clockAdvanceLoad from './cases/clock-advance-load.js';
 import heapFlags from './cases/heap-flags.js';
 import clockAdvanceScans from './cases/clock-advance-scans.js';
+import checkpointRestore from './cases/checkpoint-restore.js';
 
 const CASES = [
   coldStart,
@@ -37,6 +38,7 @@ const CASES = [
   clockAdvanceLoad,
   heapFlags,
   clockAdvanceScans,
+  checkpointRestore,
 ];
 
 const args = process.argv.slice(2);
@@ -161,11 +163,11 @@ if (write && !only) {
     ...(notes.length ? ['## How each was measured', '', ...notes, ''] : []),
     ...sections.flatMap((section) => [section, '']),
   ].join('\n');
-  // The hand-made history below the last full run ("# Earlier runs ...") is kept as it is.
+  // The A/B table of bench/ab.js below the full run ("# A/B ...") is kept: it is measured by another script.
   const file = join(ROOT, 'bench', 'RESULTS.md');
   const previous = existsSync(file) ? readFileSync(file, 'utf8') : '';
-  const history = previous.indexOf('\n# Earlier runs');
-  writeFileSync(file, history >= 0 ? `${md.trimEnd()}\n${previous.slice(history)}` : md);
+  const ab = previous.indexOf('\n# A/B');
+  writeFileSync(file, ab >= 0 ? `${md.trimEnd()}\n${previous.slice(ab)}` : md);
   console.log('wrote bench/RESULTS.md');
 }
 if (strict && rows.some((r) => r.row.verdict === 'MISSED' || r.row.verdict === 'FAILED')) process.exitCode = 1;

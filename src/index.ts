@@ -5,9 +5,11 @@
 export { verifySignature, signPayload, SignatureVerificationError, WEBHOOK_HEADERS, type SignatureFailureReason } from './verify.js';
 export { startEmulator, type StartEmulatorOptions, type FixturesInput } from './testkit/start-emulator.js';
 export { streamLogger, type Logger } from './util/logger.js';
-export type { EmulatorHandle, DeliveryQuery, SimulateScanOptions } from './testkit/handle.js';
+export type { EmulatorHandle, Checkpoint, DeliveryQuery, SimulateScanOptions, WaitForDeliveriesOptions } from './testkit/handle.js';
+export type { WaitUntil } from './contract/wait.js';
 export type { ScanSummary, SimStep, Refusal } from './sdk/simulate-events.js';
 export type { AppResponse, UpdateAppRequest } from './contract/apps.js';
 export type { ClockResponse } from './contract/control.js';
 export type { DeliveryDetail, DeliveryView, DeliveryStatus, WebhookEvent } from './contract/webhooks.js';
 export type { StateFile, StateImportResponse, StateResetResponse } from './contract/state.js';
+export type { CheckpointCreateResponse, CheckpointRestoreResponse } from './contract/checkpoints.js';

@@ -31,6 +31,7 @@ export default {
     let stop = false;
     let scans = 0;
     let failures = 0;
+    let firstFailure = null;
     try {
       const [first] = await simulate(
         {
@@ -73,7 +74,12 @@ export default {
           },
           agent: keepAliveAgent,
         });
-        if (reported.status !== 201) failures += 1;
+        // A session minted just before the clock jumps 24 h has expired when its scan arrives (SES-*): not a failure.
+        const expired = reported.status === 401 && reported.body?.error?.code === 'session_token_expired';
+        if (reported.status !== 201 && !expired) {
+          failures += 1;
+          firstFailure ??= `${minted.status} ${reported.status} ${JSON.stringify(reported.body)}`;
+        }
       };
       const clients = Array.from({ length: CLIENTS }, async () => {
         while (!stop) await oneScan();
@@ -92,7 +98,7 @@ export default {
       await Promise.all(clients);
       if (answer === null) throw new Error(`clock advance 24h did not answer within ${GIVE_UP_MS / 1000} s`);
       if (answer.status !== 200) throw new Error(`clock advance answered ${answer.status}: ${JSON.stringify(answer.body)}`);
-      if (failures > 0) throw new Error(`${failures} scan reports were not accepted`);
+      if (failures > 0) throw new Error(`${failures} scan reports were not accepted, the first: ${firstFailure}`);
       return {
         value: seconds,
         unit: 's',

@@ -13,7 +13,7 @@ export const EXIT = {
   connection: 4,
   /** A wait ended without success: a delivery exhausted its attempts, or the timeout passed. */
   waitFailed: 5,
-  /** A check failed: a signature did not match, a receiver failed conformance. */
+  /** A check failed: a signature did not match, a receiver failed conformance, a conform rule diverged or a diff differs. */
   checkFailed: 6,
   /** `webhook listen`: another `webhook listen --forward` for the same app took over. */
   listenerReplaced: 7,

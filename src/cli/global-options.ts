@@ -1,9 +1,4 @@
-/**
- * The options every command takes, declared once: `buildProgram` registers them, and anything that
- * reads a command line before commander does (the launcher, bin/scanctl.js, choosing its code cache;
- * the program, registering only the command named) skips their values with `commandWord`.
- * No imports: the launcher may load this module alone.
- */
+/** The options every command takes, declared once: `buildProgram` registers them, and the CLI reference lists them. */
 export const GLOBAL_OPTIONS = [
   {
     name: '--base-url',
@@ -30,19 +25,3 @@ export const GLOBAL_OPTIONS = [
 ] as const;
 
 export type GlobalOptionName = (typeof GLOBAL_OPTIONS)[number]['name'];
-
-/** Global options whose value is the next word (`--app ID`): that word is not a command's name. */
-const GLOBAL_VALUE_OPTIONS: ReadonlySet<string> = new Set(
-  GLOBAL_OPTIONS.filter((option) => option.takesValue).map((option) => option.name),
-);
-
-/** The first word of a command line that is not an option or a global option's value: the command or group it names. */
-export function commandWord(args: readonly string[]): string | undefined {
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i]!;
-    if (arg === '--') return undefined;
-    if (GLOBAL_VALUE_OPTIONS.has(arg)) i++;
-    else if (!arg.startsWith('-')) return arg;
-  }
-  return undefined;
-}

@@ -6,6 +6,7 @@ import * as appUpdate from './commands/app/update.js';
 import * as clockAdvance from './commands/clock/advance.js';
 import * as clockSet from './commands/clock/set.js';
 import * as clockShow from './commands/clock/show.js';
+import * as conform from './commands/conform/run.js';
 import * as faultsAdd from './commands/faults/add.js';
 import * as faultsClear from './commands/faults/clear.js';
 import * as faultsList from './commands/faults/list.js';
@@ -20,6 +21,7 @@ import * as keyRotate from './commands/key/rotate.js';
 import * as keySuspend from './commands/key/suspend.js';
 import * as logsTail from './commands/logs/tail.js';
 import * as openapi from './commands/openapi.js';
+import * as record from './commands/record.js';
 import * as resultsDelete from './commands/results/delete.js';
 import * as scanList from './commands/scan/list.js';
 import * as scanSimulate from './commands/scan/simulate.js';
@@ -28,9 +30,12 @@ import * as exec from './commands/exec.js';
 import * as health from './commands/health.js';
 import * as wait from './commands/wait.js';
 import * as sessionMint from './commands/session/mint.js';
+import * as stateCheckpoint from './commands/state/checkpoint.js';
+import * as stateCheckpoints from './commands/state/checkpoints.js';
 import * as stateExport from './commands/state/export.js';
 import * as stateImport from './commands/state/import.js';
 import * as stateReset from './commands/state/reset.js';
+import * as stateRestore from './commands/state/restore.js';
 import * as usage from './commands/usage.js';
 import * as webhookChaos from './commands/webhook/chaos.js';
 import * as webhookCheck from './commands/webhook/check.js';
@@ -39,10 +44,11 @@ import * as webhookDelivery from './commands/webhook/delivery.js';
 import { registerListen } from './commands/webhook/listen.js';
 import * as webhookResend from './commands/webhook/resend.js';
 import * as webhookVerify from './commands/webhook/verify.js';
+import * as webhookWait from './commands/webhook/wait.js';
 import { attachIo } from './context.js';
 import { addHelpCommand, configureErrors } from './help.js';
 import type { CliIo } from './io.js';
-import { commandWord, GLOBAL_OPTIONS, type GlobalOptionName } from './global-options.js';
+import { GLOBAL_OPTIONS, type GlobalOptionName } from './global-options.js';
 import { envReadByCli, httpUrl } from './parse-options.js';
 
 /** A command file: one verb, registered on its parent (the program or a group). */
@@ -59,8 +65,6 @@ interface CommandGroup {
   group: string;
   description: string;
   verbs: CommandModule[];
-  /** Older names that keep working in users' scripts (`scans list`, `device block`). */
-  aliases?: string[];
 }
 
 /** Every command and group, in the order --help lists them. */
@@ -83,43 +87,47 @@ const COMMANDS: Array<TopCommand | CommandGroup> = [
     group: 'scan',
     description: "play the SDK's device side (simulate) and list recorded scans",
     verbs: [scanSimulate, scanList],
-    aliases: ['scans'],
   },
   { name: 'usage', register: usage.register },
   {
     group: 'installation',
     description: 'device installations: list, block, unblock',
     verbs: [installationList, installationBlock, installationUnblock],
-    aliases: ['device'],
   },
   {
     group: 'webhook',
-    description: 'signed deliveries: listen, inspect, resend, verify, check, chaos',
-    verbs: [{ register: registerListen }, webhookDeliveries, webhookDelivery, webhookResend, webhookVerify, webhookCheck, webhookChaos],
+    description: 'signed deliveries: listen, inspect, wait, resend, verify, check, chaos',
+    verbs: [
+      { register: registerListen },
+      webhookDeliveries,
+      webhookDelivery,
+      webhookWait,
+      webhookResend,
+      webhookVerify,
+      webhookCheck,
+      webhookChaos,
+    ],
   },
-  { group: 'state', description: "the emulator's whole state: export, import, reset", verbs: [stateExport, stateImport, stateReset] },
+  {
+    group: 'state',
+    description: "the emulator's whole state: export, import, reset, checkpoint, restore",
+    verbs: [stateExport, stateImport, stateReset, stateCheckpoint, stateRestore, stateCheckpoints],
+  },
   { group: 'logs', description: "the emulator's request log", verbs: [logsTail] },
   { group: 'faults', description: 'make chosen routes fail on purpose', verbs: [faultsAdd, faultsList, faultsClear] },
+  { name: 'conform', register: conform.register },
+  { name: 'record', register: record.register },
   { name: 'openapi', register: openapi.register },
 ];
-
-/** The command or group a command line names first, if it is one of ours. */
-function namedEntry(args: readonly string[]): TopCommand | CommandGroup | undefined {
-  const word = commandWord(args);
-  if (word === undefined) return undefined;
-  return COMMANDS.find((entry) => ('name' in entry ? entry.name === word : entry.group === word || entry.aliases?.includes(word)));
-}
 
 /** The parser of a global option's value, where it needs checking. */
 const GLOBAL_PARSERS: Partial<Record<GlobalOptionName, (value: string) => unknown>> = { '--base-url': httpUrl };
 
 /**
- * Registers the commands. Command files are thin and import their heavy parts (the emulator,
- * ink) lazily inside their actions, so `scanctl --help` stays fast. Given the command line, only
- * the command or group it names is registered (about 3 ms less for `serve` to reach its ready
- * line); everything when it names none of them (help, a typo: the suggestions need them all).
+ * Registers every command. Command files are thin and import their heavy parts (the emulator,
+ * ink) lazily inside their actions, so `scanctl --help` stays fast.
  */
-export function buildProgram(version: string, io: CliIo, args?: readonly string[]): Command {
+export function buildProgram(version: string, io: CliIo): Command {
   const program = new Command('scanctl')
     .description('Build and test against the body-scanning service without the service: a local emulator, its clock, and the client side.')
     .version(version, '-V, --version')
@@ -143,14 +151,12 @@ export function buildProgram(version: string, io: CliIo, args?: readonly string[
   program.configureHelp({ sortSubcommands: false, showGlobalOptions: true });
   attachIo(program, io);
 
-  const named = args ? namedEntry(args) : undefined;
-  for (const entry of named ? [named] : COMMANDS) {
+  for (const entry of COMMANDS) {
     if ('name' in entry) {
       entry.register(program);
       continue;
     }
     const group = program.command(entry.group).description(entry.description);
-    for (const alias of entry.aliases ?? []) group.alias(alias);
     for (const verb of entry.verbs) verb.register(group);
   }
   addHelpCommand(program);

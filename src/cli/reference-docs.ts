@@ -1,6 +1,7 @@
 import { EventEmitter } from 'node:events';
 import { stripVTControlCharacters } from 'node:util';
 import type { Argument, Command, Option } from 'commander';
+import { JSON_OUTPUTS, jsonFieldTable } from './json-fields.js';
 import { envOfOption } from './parse-options.js';
 
 /**
@@ -87,6 +88,8 @@ function renderCommand(command: Command): string[] {
   if (args.length > 0) lines.push('Arguments:', '', argumentTable(args), '');
   const options = help.visibleOptions(command).filter((o) => o.long !== '--help');
   if (options.length > 0) lines.push('Options:', '', optionTable(options), '');
+  const json = JSON_OUTPUTS[qualifiedName(command)];
+  if (json) lines.push('Output with `--json` (generated from the contract):', '', jsonFieldTable(json), '');
   const extra = helpText(command, 'beforeHelp') + helpText(command, 'afterHelp');
   if (extra.trim()) lines.push('```', extra.replace(/^\n+|\s+$/g, ''), '```', '');
   return lines;

@@ -100,6 +100,11 @@ export class ControlClient {
     this.body(this.api.call(OPS.exportState, includeSecrets ? { query: { include_secrets: '1' } } : {}));
   importState = (file: StateFile) => this.body(this.api.call(OPS.importState, { body: file }));
   resetState = () => this.body(this.api.call(OPS.resetState));
+  checkpoint = (name?: string) => this.body(this.api.call(OPS.createCheckpoint, { body: name === undefined ? {} : { name } }));
+  checkpoints = () => this.body(this.api.call(OPS.listCheckpoints));
+  /** By id (cp_...) or name. */
+  restoreCheckpoint = (checkpoint: string) => this.body(this.api.call(OPS.restoreCheckpoint, { params: { checkpoint } }));
+  deleteCheckpoint = (checkpoint: string) => this.body(this.api.call(OPS.deleteCheckpoint, { params: { checkpoint } }));
 
   requestLog = (query: RequestLogQuery) => this.body(this.api.call(OPS.listRequestLog, { query }));
 

@@ -1,10 +1,43 @@
 import type { Hono } from 'hono';
 import type { AppEnv, EmulatorContext } from '../emulator/context.js';
 
-/** The console's pages (GET) and actions (POST); every other path and method stays the API's. */
-const PAGES = /^\/(?:|sign-in|settings|keys|scans|usage|clock|installations|deliveries|deliveries\/[^/]+|console\/[\w.-]+)$/;
-const ACTIONS =
-  /^\/(?:sign-in|sign-out|settings|keys\/[a-z]+|scans\/delete-results|clock\/(?:advance|set)|deliveries\/[^/]+\/resend|installations\/[^/]+\/(?:block|unblock))$/;
+/** The console's pages (GET) and actions (POST), `:name` for one path segment; every other path and method stays the API's. */
+const CONSOLE_ROUTES = {
+  GET: [
+    '/',
+    '/sign-in',
+    '/settings',
+    '/keys',
+    '/scans',
+    '/usage',
+    '/clock',
+    '/installations',
+    '/deliveries',
+    '/deliveries/:id',
+    '/console/:asset',
+  ],
+  POST: [
+    '/sign-in',
+    '/sign-out',
+    '/settings',
+    '/keys/:action',
+    '/scans/delete-results',
+    '/clock/advance',
+    '/clock/set',
+    '/deliveries/:id/resend',
+    '/installations/:id/block',
+    '/installations/:id/unblock',
+  ],
+} as const;
+
+/** One anchored pattern for a list of routes. */
+function matcher(routes: readonly string[]): RegExp {
+  const alternatives = routes.map((route) => route.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/:\w+/g, '[^/]+'));
+  return new RegExp(`^(?:${alternatives.join('|')})$`);
+}
+
+const PAGES = matcher(CONSOLE_ROUTES.GET);
+const ACTIONS = matcher(CONSOLE_ROUTES.POST);
 
 function isConsoleRequest(method: string, path: string): boolean {
   return method === 'POST' ? ACTIONS.test(path) : (method === 'GET' || method === 'HEAD') && PAGES.test(path);

@@ -60,8 +60,23 @@ export const CHOICES = {
   requestLogBufferSize: 1000,
   /** CHOICE-37: a stream subscriber whose unsent events pass this many bytes is dropped (about 250 delivery events). */
   streamBufferBytes: 256 * 1024,
+  /** CHOICE-65: `conform` sends at most this many requests a second to a target's public routes (a tenth of CHOICE-2's limit). */
+  conformMaxRatePerSecond: 10,
+  /** CHOICE-67: how long (real ms) a probe waits for a delivery, and then for a copy that should not come. */
+  conformDeliveryArrivalMs: 5_000,
+  conformSettleMs: 1_000,
+  /** CHOICE-67: an expires_at this close to 15 minutes after the answer is 15 minutes (a Date header has whole seconds). */
+  conformLifetimeToleranceMs: 5_000,
   /** CHOICE-35: on SIGTERM/SIGINT, requests in flight get this long (real ms) to be answered before they are refused. */
   stopGraceMs: 5_000,
+  /** CHOICE-45: checkpoints kept at once (each a full copy of the state); one more is 409 checkpoint_limit_reached. */
+  maxCheckpoints: 64,
+  /**
+   * CHOICE-57: an answer given before its request's body arrived (413 body_too_large) is sent at once, and the
+   * connection closed only after the rest of the body is read and dropped, for at most this long and this much.
+   */
+  lingerOnUnreadBodyMs: 5_000,
+  lingerOnUnreadBodyBytes: 64 * 1024 * 1024,
 } as const;
 
 /** CHOICE-11: the host names the emulator answers without --allowed-host (with its own port). */

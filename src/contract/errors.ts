@@ -96,6 +96,9 @@ export const ERROR_CODES = {
   storage_unavailable: 503,
   storage_busy: 503,
   storage_damaged: 500,
+  // CHOICE-45: too many checkpoints kept; a checkpoint taken by a scanctl of another schema version.
+  checkpoint_limit_reached: 409,
+  checkpoint_outdated: 409,
   // CHOICE-35: serve is stopping; the request was not run (sent with Connection: close).
   service_stopping: 503,
   // The client went away before its request was read (only the request log sees this answer).

@@ -82,7 +82,7 @@ export function buildOperation(op: Operation, components: Components, errorRef: 
   };
   if (op.request) {
     out.requestBody = {
-      required: true,
+      required: !op.request.optional,
       content: content(op.request.contentType ?? 'application/json', components.add(op.request.schema, 'input'), op.request.example),
     };
   }

@@ -23,6 +23,8 @@ export interface OperationBody {
   example?: unknown;
   /** A larger body limit than the emulator's default (a state file); bytes. */
   maxBytes?: number;
+  /** The body may be left out: a request without one is taken as `{}` (JSON bodies only). */
+  optional?: boolean;
 }
 
 export interface OperationResponse {

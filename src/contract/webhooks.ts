@@ -73,47 +73,62 @@ export type DeliveryStatus = z.infer<typeof DeliveryStatus>;
 
 export const DeliveryView = z
   .object({
-    id: z.string(),
+    id: z.string().describe('The delivery, e.g. del_rv5F7Pc4fJ73xM1ANmF7.'),
     object: z.literal('webhook_delivery'),
-    event_id: z.string(),
-    event_type: WebhookEventType,
-    app_id: z.string(),
-    scan_id: z.string(),
-    host_user_ref: z.string(),
-    origin: z.enum(['event', 'resend']),
-    status: DeliveryStatus,
-    attempts: z.number().int(),
-    max_attempts: z.number().int(),
-    next_attempt_at: DateTime.nullable(),
-    last_status: z.number().int().nullable(),
-    last_error: z.string().nullable(),
-    created_at: DateTime,
-    updated_at: DateTime,
+    event_id: z
+      .string()
+      .describe('The event it delivers; equals the Service-Event-Id header. A resend is a new delivery of the same event.'),
+    event_type: WebhookEventType.describe('scan.completed, scan.failed or scan.results_available.'),
+    app_id: z.string().describe('The app whose webhook_url it goes to.'),
+    scan_id: z.string().describe('The scan that caused the event.'),
+    host_user_ref: z.string().describe("The member's host_user_ref."),
+    origin: z.enum(['event', 'resend']).describe('event: made when the event was; resend: made by a resend of the event.'),
+    status: DeliveryStatus.describe(
+      'pending (queued, or waiting for its next attempt), in_flight (an attempt is on the wire), succeeded (a 2xx acknowledged it), failed (its attempts are exhausted), cancelled (withdrawn before it was acknowledged).',
+    ),
+    attempts: z.number().int().describe('Attempts made so far (0 before the first).'),
+    max_attempts: z.number().int().describe('Attempts it makes at most before it is failed (17).'),
+    next_attempt_at: DateTime.nullable().describe("When the next attempt is due, on the emulator's clock; null once it ended."),
+    last_status: z
+      .number()
+      .int()
+      .nullable()
+      .describe("The HTTP status of the last attempt's answer; null before one, or when none came (see last_error)."),
+    last_error: z
+      .string()
+      .nullable()
+      .describe('Why the last attempt failed (e.g. HTTP 500, timed out, ECONNREFUSED); null when it succeeded or before one.'),
+    created_at: DateTime.describe("When it was queued, on the emulator's clock."),
+    updated_at: DateTime.describe("When it last changed, on the emulator's clock."),
   })
   .meta({ id: 'WebhookDelivery' });
 export type DeliveryView = z.infer<typeof DeliveryView>;
 
-const AttemptView = z
+export const AttemptView = z
   .object({
-    number: z.number().int(),
-    url: z.string(),
-    started_at: DateTime,
-    status: z.number().int().nullable(),
-    latency_ms: z.number().int().nullable(),
-    error: z.string().nullable(),
-    response_excerpt: z.string().nullable(),
+    number: z.number().int().describe('1 for the first attempt.'),
+    url: z.string().describe('Where it was sent.'),
+    started_at: DateTime.describe("When it was sent, on the emulator's clock."),
+    status: z.number().int().nullable().describe("The receiver's HTTP status; null when no answer came (see error)."),
+    latency_ms: z.number().int().nullable().describe('Real milliseconds from sending to the answer; null without one.'),
+    error: z.string().nullable().describe('Why it failed (e.g. HTTP 500, timed out, ECONNREFUSED); null when a 2xx acknowledged it.'),
+    response_excerpt: z.string().nullable().describe("The start of the receiver's answer body; null without one."),
   })
   .meta({ id: 'WebhookAttempt' });
 export type AttemptView = z.infer<typeof AttemptView>;
 
 export const DeliveryDetail = DeliveryView.extend({
-  request: z.object({
-    method: z.literal('POST'),
-    url: z.string().nullable(),
-    headers: z.record(z.string(), z.string()),
-    body: z.string().describe('The exact bytes that were signed and sent.'),
-  }),
-  attempt_log: z.array(AttemptView),
+  request: z
+    .object({
+      method: z.literal('POST'),
+      url: z.string().nullable().describe('Where it goes: the listener forward URL or the app webhook_url; null when the app has none.'),
+      headers: z
+        .record(z.string(), z.string())
+        .describe('The headers it sends, Service-Signature, Service-Event-Id and Service-Event-Type included.'),
+      body: z.string().describe('The exact bytes that were signed and sent.'),
+    })
+    .describe('The exact request each attempt sends.'),
+  attempt_log: z.array(AttemptView).describe('Its attempts, first to last.'),
 }).meta({ id: 'WebhookDeliveryDetail' });
 export type DeliveryDetail = z.infer<typeof DeliveryDetail>;
 
@@ -126,6 +141,7 @@ export const DeliveryListQuery = z
     status: DeliveryStatus.optional(),
     scan_id: z.string().optional(),
     event_id: z.string().optional(),
+    host_user_ref: z.string().min(1).max(255).optional().describe("Only the deliveries of this member's events."),
     limit: queryInteger(1, 1000).optional(),
   })
   .meta({ id: 'WebhookDeliveryListQuery' });
@@ -227,7 +243,7 @@ export const ListenerReplacedEvent = z
 export type ListenerReplacedEvent = z.infer<typeof ListenerReplacedEvent>;
 
 /**
- * CHOICE-30: sent to a forwarding stream whose listener a `state reset` or `state import` could not
+ * CHOICE-30: sent to a forwarding stream whose listener a `state reset`, `import` or `restore` could not
  * keep (its app is gone, or the app's signing secret is no longer the one the listener printed); the stream then ends.
  */
 export const ListenerEndedEvent = z
@@ -237,7 +253,7 @@ export const ListenerEndedEvent = z
     listener_id: z.string(),
     app_id: z.string(),
     reason: z.enum(['app_removed', 'secret_changed']),
-    cause: z.enum(['state_reset', 'state_import']),
+    cause: z.enum(['state_reset', 'state_import', 'state_restore']),
   })
   .meta({ id: 'WebhookListenerEnded' });
 export type ListenerEndedEvent = z.infer<typeof ListenerEndedEvent>;

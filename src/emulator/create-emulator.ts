@@ -15,6 +15,7 @@ import type { AppEnv, EmulatorConfig, EmulatorContext } from './context.js';
 import { RateLimiter } from './domain/rate-limit.js';
 import { RequestLogBuffer } from './domain/request-log.js';
 import { limitBodies } from './http/body-limit.js';
+import { lingerOnUnreadBody } from './http/linger.js';
 import { installFallbacks } from './http/fallbacks.js';
 import { mountRoutes } from './http/implement.js';
 import { hostGuard } from './http/host-guard.js';
@@ -101,6 +102,7 @@ export function createEmulator(deps: EmulatorDeps): Emulator {
   app.use('*', hostGuard(config));
   // A route that declares its own limit (a state file) gets it instead of the default.
   const ownLimits = new Map(ROUTES.filter((r) => r.op.request?.maxBytes).map((r) => [r.op.path, r.op.request!.maxBytes!]));
+  app.use('*', lingerOnUnreadBody());
   app.use('*', limitBodies(config.maxBodyBytes, ownLimits));
   app.use('*', injectFaults(ctx));
   mountRoutes(app, ctx, ROUTES);

@@ -56,7 +56,12 @@ export class Scheduler {
     await this.queue;
   }
 
-  private serialize(step: () => Promise<{ played: number }>): Promise<{ played: number }> {
+  /** Runs `work` between clock moves (a checkpoint or restore), never during one: a move sees one state and one clock. */
+  exclusive<T>(work: () => T | Promise<T>): Promise<T> {
+    return this.serialize(async () => await work());
+  }
+
+  private serialize<T>(step: () => Promise<T>): Promise<T> {
     const run = this.queue.then(step);
     this.queue = run.catch(() => undefined);
     return run;

@@ -10,7 +10,7 @@ import { errorCode } from '../util/caught.js';
 export const DEFAULT_PORT = 7226; // "SCAN" on a phone keypad; clashes with nothing common.
 export const DEFAULT_HOST = '127.0.0.1';
 export const DEFAULT_DB = '.scanctl/scanctl.db';
-export const STATE_FILE = '.scanctl/serve.json';
+export const SERVE_RECORD_FILE = '.scanctl/serve.json';
 
 /** What a running `scanctl serve` records so that other commands in the folder (and below it) find it. */
 export const ServeState = z.object({ pid: z.number().int().positive(), base_url: z.string(), db: z.string() });
@@ -105,7 +105,7 @@ export type FoundServe = { running: true; state: ServeState; file: string } | { 
 
 export function findServeState(dir: string): FoundServe | null {
   for (let current = dir; ; current = dirname(current)) {
-    const file = join(current, STATE_FILE);
+    const file = join(current, SERVE_RECORD_FILE);
     const state = readState(file);
     if (state) {
       if (isAlive(state.pid)) return { running: true, state, file };

@@ -11,14 +11,11 @@ import { portalSessionStatements } from './tables/portal-sessions.js';
 import { deviceStatements } from './tables/device.js';
 import { webhookStatements } from './tables/webhooks.js';
 import { deliveryPageStatements } from './tables/delivery-pages.js';
-import { DeliveryClaims } from './tables/delivery-claims.js';
 import { faultStatements } from './tables/faults.js';
 import { chaosStatements } from './tables/chaos.js';
 
 /** Every table's prepared statements, built once per database. */
 export function createStore(db: Db) {
-  // Shared by the outbox and the console's pages: which pending deliveries are in flight.
-  const claims = new DeliveryClaims();
   return {
     // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion -- names the type for the declaration file, which cannot name it otherwise (TS4058)
     db: db as BetterSqlite3.Database,
@@ -30,8 +27,8 @@ export function createStore(db: Db) {
     quota: quotaStatements(db),
     portalSessions: portalSessionStatements(db),
     device: deviceStatements(db),
-    webhooks: webhookStatements(db, claims),
-    deliveryPages: deliveryPageStatements(db, claims),
+    webhooks: webhookStatements(db),
+    deliveryPages: deliveryPageStatements(db),
     faults: faultStatements(db),
     chaos: chaosStatements(db),
     /** Writes that may share one transaction with the others of the same event-loop turn. */

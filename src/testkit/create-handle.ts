@@ -5,6 +5,7 @@ import type { DeliveryQuery, EmulatorHandle } from './handle.js';
 import { simulateScans } from './simulate-scan.js';
 import { durationOf, timeOf } from './values.js';
 import { settleDeliveries } from './settle.js';
+import { isTargetedWait, waitForTargeted } from './wait.js';
 
 // Apart from handle.ts on purpose: the public types (handle.d.ts) must not reach the emulator's
 // server and store, whose types need better-sqlite3's (not a dependency of a customer's project).
@@ -55,12 +56,18 @@ export function createHandle(server: RunningServer, credentials: HandleCredentia
     scans: async (query = {}) => (await control.scans(appId, { host_user_ref: query.hostUserRef, limit: query.limit ?? 1000 })).data,
     deliveries,
     async waitForDeliveries(options = {}) {
+      if (isTargetedWait(options)) return waitForTargeted(control, appId, options);
       await settleDeliveries(emulator, options.timeoutMs ?? 10_000);
       return deliveries();
     },
     exportState: (options = {}) => control.exportState(Boolean(options.includeSecrets)),
     importState: (state) => control.importState(state),
     reset: () => control.resetState(),
+    checkpoint: async (name) => {
+      const taken = await control.checkpoint(name);
+      return { ...taken, restore: () => control.restoreCheckpoint(taken.id) };
+    },
+    restore: (checkpoint) => control.restoreCheckpoint(checkpoint),
     close,
     [Symbol.asyncDispose]: close,
   };

@@ -1,8 +1,10 @@
 import type { AppResponse, UpdateAppRequest } from '../contract/apps.js';
+import type { CheckpointCreateResponse, CheckpointRestoreResponse } from '../contract/checkpoints.js';
 import type { ClockResponse } from '../contract/control.js';
 import type { ScanList } from '../contract/device.js';
 import type { StateFile, StateImportResponse, StateResetResponse } from '../contract/state.js';
 import type { DeliveryDetail, DeliveryStatus } from '../contract/webhooks.js';
+import type { WaitUntil } from '../contract/wait.js';
 import type { SimulateScanOptions } from './simulate-scan.js';
 import type { ScanSummary } from '../sdk/simulate.js';
 
@@ -14,6 +16,27 @@ export interface DeliveryQuery {
   eventId?: string;
   /** At most this many, newest first (default 1000). */
   limit?: number;
+}
+
+/** What `waitForDeliveries` waits for: without a target, everything due now; with one, `scanctl webhook wait`'s goal. */
+export interface WaitForDeliveriesOptions {
+  /** Real ms before it rejects (default 10 s). */
+  timeoutMs?: number;
+  scanId?: string;
+  eventId?: string;
+  hostUserRef?: string;
+  /** Per event: attempted, acknowledged (the default), exhausted or settled (CHOICE-42). */
+  until?: WaitUntil;
+  /** And at least this many attempts (default 1 for attempted). */
+  attempts?: number;
+  /** Move the virtual clock to each retry, no further, once the failed attempt is recorded (CHOICE-41). */
+  playRetries?: boolean;
+}
+
+/** A checkpoint of the whole state, as `checkpoint()` took it. */
+export interface Checkpoint extends CheckpointCreateResponse {
+  /** Puts the state back as it was when the checkpoint was taken (one transaction). */
+  restore(): Promise<CheckpointRestoreResponse>;
 }
 
 /** A running emulator, as `startEmulator` hands it over. */
@@ -46,14 +69,24 @@ export interface EmulatorHandle extends AsyncDisposable {
   /** The app's webhook deliveries, newest first, each with its attempts and exact request. */
   deliveries(query?: DeliveryQuery): Promise<DeliveryDetail[]>;
   /**
-   * Resolves when every delivery due now was attempted and recorded, and nothing is in flight;
-   * retries wait on the virtual clock (advance it to play them). Rejects after `timeoutMs` real ms.
+   * Without a target: resolves when every delivery due now was attempted and recorded, and nothing
+   * is in flight; retries wait on the virtual clock (advance it, or pass playRetries). With a goal
+   * or a target (until, attempts, playRetries; scanId, eventId or hostUserRef, else the whole app):
+   * those deliveries once each event reached `until` (`scanctl webhook wait`'s implementation);
+   * rejects when one cannot. Rejects after `timeoutMs` real ms.
    */
-  waitForDeliveries(options?: { timeoutMs?: number }): Promise<DeliveryDetail[]>;
+  waitForDeliveries(options?: WaitForDeliveriesOptions): Promise<DeliveryDetail[]>;
   exportState(options?: { includeSecrets?: boolean }): Promise<StateFile>;
   importState(state: StateFile): Promise<StateImportResponse>;
   /** Empties everything and loads the fixtures again; the clock keeps its time. */
   reset(): Promise<StateResetResponse>;
+  /**
+   * Keeps the whole state (every table, the clock offset, pending deliveries); `restore()` puts it
+   * back, as often as asked. A name already in use moves to this checkpoint.
+   */
+  checkpoint(name?: string): Promise<Checkpoint>;
+  /** Puts back the checkpoint with this id or name. */
+  restore(checkpoint: string): Promise<CheckpointRestoreResponse>;
   /** Stops the emulator: the port is free and nothing of it keeps the process alive. */
   close(): Promise<void>;
 }

@@ -1,24 +1,11 @@
-import { createCipheriv, createDecipheriv, createHash, randomBytes, randomFillSync, timingSafeEqual } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 
-// Random bytes are drawn 4 KiB at a time: one randomFillSync per ~100 ids instead of one call per id
-// (a mint draws several ids and a token; per-call overhead, not entropy, was the cost).
-const pool = Buffer.allocUnsafe(4096);
-let poolOffset = pool.length;
-
 /** A random base62 string of `length` characters (rejection sampling: no modulo bias). */
 export function randomBase62(length: number): string {
-  let out = '';
-  while (out.length < length) {
-    if (poolOffset === pool.length) {
-      randomFillSync(pool);
-      poolOffset = 0;
-    }
-    const byte = pool[poolOffset++]!;
-    if (byte < 248) out += ALPHABET[byte % 62];
-  }
-  return out;
+  // 248 of 256 byte values are kept: twice the length is plenty, and base62From draws more if not.
+  return base62From(length, () => randomBytes(length * 2));
 }
 
 /** A base62 string of `length` characters from a source of bytes (rejection sampling: no modulo bias). */

@@ -54,11 +54,8 @@ export interface WebhookEngine extends TimerSource {
 
 /** Sends in flight at once. */
 const DISPATCH_CONCURRENCY = CHOICES.webhookConcurrency;
-// 128, not 256: a claimed batch waits in memory for its turn to be sent, and 256 rows with their
-// payloads outlived the young generation's collections: promoted, then mark-compacted. At 128 the
-// scavenges took 90-130 ms per 40,000 deliveries instead of ~150 plus mark-compacts, and serve
-// sent ~6% more deliveries/s (bench/RESULTS.md, 2026-11-24). 32 is worse: a claim per slot cycle.
-const CLAIM_BATCH = 128;
+/** Deliveries claimed (written in flight) per transaction: a few claimed batches cover the sends in flight. */
+const CLAIM_BATCH = 100;
 
 /** An AbortController whose signal takes any number of listeners (one per send in flight) without a warning. */
 function unlimitedController(): AbortController {
@@ -74,8 +71,7 @@ export function createWebhookEngine(deps: WebhookEngineDeps): WebhookEngine {
   const total = deps.concurrency ?? DISPATCH_CONCURRENCY;
   const slots = new SendSlots(total, Math.min(total, CHOICES.webhookConcurrencyPerOrigin), () => loop.kick());
   let started = false;
-  // One abort signal for every send of this run of the engine (stop() aborts it; a later start() makes a new one):
-  // an AbortController per attempt showed in profiles.
+  // One abort signal for every send of this run of the engine: stop() aborts it, a later start() makes a new one.
   const run = {
     abort: unlimitedController(),
     stopping: false,
@@ -101,8 +97,8 @@ export function createWebhookEngine(deps: WebhookEngineDeps): WebhookEngine {
   });
 
   /** Makes the attempt holding a global slot and one of its origin's; both are given back when it is recorded. */
-  function send(row: DeliveryWithEvent, destination: Destination, origin: string | null): void {
-    const sending: Promise<void> = (run.stopping ? Promise.resolve() : attempt(row, destination))
+  function send(row: DeliveryWithEvent, destination: Destination, origin: string | null, epoch: number): void {
+    const sending: Promise<void> = (run.stopping ? Promise.resolve() : attempt(row, destination, epoch))
       .catch((error: unknown) => {
         if (run.stopping) return;
         // A full disk is said once, not once per attempt.
@@ -119,11 +115,11 @@ export function createWebhookEngine(deps: WebhookEngineDeps): WebhookEngine {
   }
 
   /** A delivery whose origin is full waits for that origin's turn (holding no global slot), then for a global one. */
-  function sendInTurn(row: DeliveryWithEvent, destination: Destination, origin: string): void {
+  function sendInTurn(row: DeliveryWithEvent, destination: Destination, origin: string, epoch: number): void {
     const waiting: Promise<void> = slots
       .waitForOrigin(origin, row.app_id)
       .then(() => slots.acquireGlobal())
-      .then(() => send(row, destination, origin))
+      .then(() => send(row, destination, origin, epoch))
       .finally(() => inFlight.delete(waiting));
     inFlight.add(waiting);
   }
@@ -140,6 +136,7 @@ export function createWebhookEngine(deps: WebhookEngineDeps): WebhookEngine {
       const waiting = slots.waitingApps();
       if (waiting.length > 0) leftWaiting = true;
       const claimed = store.webhooks.claimDue(clock.now(), CLAIM_BATCH, waiting);
+      const epoch = store.webhooks.claimEpoch();
       claimedInAll += claimed.length;
       if (claimed.length === 0) return claimedInAll;
       // Each app's URL, signing secret and chaos setting are read once per claimed batch (never kept across batches).
@@ -153,10 +150,10 @@ export function createWebhookEngine(deps: WebhookEngineDeps): WebhookEngine {
             slots.releaseGlobal();
             return claimedInAll;
           }
-          if (slots.tryOrigin(origin)) send(row, destination, origin);
+          if (slots.tryOrigin(origin)) send(row, destination, origin, epoch);
           else {
             slots.releaseGlobal();
-            sendInTurn(row, destination, origin!);
+            sendInTurn(row, destination, origin!, epoch);
           }
         }
       }
@@ -193,7 +190,7 @@ export function createWebhookEngine(deps: WebhookEngineDeps): WebhookEngine {
         leftWaiting = false;
         const claimed = await dispatchDue();
         await drain();
-        // Again only for what a full origin left unclaimed: what arrived meanwhile is not chased (issue 28).
+        // Again only for what a full origin left unclaimed: what arrived meanwhile is not chased.
         const next = store.webhooks.nextDueAt();
         if (claimed === 0 || !leftWaiting || run.stopping || next === null || next > clock.now()) return;
       }
@@ -203,8 +200,7 @@ export function createWebhookEngine(deps: WebhookEngineDeps): WebhookEngine {
       started = true;
       run.stopping = false;
       if (run.abort.signal.aborted) run.abort = unlimitedController();
-      // What an earlier run of the engine in this process had claimed is due now. (After a crash nothing is
-      // claimed: what was in flight is pending and due in the database, and is sent again with the same event id.)
+      // What was in flight when an earlier run stopped (or its process died) is due now: sent again, same event id.
       store.webhooks.resetInFlight(clock.now());
       // Listeners are tied to live connections, and none survives a restart.
       store.webhooks.clearListeners();
@@ -222,7 +218,10 @@ export function createWebhookEngine(deps: WebhookEngineDeps): WebhookEngine {
     get dispatching() {
       return started;
     },
-    advancing: (target) => store.webhooks.holdNewUntil(target),
+    advancing: (target) => {
+      store.webhooks.holdNewUntil(target);
+      if (target === null) loop.kick();
+    },
     settle: drain,
   };
   return engine;

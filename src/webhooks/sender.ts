@@ -1,8 +1,10 @@
-import { createRequire } from 'node:module';
 import { StringDecoder } from 'node:string_decoder';
-import type { Dispatcher, Pool } from 'undici';
+import type { Dispatcher } from 'undici';
 import { CHOICES } from '../contract/choices.js';
 import { describeSendError, NO_UPGRADE, timedOut, type SendPhase } from './send-errors.js';
+import { poolFor, undici } from './send-pools.js';
+
+export { IDLE_MS, openConnections } from './send-pools.js';
 
 /** How much of a receiver's answer is kept with the attempt. */
 export const RESPONSE_EXCERPT_BYTES = 1024;
@@ -25,75 +27,18 @@ export interface SendOutcome {
   excerpt: string | null;
 }
 
-/** Idle keep-alive connections are closed after this (real ms), or a second before the receiver's Keep-Alive timeout (CHOICE-9). */
-export const IDLE_MS = CHOICES.webhookIdleConnectionMs;
-/** Keep-alive connections per receiver origin at most (the dispatcher sends fewer at once to one origin). */
-const SOCKETS_PER_ORIGIN = 64;
 /**
  * Of an answer's body at most this much is read: past it the attempt ends with the status and the
  * excerpt, and the connection is closed rather than read to the end (CHOICE-24).
  */
-export const MAX_BODY_READ_BYTES = CHOICES.webhookMaxAnswerBodyReadBytes;
-/** An answer's status line and headers together may not be larger (CHOICE-24; Node's own default is 16 KiB). */
-export const MAX_HEAD_BYTES = CHOICES.webhookMaxAnswerHeadBytes;
-
-type PoolClass = typeof Pool;
-let PoolOf: PoolClass | undefined;
-/** undici's connection pool, loaded at the first send (never on a command that sends nothing). */
-function poolClass(): PoolClass {
-  PoolOf ??= (createRequire(import.meta.url)('undici') as typeof import('undici')).Pool;
-  return PoolOf;
-}
-
-/** Each origin's keep-alive pool (per attempt timeout: it is also the pool's connect timeout). */
-const pools = new Map<string, Dispatcher>();
-
-function poolFor(origin: string, timeoutMs: number): Dispatcher {
-  const key = `${timeoutMs} ${origin}`;
-  let pool = pools.get(key);
-  if (pool) return pool;
-  if (pools.size >= MAX_TARGETS) {
-    // A long-lived serve that forwarded to many ports: the oldest pool goes (its sends finish first).
-    const [oldest, oldPool] = pools.entries().next().value as [string, Dispatcher];
-    pools.delete(oldest);
-    void oldPool.close().catch(() => {});
-  }
-  const Pool = poolClass();
-  pool = new Pool(origin, {
-    connections: SOCKETS_PER_ORIGIN,
-    pipelining: 1,
-    // A connection (TCP and TLS handshake) that does not open in time is closed, even after its attempt gave up.
-    connect: { timeout: timeoutMs },
-    headersTimeout: timeoutMs,
-    bodyTimeout: timeoutMs,
-    // CHOICE-9: idle connections closed after 4 s, or a second before the receiver's Keep-Alive hint.
-    keepAliveTimeout: IDLE_MS,
-    keepAliveTimeoutThreshold: 1_000,
-    maxHeaderSize: MAX_HEAD_BYTES,
-  });
-  pools.set(key, pool);
-  return pool;
-}
-
-/** The sender's connections now: in use, idle (kept alive), and requests waiting for one (tests count them for leaks). */
-export function openConnections(): { active: number; idle: number; queued: number } {
-  let active = 0;
-  let idle = 0;
-  let queued = 0;
-  for (const pool of pools.values()) {
-    const stats = (pool as Pool).stats;
-    active += stats.running;
-    idle += stats.connected - stats.running;
-    queued += stats.queued;
-  }
-  return { active, idle, queued };
-}
+const MAX_BODY_READ_BYTES = CHOICES.webhookMaxAnswerBodyReadBytes;
 
 /**
- * One POST through undici's keep-alive pool for the URL's origin (its dispatch API costs a third of
- * http.request's CPU per send). Redirects are never followed (WH-7): a 3xx is an answer like any
- * other. The whole attempt (connect and TLS handshake, the answer's head and its body) must finish
- * within timeoutMs; an attempt that fails or times out closes its connection. Never throws.
+ * One POST through undici's keep-alive pool for the URL's origin, with a handler of undici's
+ * dispatch API (a third of http.request's CPU per send). Redirects are never followed (WH-7): a 3xx
+ * is an answer like any other. The whole attempt (connect and TLS handshake, the answer's head and
+ * its body) must finish within timeoutMs; an attempt that fails or times out closes its connection.
+ * Never throws.
  */
 export function sendOnce(request: SendRequest): Promise<SendOutcome> {
   const target = parseTarget(request.url);
@@ -106,7 +51,7 @@ export function sendOnce(request: SendRequest): Promise<SendOutcome> {
     try {
       poolFor(target.origin, request.timeoutMs).dispatch({ path: target.path, method: 'POST', headers, body: request.body }, send);
     } catch (error) {
-      send.giveUp(describeSendError(error as NodeJS.ErrnoException));
+      send.giveUp(describeSendError(error, undici().errors));
     }
   });
 }
@@ -137,7 +82,7 @@ class Send implements Dispatcher.DispatchHandler {
   private readonly started = performance.now();
   private readonly timer: NodeJS.Timeout;
   private settled = false;
-  private abortRequest: ((error?: Error) => void) | null = null;
+  private controller: Dispatcher.DispatchController | null = null;
   private phase: SendPhase = 'connect';
   private status: number | null = null;
   private readonly chunks: Buffer[] = [];
@@ -154,12 +99,13 @@ class Send implements Dispatcher.DispatchHandler {
   }
 
   /**
-   * Ends the send with `error` and closes its connection. One still waiting for a connection is
-   * aborted when it gets one; the connection being opened closes at the pool's connect timeout.
+   * Ends the send with `error` and closes its connection (undici destroys the socket of a request
+   * aborted on it). One still waiting for a connection is aborted when it gets one; the connection
+   * being opened closes at the pool's connect timeout.
    */
   giveUp(error: string): void {
     this.done(null, error, null);
-    this.abortRequest?.(new Error(error));
+    this.controller?.abort(new Error(error));
   }
 
   private done(status: number | null, error: string | null, excerpt: string | null): void {
@@ -170,34 +116,29 @@ class Send implements Dispatcher.DispatchHandler {
     this.resolve({ status, latencyMs: Math.round(performance.now() - this.started), error, excerpt });
   }
 
-  onConnect(abort: (error?: Error) => void): void {
-    if (this.settled) return abort();
-    this.abortRequest = abort;
+  onRequestStart(controller: Dispatcher.DispatchController): void {
+    if (this.settled) return controller.abort(new Error(this.request.signal?.aborted ? SHUTTING_DOWN : 'the attempt gave up'));
+    this.controller = controller;
     this.phase = 'answer';
   }
 
-  onHeaders(statusCode: number): boolean {
+  onResponseStart(_controller: Dispatcher.DispatchController, statusCode: number): void {
     // No upgrade was asked for: a 101 is not an answer this client can read.
-    if (statusCode === 101) {
-      this.giveUp(NO_UPGRADE);
-      return false;
-    }
+    if (statusCode === 101) return this.giveUp(NO_UPGRADE);
     // An interim 1xx (102, 103) is not the answer: the final one follows.
     if (statusCode >= 200) {
       this.status = statusCode;
       this.phase = 'body';
     }
-    return true;
   }
 
-  onData(chunk: Buffer): boolean {
+  onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
     this.read += chunk.length;
     if (this.read > MAX_BODY_READ_BYTES) {
       // CHOICE-24: enough of it; the connection is closed rather than read to the end.
       this.cut = true;
       this.done(this.status, null, excerptText(this.chunks, this.cut));
-      this.abortRequest?.();
-      return false;
+      return controller.abort(new Error('the answer is read as far as the sender reads one'));
     }
     if (this.kept < RESPONSE_EXCERPT_BYTES) {
       const part = chunk.subarray(0, RESPONSE_EXCERPT_BYTES - this.kept);
@@ -205,17 +146,16 @@ class Send implements Dispatcher.DispatchHandler {
       this.kept += part.length;
       if (part.length < chunk.length) this.cut = true;
     } else if (chunk.length > 0) this.cut = true;
-    return true;
   }
 
-  onComplete(): void {
+  onResponseEnd(): void {
     this.done(this.status, null, excerptText(this.chunks, this.cut));
   }
 
-  onError(error: Error): void {
+  onResponseError(_controller: Dispatcher.DispatchController, error: Error): void {
     // An answer cut short still counts as the answer it began as (its status and what came of its body).
     if (this.status !== null) this.done(this.status, null, excerptText(this.chunks, this.cut));
-    else this.done(null, describeSendError(error), null);
+    else this.done(null, describeSendError(error, undici().errors), null);
   }
 }
 

@@ -38,7 +38,7 @@ describe('scanctl commands against a running serve', () => {
 
   it('serve --json: the first stdout line is the ready event; in its folder the CLI finds it without --base-url', async () => {
     expect(serve.ready).toMatchObject({
-      event: 'ready',
+      object: 'serve_ready',
       app_id: 'app_demo',
       test_secret_key: DEMO_TEST_SECRET,
       db: serve.db,
@@ -265,7 +265,7 @@ describe('serve lifecycle', () => {
 
   it('--db :memory:, a port in use and bad flags', async () => {
     const memory = await start([], { db: ':memory:' });
-    expect(memory.ready).toMatchObject({ event: 'ready', db: ':memory:' });
+    expect(memory.ready).toMatchObject({ object: 'serve_ready', db: ':memory:' });
     const port = Number(new URL(memory.baseUrl).port);
     const busy = await runCli(['serve', '--port', String(port), '--db', ':memory:']);
     expect(busy.code).toBe(2);

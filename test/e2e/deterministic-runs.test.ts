@@ -47,7 +47,7 @@ describe('deterministic runs', () => {
       return {
         ready: serve.ready,
         simulate,
-        scans: await cli(['scans', 'list', '--json']),
+        scans: await cli(['scan', 'list', '--json']),
         deliveries,
         state: await cli(['state', 'export', '-']),
       };

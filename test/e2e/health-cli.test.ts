@@ -28,7 +28,7 @@ describe('health, readiness and serve in a container (CHOICE-26, CHOICE-27)', ()
     serve.child.stdout!.on('data', (chunk) => (stdout += chunk));
     const health = await runCli(['health', '--base-url', serve.baseUrl]);
     expect(health).toMatchObject({ code: 0, stdout: `ready: scanctl ${String(serve.ready.version)} at ${serve.baseUrl}\n` });
-    expect(serve.ready).toMatchObject({ object: 'serve_ready', event: 'ready', base_url: serve.baseUrl });
+    expect(serve.ready).toMatchObject({ object: 'serve_ready', base_url: serve.baseUrl });
     expect(serve.ready.env).toEqual({
       SCANCTL_BASE_URL: serve.baseUrl,
       SCANCTL_APP_ID: DEMO.appId,

@@ -26,7 +26,7 @@ describe('the web console loads only when a console page is requested', () => {
     );
     const serve = await startServe([], { bin, dir: copy, db: ':memory:' });
     try {
-      expect(serve.ready).toMatchObject({ event: 'ready' });
+      expect(serve.ready).toMatchObject({ object: 'serve_ready' });
       expect(serve.ready.console_url).toBe(`${serve.baseUrl}/`);
       const api = await fetch(`${serve.baseUrl}/v1/sessions`, {
         method: 'POST',

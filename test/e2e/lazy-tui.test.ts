@@ -30,7 +30,7 @@ describe('ink and react load only where a TUI is drawn', () => {
     }
     // serve reaches its ready line.
     const served = await startServe([], { bin: join(copy, 'bin', 'scanctl.js'), dir: copy, db: ':memory:' });
-    expect(served.ready).toMatchObject({ event: 'ready' });
+    expect(served.ready).toMatchObject({ object: 'serve_ready' });
     await served.stop();
   });
 });

@@ -76,7 +76,7 @@ describe('robustness: concurrent simulators against one serve', () => {
     expect(new Set(ackIds).size).toBe(ackIds.length);
 
     // What the database holds (through the CLI): each scan exactly once, with the outcome the client reported.
-    const scans = (await cliJson(['scans', 'list', '--limit', '1000', '--base-url', base])).data as Array<Record<string, any>>;
+    const scans = (await cliJson(['scan', 'list', '--limit', '1000', '--base-url', base])).data as Array<Record<string, any>>;
     expect(scans).toHaveLength(ackIds.length);
     expect(new Set(scans.map((s) => s.id))).toEqual(new Set(ackIds));
     for (const p of PLAYERS) {

@@ -219,7 +219,7 @@ describe('robustness: kill -9 under load', () => {
     follower.close();
 
     // 1. Every acknowledged scan is in the database, once, with the outcome the client reported.
-    const scans = (await cliJson(['scans', 'list', '--limit', '1000', '--base-url', base])).data as Array<Record<string, any>>;
+    const scans = (await cliJson(['scan', 'list', '--limit', '1000', '--base-url', base])).data as Array<Record<string, any>>;
     const ids = scans.map((s) => s.id as string);
     expect(new Set(ids).size, `seed ${SEED}: a scan listed twice`).toBe(ids.length);
     const byId = new Map(scans.map((s) => [s.id as string, s]));

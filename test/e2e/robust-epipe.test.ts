@@ -17,11 +17,13 @@ function readFirstChunkThenClose(
     });
     let stderr = '';
     let first = '';
+    // The requests that make more lines: waited for before the test goes on (and stops serve under them).
+    let triggered: Promise<void> = Promise.resolve();
     child.stderr.on('data', (c) => (stderr += c));
     child.stdout.once('data', (chunk: Buffer) => {
       first = chunk.toString('utf8');
       child.stdout.destroy(); // like `head` exiting: the next write fails with EPIPE
-      void trigger?.();
+      triggered = trigger?.() ?? triggered;
     });
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
@@ -29,7 +31,7 @@ function readFirstChunkThenClose(
     }, 20_000);
     child.on('close', (code, signal) => {
       clearTimeout(timer);
-      resolve({ code, signal, first, stderr });
+      triggered.then(() => resolve({ code, signal, first, stderr }), reject);
     });
   });
 }

@@ -25,7 +25,17 @@ describe('scanctl scan simulate --wait (built CLI, real receiver)', () => {
       .trim()
       .split('\n')
       .map((l) => JSON.parse(l));
-    expect(lines.at(-1)).toEqual({ object: 'wait', ok: true, acknowledged: 4, deliveries: 4, reason: null, delivery: null });
+    expect(lines.at(-1)).toEqual({
+      object: 'wait',
+      ok: true,
+      until: 'acknowledged',
+      acknowledged: 4,
+      deliveries: 4,
+      reason: null,
+      delivery: null,
+      clock_moves: [],
+      log: null,
+    });
     // Two scans, each scan.completed + scan.results_available, all verified by the receiver itself.
     expect(receiver.received).toHaveLength(4);
     expect(receiver.received.every((d) => d.signatureValid)).toBe(true);

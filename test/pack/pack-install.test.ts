@@ -94,7 +94,7 @@ describe.skipIf(skip)('npm pack + global install of the tarball', () => {
         child.once('exit', (code) => reject(new Error(`serve exited ${code}: ${stderr}`)));
       });
       const ready = JSON.parse(line) as { event: string; base_url: string; app_id: string; fixtures: string };
-      expect(ready).toMatchObject({ event: 'ready', app_id: 'app_demo' });
+      expect(ready).toMatchObject({ object: 'serve_ready', app_id: 'app_demo' });
       // The bundled fixtures come from the installed package, not from this repository.
       expect(ready.fixtures.startsWith(prefix)).toBe(true);
 

@@ -1,6 +1,6 @@
 import { Command, Option } from 'commander';
 import { CHOICES } from '../../contract/choices.js';
-import { DEFAULT_DB, DEFAULT_HOST, DEFAULT_PORT, STATE_FILE } from '../../emulator/serve-state.js';
+import { DEFAULT_DB, DEFAULT_HOST, DEFAULT_PORT, SERVE_RECORD_FILE } from '../../emulator/serve-state.js';
 import type { RunningServer } from '../../emulator/server.js';
 import { addEmulatorOptions, parseEmulatorFlags, type EmulatorFlags, type EmulatorRunOptions } from '../emulator-flags.js';
 import { UserError } from '../errors.js';
@@ -62,7 +62,7 @@ export function register(program: Command): void {
         db: flags.db,
         fixtures: flags.fixtures ?? null,
         reset: Boolean(flags.reset) || /^(1|true|yes|on)$/i.test(ctx.io.env.SCANCTL_RESET ?? ''),
-        stateFile: STATE_FILE,
+        stateFile: SERVE_RECORD_FILE,
         cwd: ctx.io.cwd,
         allowedHosts,
         maxConnections,
@@ -76,7 +76,7 @@ export function register(program: Command): void {
       nowServing(server);
       if (server.stateFileError) {
         ctx.io.stderr.write(
-          `scanctl: warning: cannot write ${STATE_FILE} (${server.stateFileError}): other commands will not find this emulator; pass them --base-url ${server.url}\n`,
+          `scanctl: warning: cannot write ${SERVE_RECORD_FILE} (${server.stateFileError}): other commands will not find this emulator; pass them --base-url ${server.url}\n`,
         );
       }
       await stopped;
@@ -138,8 +138,6 @@ function printReady(ctx: CommandContext, server: RunningServer, flags: ServeFlag
     ctx.io.stdout.write(
       `${JSON.stringify({
         object: 'serve_ready',
-        // Kept for scripts written before every --json object carried `object`.
-        event: 'ready',
         base_url: server.url,
         console_url: `${server.url}/`,
         port: server.port,

@@ -1,6 +1,7 @@
 import type { Operation, WebhookEvent } from '../operation.js';
 import { backendOperations } from './backend.js';
 import { chaosOperations } from './chaos.js';
+import { checkpointOperations } from './checkpoints.js';
 import { controlOperations } from './control.js';
 import { deviceOperations } from './device.js';
 import { faultOperations } from './faults.js';
@@ -26,6 +27,7 @@ export const OPS = {
   ...faultOperations,
   ...chaosOperations,
   ...stateOperations,
+  ...checkpointOperations,
   ...requestLogOperations,
 };
 

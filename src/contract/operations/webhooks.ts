@@ -85,7 +85,7 @@ export const webhookOperations = byOperationId(
     method: 'get',
     path: `${P}/deliveries`,
     operationId: 'listWebhookDeliveries',
-    summary: 'Webhook deliveries, newest first, filtered by app, status, scan or event',
+    summary: 'Webhook deliveries, newest first, filtered by app, status, scan, event or member',
     description:
       'One row per delivery (an event sent to one URL): status, attempts, next attempt, last answer. Filters combine; newest first, up to limit.',
     query: DeliveryListQuery,

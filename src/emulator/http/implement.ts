@@ -11,7 +11,7 @@ import type { AppEnv, EmulatorContext } from '../context.js';
 import { LOADERS, type LoadedOf } from './loaders.js';
 import { authenticate, type CallerOf } from './security.js';
 import { isContentfulStatus, isStatus } from './status.js';
-import { readJson, readQuery, refuseUnexpectedBody } from './validate.js';
+import { parseWith, readJson, readQuery, refuseUnexpectedBody, sentBody } from './validate.js';
 
 /** What a handler gets before its query and body are read: the caller and the loaded path rows. */
 export type BeforeInput<O extends Operation> = {
@@ -67,7 +67,9 @@ export function mountRoutes(app: Hono<AppEnv>, ctx: EmulatorContext, routes: rea
       // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- input is built above from this route's own operation
       route.before?.(input as never);
       input.query = readQuery(c, op.query);
-      input.body = json ? await readJson(c, op.request!.schema) : undefined;
+      // An optional body left out is an empty object, checked by the same schema.
+      if (json && op.request!.optional && !sentBody(c)) input.body = parseWith(op.request!.schema, {});
+      else input.body = json ? await readJson(c, op.request!.schema) : undefined;
       if (!op.request && op.method !== 'get') await refuseUnexpectedBody(c);
       // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- input is built above from this route's own operation; the reply is checked below
       const reply = (await route.handler(input as never)) as Response | { status: number; body: unknown; headers?: Record<string, string> };

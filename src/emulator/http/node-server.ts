@@ -85,11 +85,13 @@ const REASONS: Record<number, string> = { 400: 'Bad Request', 408: 'Request Time
 
 function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
   // Nothing to answer on a connection the client dropped, or one already answering a request.
-  const answering = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage?.headersSent;
-  if (error.code === 'ECONNRESET' || !socket.writable || answering) {
+  const answer = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } | null })._httpMessage;
+  if (error.code === 'ECONNRESET' || !socket.writable || answer?.headersSent) {
     socket.destroy();
     return;
   }
+  // A request already being answered (a 413 decided from its headers, whose body then stopped short) keeps that answer.
+  if (answer) return;
   const [code, message]: [ErrorCode, string] =
     error.code === 'HPE_HEADER_OVERFLOW'
       ? ['headers_too_large', 'The request headers are larger than the server accepts (16 KiB).']

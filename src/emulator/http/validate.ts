@@ -70,6 +70,13 @@ export async function readJson<S extends z.ZodType>(c: Context<AppEnv>, schema: 
   throw zodIssueToApiError(parsed.issues[0]!, parsed.input);
 }
 
+/** Whether the request carries a body or says what type it would be. */
+export function sentBody(c: Context): boolean {
+  const length = c.req.header('content-length');
+  const hasBody = (length !== undefined && length !== '0') || c.req.header('transfer-encoding') !== undefined;
+  return hasBody || c.req.header('content-type') !== undefined;
+}
+
 /**
  * A route that takes no body refuses one. Not JSON: 415, so a form post or a text/plain fetch from
  * a web page cannot drive a control route that needs no fields (CHOICE-12). JSON: 400

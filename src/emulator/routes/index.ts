@@ -3,6 +3,7 @@ import { accountRoutes } from './accounts.js';
 import { appRoutes } from './apps.js';
 import { backendRoutes } from './backend.js';
 import { chaosRoutes } from './chaos.js';
+import { checkpointRoutes } from './checkpoints.js';
 import { clockRoutes } from './clock.js';
 import { deviceRoutes } from './device.js';
 import { faultRoutes } from './faults.js';
@@ -30,6 +31,7 @@ export const ROUTES: readonly Route[] = [
   ...faultRoutes,
   ...chaosRoutes,
   ...stateRoutes,
+  ...checkpointRoutes,
   ...requestLogRoutes,
   ...openapiRoutes,
 ];

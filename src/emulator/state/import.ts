@@ -163,8 +163,8 @@ function keyOf(table: TableInfo, row: Record<string, unknown>, column: string, h
 
 /** After the database changed under it: the emulator's in-memory view follows the new state. */
 export function afterStateChange(ctx: EmulatorContext): void {
-  // The dispatcher's claims name deliveries of the state that was replaced.
-  ctx.store.webhooks.forgetClaims();
+  // What the new state holds in flight is sent by no one: it is due now.
+  ctx.store.webhooks.forgetClaims(ctx.clock.now());
   followStoredFixtures(ctx);
   restartSeededIds(ctx.store, ctx.ids);
   ctx.webhooks.kick();

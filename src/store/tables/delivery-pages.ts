@@ -1,6 +1,5 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import type { Db } from '../db.js';
-import type { DeliveryClaims } from './delivery-claims.js';
 import type { DeliveryStatus } from '../../contract/webhooks.js';
 import type { DeliveryWithEvent } from './webhooks.js';
 
@@ -37,7 +36,7 @@ const SELECT = `SELECT d.*, d.rowid AS seq, e.type AS event_type, e.scan_id AS s
  * An app's deliveries newest first, a page at a time, by keyset (created_at, rowid) so that a page
  * deep in 100,000 deliveries costs what the first one does (migration 0004's indexes).
  */
-export function deliveryPageStatements(db: Db, claims: DeliveryClaims) {
+export function deliveryPageStatements(db: Db) {
   const cursor = db.prepare<[string, string], { created_at: number; seq: number }>(
     'SELECT created_at, rowid AS seq FROM deliveries WHERE id = ? AND app_id = ?',
   );
@@ -45,13 +44,11 @@ export function deliveryPageStatements(db: Db, claims: DeliveryClaims) {
   const count = db.prepare<{ app_id: string; cap: number }, { n: number }>(
     'SELECT count(*) AS n FROM (SELECT 1 FROM deliveries WHERE app_id = @app_id LIMIT @cap)',
   );
-  const countStatus = new Map<string, BetterSqlite3.Statement<Record<string, string | number>, { n: number }>>();
+  const countStatus = db.prepare<{ app_id: string; status: DeliveryStatus; cap: number }, { n: number }>(
+    'SELECT count(*) AS n FROM (SELECT 1 FROM deliveries WHERE app_id = @app_id AND status = @status LIMIT @cap)',
+  );
   const countOf = (appId: string, status: DeliveryStatus): number => {
-    const clause = claims.statusClause(status);
-    const sql = `SELECT count(*) AS n FROM (SELECT 1 FROM deliveries d WHERE d.app_id = @app_id AND ${clause.sql} LIMIT @cap)`;
-    let prepared = countStatus.get(sql);
-    if (!prepared) countStatus.set(sql, (prepared = db.prepare<Record<string, string | number>, { n: number }>(sql)));
-    return prepared.get({ app_id: appId, cap: COUNT_CAP + 1, ...clause.params })?.n ?? 0;
+    return countStatus.get({ app_id: appId, status, cap: COUNT_CAP + 1 })?.n ?? 0;
   };
   const row = db.prepare<[string], DeliveryPageRow>(`${SELECT} WHERE d.id = ?`);
   const statements = new Map<string, BetterSqlite3.Statement<Record<string, string | number>, DeliveryPageRow>>();
@@ -77,12 +74,9 @@ export function deliveryPageStatements(db: Db, claims: DeliveryClaims) {
       const anchor = anchorId ? cursor.get(anchorId, query.app_id) : undefined;
       const side = !anchor ? 'first' : query.before ? 'before' : 'after';
       const params: Record<string, string | number> = { app_id: query.app_id, limit: query.limit + 1 };
-      const clause = query.status ? claims.statusClause(query.status) : null;
-      if (clause) Object.assign(params, clause.params);
+      if (query.status) params.status = query.status;
       if (anchor) Object.assign(params, anchor);
-      const rows = statement(clause?.sql ?? null, side)
-        .all(params)
-        .map((r) => claims.shown(r));
+      const rows = statement(query.status ? 'd.status = @status' : null, side).all(params);
       const more = rows.length > query.limit;
       if (more) rows.pop();
       if (side === 'after') {
@@ -94,8 +88,7 @@ export function deliveryPageStatements(db: Db, claims: DeliveryClaims) {
       return { rows, hasOlder: more, hasNewer: side === 'before' };
     },
     row(id: string): DeliveryPageRow | undefined {
-      const found = row.get(id);
-      return found && claims.shown(found);
+      return row.get(id);
     },
     /** How many deliveries the app has (of that status), counted up to COUNT_CAP + 1: more than the cap reads as "more than". */
     count: (appId: string, status?: DeliveryStatus) =>

@@ -76,5 +76,6 @@ export interface DeliveryFilter {
   status?: DeliveryStatus | undefined;
   scan_id?: string | undefined;
   event_id?: string | undefined;
+  host_user_ref?: string | undefined;
   limit?: number | undefined;
 }

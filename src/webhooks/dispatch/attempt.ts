@@ -56,10 +56,12 @@ export function destinationFinder(store: Store, box: SecretBox): (row: DeliveryW
 }
 
 /** Makes the next attempt of a claimed delivery: chaos, the send, then the record. */
-export function deliveryAttempter(deps: AttemptDeps): (row: DeliveryWithEvent, destination: Destination) => Promise<void> {
+export function deliveryAttempter(deps: AttemptDeps): (row: DeliveryWithEvent, destination: Destination, epoch: number) => Promise<void> {
   const { store, clock, run } = deps;
 
-  return async (row, destination) => {
+  return async (row, destination, epoch) => {
+    // Claimed from a state since replaced (an import, reset or restore): that delivery is not this state's.
+    if (store.webhooks.claimEpoch() !== epoch) return;
     const number = row.attempts + 1;
     const { url, secret, chaos } = destination;
     // WH-3 at the moment of sending: results delivery is off now, so this one never leaves.
@@ -96,6 +98,6 @@ export function deliveryAttempter(deps: AttemptDeps): (row: DeliveryWithEvent, d
       if (signal.aborted) return;
     }
     if (run.stopping) return;
-    await deps.record({ row, number, url, startedAt, headers, outcome });
+    await deps.record({ row, number, url, startedAt, headers, outcome, epoch });
   };
 }

@@ -14,6 +14,8 @@ export interface FinishedAttempt {
   startedAt: number;
   headers: Record<string, string>;
   outcome: SendOutcome;
+  /** The claims' epoch when the delivery was claimed: a state replaced since then does not get this attempt. */
+  epoch: number;
 }
 
 /** The outcome of one attempt as the delivery state machine counts it (CHOICE-9). */
@@ -71,19 +73,23 @@ export function attemptRecorder(
   listening: () => boolean,
 ): (item: FinishedAttempt) => Promise<void> {
   return async (item) => {
-    let recorded: { stillOurs: boolean; counted: Counted };
+    const replaced = () => store.webhooks.claimEpoch() !== item.epoch;
+    let recorded: { stillOurs: boolean; counted: Counted } | null;
     try {
+      // Checked when the group commits: a restore in between leaves the restored state as it was.
       recorded = await store.groupCommit.run(() => {
+        if (replaced()) return null;
         const now = clock.now();
         const counted = countAttempt(item, now);
         return { stillOurs: writeAttempt(store, item, now, counted), counted };
       });
     } catch (error) {
+      if (replaced()) throw error;
       const now = clock.now();
       store.webhooks.retryLater(item.row.id, now + retryGap(item.number), now);
       throw error;
     }
-    if (!listening()) return;
+    if (!recorded || !listening()) return;
     const { stillOurs, counted } = recorded;
     const { ok, error, exhausted, next } = counted;
     emit(item.row, {

@@ -82,6 +82,16 @@ describe('--json everywhere', () => {
     const res = await runCommand(['scan', 'simulate', '--user', 'm', '--json', '--wait'], { emulator: testEmulator() });
     expect(res.code).toBe(0);
     expect(lines(res.stdout).map((l) => l.object)).toEqual(['simulated_scan', 'wait']);
-    expect(lines(res.stdout)[1]).toEqual({ object: 'wait', ok: true, acknowledged: 0, deliveries: 0, reason: null, delivery: null });
+    expect(lines(res.stdout)[1]).toEqual({
+      object: 'wait',
+      ok: true,
+      until: 'acknowledged',
+      acknowledged: 0,
+      deliveries: 0,
+      reason: null,
+      delivery: null,
+      clock_moves: [],
+      log: null,
+    });
   });
 });

@@ -72,28 +72,20 @@ describe('option parsing: every value checked while parsing, before any request'
     expect((await runCommand(['--app', 'app_demo', 'scan', 'simulate', '--user', 'm', '--count', 'abc'])).stderr).toMatch(
       /\(see scanctl scan simulate --help\)\n$/,
     );
-    expect((await runCommand(['scans', 'list', '--limit', '0'])).stderr).toMatch(/\(see scanctl scan list --help\)\n$/);
+    expect((await runCommand(['scan', 'list', '--limit', '0'])).stderr).toMatch(/\(see scanctl scan list --help\)\n$/);
   });
 
-  it('scan list is the home of listing scans; scans list and device keep working', async () => {
+  it('scan list is the home of listing scans; the pre-release group names scans and device are gone', async () => {
     const emulator = testEmulator();
     await runCommand(['scan', 'simulate', '--user', 'm_list', '--outcome', 'abandoned'], { emulator });
-    for (const args of [
-      ['scan', 'list', '--json'],
-      ['scans', 'list', '--json'],
-    ]) {
-      const res = await runCommand(args, { emulator });
-      expect(res.code).toBe(0);
-      expect(JSON.parse(res.stdout).data[0]).toMatchObject({ host_user_ref: 'm_list', status: 'abandoned' });
+    const res = await runCommand(['scan', 'list', '--json'], { emulator });
+    expect(res.code).toBe(0);
+    expect(JSON.parse(res.stdout).data[0]).toMatchObject({ host_user_ref: 'm_list', status: 'abandoned' });
+    for (const group of ['scans', 'device']) {
+      const old = await runCommand([group, 'list'], { emulator });
+      expect(old.code, group).not.toBe(0);
+      expect(old.stderr, group).toMatch(/unknown command/);
     }
-    for (const group of ['installation', 'device']) {
-      const res = await runCommand([group, 'list', '--json'], { emulator });
-      expect(res.code, group).toBe(0);
-      expect(JSON.parse(res.stdout).data).toHaveLength(1);
-    }
-    const help = await runCommand(['--help']);
-    expect(help.stdout).toMatch(/^ {2}scan\|scans /m);
-    expect(help.stdout).toMatch(/^ {2}installation\|device /m);
   });
 });
 

@@ -2,7 +2,9 @@ import { once } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import type { ControlClient } from '../../../src/client/control.js';
 import { readServerSentEvents } from '../../../src/client/sse.js';
-import { judge, progressLines, waitForDeliveries, waitProgress, type WaitTimer } from '../../../src/client/wait.js';
+import { waitForDeliveries, type WaitTimer } from '../../../src/client/wait.js';
+import { progressLines, waitProgress } from '../../../src/client/wait-progress.js';
+import { judge } from '../../../src/client/wait-verdict.js';
 import type { DeliveryView } from '../../../src/contract/webhooks.js';
 import { DEMO, expectErrorBody, testEmulator, type TestEmulator } from '../../helpers/emulator.js';
 import type { Behaviour } from '../../helpers/webhook-receiver.js';
@@ -245,9 +247,10 @@ describe('waitForDeliveries', () => {
 
   it('an event whose first delivery failed but whose resend succeeded counts as acknowledged', () => {
     const d = (id: string, status: DeliveryView['status']) => ({ id, event_id: 'evt_1', status }) as DeliveryView;
-    expect(judge([d('a', 'failed'), d('b', 'succeeded')])).toMatchObject({ ok: true });
-    expect(judge([d('a', 'failed'), d('b', 'pending')])).toBeNull();
-    expect(judge([d('a', 'failed')])).toMatchObject({ ok: false, reason: 'failed' });
-    expect(judge([])).toMatchObject({ ok: true });
+    const goal = { until: 'acknowledged', attempts: 0, requireAny: false } as const;
+    expect(judge([d('a', 'failed'), d('b', 'succeeded')], goal)).toMatchObject({ ok: true });
+    expect(judge([d('a', 'failed'), d('b', 'pending')], goal)).toBeNull();
+    expect(judge([d('a', 'failed')], goal)).toMatchObject({ ok: false, reason: 'failed' });
+    expect(judge([], goal)).toMatchObject({ ok: true });
   });
 });

@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { clearServeState, findServeState, STATE_FILE, writeServeState } from '../../../src/emulator/serve-state.js';
+import { clearServeState, findServeState, SERVE_RECORD_FILE, writeServeState } from '../../../src/emulator/serve-state.js';
 import { readdirSync } from 'node:fs';
 import { runCommand } from '../../helpers/cli-in-process.js';
 import { testEmulator } from '../../helpers/emulator.js';
@@ -15,7 +15,7 @@ const read = (file: string) => JSON.parse(readFileSync(file, 'utf8'));
 describe('finding the emulator: .scanctl/serve.json', () => {
   it('commands find it from a subfolder, looking upward as git does', async () => {
     const root = tempDir('scanctl-discovery-');
-    writeServeState(join(root, STATE_FILE), { pid: process.pid, base_url: 'http://127.0.0.1:7999', db: ':memory:' });
+    writeServeState(join(root, SERVE_RECORD_FILE), { pid: process.pid, base_url: 'http://127.0.0.1:7999', db: ':memory:' });
     const sub = join(root, 'app', 'src');
     mkdirSync(sub, { recursive: true });
     expect(findServeState(sub)).toMatchObject({ running: true, state: { base_url: 'http://127.0.0.1:7999' } });
@@ -23,13 +23,13 @@ describe('finding the emulator: .scanctl/serve.json', () => {
     const res = await runCommand(['clock', 'show'], { cwd: sub });
     expect(res.code).toBe(4);
     expect(res.stderr).toContain('could not reach http://127.0.0.1:7999');
-    clearServeState(join(root, STATE_FILE));
+    clearServeState(join(root, SERVE_RECORD_FILE));
   });
 
   it('a record whose pid is gone: "the emulator is not running", exit 4 (not a dead port)', async () => {
     const root = tempDir('scanctl-discovery-');
     const pid = deadPid();
-    writeServeState(join(root, STATE_FILE), { pid, base_url: 'http://127.0.0.1:7998', db: 'x.db' });
+    writeServeState(join(root, SERVE_RECORD_FILE), { pid, base_url: 'http://127.0.0.1:7998', db: 'x.db' });
     const res = await runCommand(['clock', 'show'], { cwd: root });
     expect(res.code).toBe(4);
     expect(res.stderr).toMatch(
@@ -42,7 +42,7 @@ describe('finding the emulator: .scanctl/serve.json', () => {
   });
 
   it('two serves in one folder: stopping either never deletes the record of the other', () => {
-    const file = join(tempDir('scanctl-discovery-'), STATE_FILE);
+    const file = join(tempDir('scanctl-discovery-'), SERVE_RECORD_FILE);
     const first = { pid: process.ppid, base_url: 'http://127.0.0.1:7001', db: 'a.db' };
     const second = { pid: process.pid, base_url: 'http://127.0.0.1:7002', db: 'b.db' };
     writeServeState(file, first);
@@ -60,7 +60,7 @@ describe('finding the emulator: .scanctl/serve.json', () => {
   });
 
   it('a dead record beside a live one: commands use the live one', () => {
-    const file = join(tempDir('scanctl-discovery-'), STATE_FILE);
+    const file = join(tempDir('scanctl-discovery-'), SERVE_RECORD_FILE);
     writeServeState(file, { pid: process.pid, base_url: 'http://127.0.0.1:7003', db: 'a.db' });
     writeFileSync(file, JSON.stringify({ pid: deadPid(), base_url: 'http://127.0.0.1:7004', db: 'b.db' }));
     expect(findServeState(join(file, '..', '..'))).toMatchObject({ running: true, state: { base_url: 'http://127.0.0.1:7003' } });
@@ -68,7 +68,7 @@ describe('finding the emulator: .scanctl/serve.json', () => {
   });
 
   it('records left by kill -9 (serve-PID.json of a dead pid) are removed by the next serve that starts or stops there', () => {
-    const file = join(tempDir('scanctl-discovery-'), STATE_FILE);
+    const file = join(tempDir('scanctl-discovery-'), SERVE_RECORD_FILE);
     mkdirSync(join(file, '..'));
     const dead = join(file, '..', `serve-${deadPid()}.json`);
     writeFileSync(dead, JSON.stringify({ pid: 1, base_url: 'http://127.0.0.1:7005', db: 'a.db' }));

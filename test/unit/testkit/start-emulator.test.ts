@@ -93,6 +93,22 @@ describe('startEmulator: the emulator in the calling process', () => {
     expect((await c.scans()).map((s) => s.host_user_ref)).toEqual(['member_a']);
   });
 
+  it('CHOICE-45: checkpoint() and its restore() put back scans and the clock; restore(name) too', async () => {
+    await using emu = await startEmulator({ clock: { start: START, frozen: true } });
+    await emu.simulateScan({ user: 'member_a' });
+    const baseline = await emu.checkpoint('baseline');
+    expect(baseline).toMatchObject({ object: 'checkpoint', name: 'baseline' });
+    await emu.simulateScan({ user: 'member_b' });
+    await emu.clock.advance('2h');
+    expect(await emu.scans()).toHaveLength(2);
+    expect(await baseline.restore()).toMatchObject({ object: 'checkpoint_restore', id: baseline.id });
+    expect((await emu.scans()).map((s) => s.host_user_ref)).toEqual(['member_a']);
+    expect(emu.clock.now().toISOString()).toBe(START);
+    await emu.simulateScan({ user: 'member_c' });
+    await emu.restore('baseline');
+    expect((await emu.scans()).map((s) => s.host_user_ref)).toEqual(['member_a']);
+  });
+
   it('close() frees the port; bad fixtures and a bad clock start are refused before anything serves', async () => {
     const emu = await startEmulator();
     await emu.close();

@@ -315,7 +315,7 @@ describe('the dispatcher queue', () => {
     expect(emu.store.webhooks.status(retried)).toBe('in_flight');
   });
 
-  it('a claimed delivery is in flight in every view, while the database keeps it pending and due (what a kill -9 leaves)', async () => {
+  it('a claimed delivery is written in flight in the claim (what a kill -9 leaves, and a restart sends again)', async () => {
     const { emu } = await setup();
     const [first, second] = [scan(emu, 'scan.completed', 's1'), scan(emu, 'scan.completed', 's2')].map(
       (e) => deliveriesOf(emu, e)[0]!.id,
@@ -324,7 +324,7 @@ describe('the dispatcher queue', () => {
     expect(emu.store.webhooks.claimDue(now, 1).map((d) => d.id)).toEqual([first]);
     const stored = () => emu.store.db.prepare('SELECT id, status, next_attempt_at FROM deliveries ORDER BY rowid').all();
     expect(stored()).toEqual([
-      { id: first, status: 'pending', next_attempt_at: now },
+      { id: first, status: 'in_flight', next_attempt_at: now },
       { id: second, status: 'pending', next_attempt_at: now },
     ]);
     const ids = (rows: Array<{ id: string }>) => rows.map((r) => r.id);

@@ -120,14 +120,21 @@ describe('the webhook engine on its own', () => {
 
 describe('the webhook engine on a full disk (CHOICE-9, issue 28 item 1)', () => {
   it('CHOICE-9: when neither the attempt nor its retry time can be stored, the delivery still waits its retry gap (kept in memory): never sent more often than the schedule allows', async () => {
-    const { store, clock, engine, sent, scan, logLines } = engineAlone();
+    // The disk fills while the first attempt is on the wire (claimed, written in flight): from then on every
+    // write fails (as on a full disk, where not even the WAL can grow), the store refuses them all.
+    let fillDisk = true;
+    const { store, clock, engine, sent, scan, logLines } = engineAlone({
+      send: () => {
+        if (fillDisk) store.db.pragma('query_only = ON');
+        fillDisk = false;
+        return Promise.resolve();
+      },
+    });
     const logged = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
     const warnings = vi.spyOn(process, 'emitWarning').mockImplementation(() => undefined);
     const eventId = scan('scan_1');
     await new Promise(setImmediate);
-    // Every write now fails (as on a full disk, where not even the WAL can grow): the store refuses them all.
     const db = store.db;
-    db.pragma('query_only = ON');
     await engine.runDue();
     expect(sent).toHaveLength(1);
     const dueAgain = clock.now() + WEBHOOK_RETRY_GAPS_MS[0]!;

@@ -217,7 +217,7 @@ describe('sendOnce, against real loopback receivers', () => {
     expect((await send(`${r.url}/invalid`)).excerpt).toBe('ok\uFFFD');
   });
 
-  it('CHOICE-24: an unrequested 100 Continue (deliveries never send Expect) fails the attempt with an error that says so; a 103 is skipped', async () => {
+  it('CHOICE-24: an unrequested 100 Continue (deliveries never send Expect) fails the attempt with an error that says what undici can tell', async () => {
     const r = await rawServer((socket) =>
       socket.once('data', () =>
         socket.end('HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 200 OK\r\ncontent-length: 2\r\nconnection: close\r\n\r\nok'),
@@ -225,17 +225,20 @@ describe('sendOnce, against real loopback receivers', () => {
     );
     expect(await send(`http://127.0.0.1:${r.port}/`, { timeoutMs: 5_000 })).toMatchObject({
       status: null,
-      error: 'unreadable answer: an interim 100 Continue that was not asked for, or bytes that answer no request',
+      error: expect.stringMatching(/^unreadable answer: the connection closed after bytes that are not a complete answer .*100 Continue/),
     });
   });
 
   it('a 101 Switching Protocols (no upgrade was asked for) or a line that is not HTTP is no answer, with an error that says so', async () => {
-    for (const upgrade of ['upgrade: ws\r\n', 'upgrade: ws\r\nconnection: upgrade\r\n']) {
-      expect(await answeredWith(`HTTP/1.1 101 Switching Protocols\r\n${upgrade}\r\n`)).toMatchObject({
-        status: null,
-        error: 'unreadable answer: 101 Switching Protocols to a request that asked for no upgrade',
-      });
-    }
+    // A 101 that undici reads as an answer is named; one it refuses itself (Connection: upgrade) is said as undici can tell it.
+    expect(await answeredWith('HTTP/1.1 101 Switching Protocols\r\nupgrade: ws\r\n\r\n')).toMatchObject({
+      status: null,
+      error: 'unreadable answer: 101 Switching Protocols to a request that asked for no upgrade',
+    });
+    expect(await answeredWith('HTTP/1.1 101 Switching Protocols\r\nupgrade: ws\r\nconnection: upgrade\r\n\r\n')).toMatchObject({
+      status: null,
+      error: expect.stringMatching(/^unreadable answer: the connection closed after bytes that are not a complete answer .*a 101/),
+    });
     expect(await answeredWith('SSH-2.0-OpenSSH_9.6\r\n\r\n')).toMatchObject({
       status: null,
       error: 'unreadable answer: not an HTTP/1.x answer (it does not begin with "HTTP/1.")',

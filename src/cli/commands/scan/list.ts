@@ -20,7 +20,7 @@ function render(list: ScanList): string {
   return columns(['SCAN', 'USER', 'ENV', 'STATUS', 'OCCURRED_AT', 'BILLABLE', 'REPORTS', 'RESULT', 'INSTALLATION'], rows);
 }
 
-/** `scanctl scan list [--user REF]` (also `scans list`): the recorded scans of the app, newest first. */
+/** `scanctl scan list [--user REF]`: the recorded scans of the app, newest first. */
 export function register(group: Command): void {
   group
     .command('list')

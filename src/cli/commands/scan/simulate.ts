@@ -23,6 +23,7 @@ interface SimulateFlags extends SimulateChoices {
   count: number;
   result?: string;
   wait?: boolean;
+  playRetries?: boolean;
   timeout: number;
 }
 
@@ -78,6 +79,10 @@ export function register(group: Command): void {
       '--wait',
       'return only when every webhook delivery of these scans is acknowledged (exit 5 if one is exhausted or the timeout passes)',
     )
+    .option(
+      '--play-retries',
+      "with --wait: when an attempt failed, move the emulator's clock to the next attempt (no further) until each delivery is acknowledged or exhausted; prints each delivery's attempts",
+    )
     .addOption(
       new Option('--timeout <duration>', 'with --wait: how long to wait, in real time').argParser(duration()).default(30_000, '30s'),
     )
@@ -85,6 +90,9 @@ export function register(group: Command): void {
       const ctx = contextOf(command);
       if (!flags.wait && command.getOptionValueSource('timeout') === 'cli')
         throw new UserError('--timeout applies only with --wait: add --wait, or drop --timeout');
+      if (!flags.wait && flags.playRetries) throw new UserError('--play-retries applies only with --wait: add --wait');
+      // Before any scan is played: against the real service, nothing may be recorded for a wait that cannot run.
+      if (flags.playRetries) await (await import('../webhook/wait-report.js')).requireEmulatorFor(ctx, '--play-retries');
       const result = await readResult(ctx, flags.result);
       const explicitKey = flags.key ?? ctx.io.env.SCANCTL_SECRET_KEY;
       const keyEnv = explicitKey ? secretKeyEnv(explicitKey) : null;
@@ -98,7 +106,7 @@ export function register(group: Command): void {
       if (flags.wait) {
         const scanIds = summaries.filter((s) => s.state === 'recorded' && s.scan_id).map((s) => s.scan_id!);
         const { waitForScanDeliveries } = await import('./wait.js');
-        await waitForScanDeliveries(ctx, scanIds, flags.timeout);
+        await waitForScanDeliveries(ctx, scanIds, { timeoutMs: flags.timeout, playRetries: Boolean(flags.playRetries) });
       }
     });
 }

@@ -27,9 +27,9 @@ function replacedError(event: ListenerReplacedEvent): UserError {
   );
 }
 
-/** CHOICE-30: a reset or import keeps a listener unless what it printed no longer holds. */
+/** CHOICE-30: a reset, import or restore keeps a listener unless what it printed no longer holds. */
 function endedError(event: ListenerEndedEvent): UserError {
-  const what = event.cause === 'state_reset' ? '`state reset`' : '`state import`';
+  const what = { state_reset: '`state reset`', state_import: '`state import`', state_restore: '`state restore`' }[event.cause];
   const why =
     event.reason === 'app_removed'
       ? `${event.app_id} no longer exists`

@@ -68,25 +68,25 @@ describe('scanctl scan simulate, usage, scans, device (in-process)', () => {
     const steps = res.scans[0].steps.map((s: { step: string }) => s.step);
     expect(steps.filter((s: string) => s === 'result_upload')).toHaveLength(2);
     expect(res.scans[0]).toMatchObject({ result: 'stored', billable: true });
-    const list = JSON.parse((await cli('scans', 'list', '--user', 'm_dup', '--json')).stdout);
+    const list = JSON.parse((await cli('scan', 'list', '--user', 'm_dup', '--json')).stdout);
     expect(list.data).toHaveLength(1);
     expect(list.data[0]).toMatchObject({ id: res.scans[0].scan_id, reports: 3, result_stored: true, billable: true });
   });
 
-  it('DEV-3: --installation, device block/unblock and --reinstall', async () => {
+  it('DEV-3: --installation, installation block/unblock and --reinstall', async () => {
     const first = await simulate('--user', 'm_blocked', '--installation', 'dev-1');
     expect(first.scans[0]).toMatchObject({ installation_id: 'dev-1', state: 'recorded' });
-    const block = await cli('device', 'block', 'dev-1');
+    const block = await cli('installation', 'block', 'dev-1');
     expect(block.code).toBe(0);
     expect(block.stdout).toContain('dev-1 is blocked');
     const blocked = await simulate('--user', 'm_blocked', '--installation', 'dev-1');
     expect(blocked.code).toBe(0);
     expect(blocked.scans[0]).toMatchObject({ state: 'refused', refusal: { code: 'installation_blocked' } });
-    expect((await cli('device', 'unblock', 'dev-1')).stdout).toContain('dev-1 is enrolled');
+    expect((await cli('installation', 'unblock', 'dev-1')).stdout).toContain('dev-1 is enrolled');
     const reinstall = await simulate('--user', 'm_reinstall', '--installation', 'dev-1', '--reinstall', '--outcome', 'abandoned');
     const enroll = reinstall.scans[0].steps.find((s: { step: string }) => s.step === 'enroll');
     expect(enroll).toMatchObject({ reenrolled: true, enrollments: 2 });
-    const devices = JSON.parse((await cli('device', 'list', '--json')).stdout);
+    const devices = JSON.parse((await cli('installation', 'list', '--json')).stdout);
     expect(devices.data.find((d: { id: string }) => d.id === 'dev-1')).toMatchObject({ status: 'enrolled', enrollments: 2 });
   });
 

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { openDatabase } from '../../../../src/store/db.js';
 import { createStore } from '../../../../src/store/index.js';
 import type { DeliveryStatus } from '../../../../src/contract/webhooks.js';
@@ -40,7 +40,7 @@ function seeded() {
   return { db, store, expected };
 }
 
-describe('delivery lists by status across apps (migration 0009)', () => {
+describe('delivery lists by status across apps', () => {
   it('each status, newest first across apps, ties in the order queued, cut at the limit: as one ordered query', () => {
     const { store, expected } = seeded();
     for (const status of ['succeeded', 'failed', 'cancelled', 'pending'] as const) {
@@ -66,11 +66,32 @@ describe('delivery lists by status across apps (migration 0009)', () => {
         .sort(),
     ).toEqual([...claimed].sort());
   });
+});
 
-  it('the index of one status across apps is gone: each write moves a delivery in one status index, not two', () => {
-    const { db } = seeded();
-    const indexes = db.prepare<[], string>("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'deliveries'").pluck().all();
-    expect(indexes).not.toContain('deliveries_status_created');
-    expect(indexes).toContain('deliveries_app_status');
+describe("a member's deliveries (webhook wait --user, webhook deliveries --user)", () => {
+  it('lists only the deliveries of that host_user_ref, with the app and status filters too, through the deliveries_user index', () => {
+    const { db, store } = seeded();
+    const all = db
+      .prepare<[string, string], string>(
+        'SELECT id FROM deliveries WHERE app_id = ? AND host_user_ref = ? ORDER BY created_at DESC, rowid DESC',
+      )
+      .pluck()
+      .all('app_a', 'm2');
+    expect(all.length).toBeGreaterThan(1);
+    const prepare = vi.spyOn(db, 'prepare');
+    expect(store.webhooks.deliveries({ app_id: 'app_a', host_user_ref: 'm2', limit: 1000 }).map((r) => r.id)).toEqual(all);
+    const sql = String(prepare.mock.calls.at(-1)?.[0]);
+    prepare.mockRestore();
+    const succeeded = store.webhooks.deliveries({ app_id: 'app_a', host_user_ref: 'm2', status: 'succeeded', limit: 1000 });
+    expect(succeeded.length).toBeGreaterThan(0);
+    expect(succeeded.every((r) => r.host_user_ref === 'm2' && r.status === 'succeeded')).toBe(true);
+    // The statement the list prepared reads the member's range of deliveries_user, not the app's whole outbox in date order.
+    const plan = db
+      .prepare<Record<string, string | number>, { detail: string }>(`EXPLAIN QUERY PLAN ${sql}`)
+      .all({ app_id: 'app_a', host_user_ref: 'm2', limit: 1000 })
+      .map((row) => row.detail)
+      .join('\n');
+    expect(plan).toMatch(/deliveries_user/);
+    expect(plan).not.toMatch(/deliveries_app_created/);
   });
 });

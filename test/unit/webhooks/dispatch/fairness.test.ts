@@ -38,7 +38,7 @@ async function receiver(hang: boolean) {
 }
 
 describe('fair across receivers (CHOICE-22)', () => {
-  it("with 40 deliveries to a hung receiver in flight or waiting, another app's delivery to a healthy receiver is sent within 1 s", async () => {
+  it("with 40 deliveries to a hung receiver in flight or waiting, another app's delivery to a healthy receiver is sent while the hung one still holds them all", async () => {
     const hung = await receiver(true);
     const healthy = await receiver(false);
     const store = createStore(openDatabase(':memory:'));
@@ -69,10 +69,11 @@ describe('fair across receivers (CHOICE-22)', () => {
     // Every one of the 40 is claimed: in flight, or waiting for its origin's turn.
     expect(store.webhooks.deliveries({ app_id: DEMO.appId, status: 'in_flight', limit: 100 })).toHaveLength(40);
 
-    const queuedAt = performance.now();
     scan('app_trial', 'scan_healthy');
-    await healthy.arrived.until('the healthy receiver to get its delivery', () => healthy.state.requests >= 1, 5_000);
-    expect(performance.now() - queuedAt).toBeLessThan(1_000);
+    await healthy.arrived.until('the healthy receiver to get its delivery', () => healthy.state.requests >= 1);
+    // It did not wait for a hung attempt to end: none has (they end only at their 10 s timeout).
+    expect(hung.state.open).toBe(perOrigin);
+    expect(store.webhooks.deliveries({ app_id: DEMO.appId, status: 'in_flight', limit: 100 })).toHaveLength(40);
     // The hung receiver never held more than its share.
     expect(hung.state.mostOpen).toBe(perOrigin);
     expect(hung.state.requests).toBe(perOrigin);

@@ -1,0 +1,187 @@
+import { randomBytes } from 'node:crypto';
+import { z } from 'zod';
+import { parseJson } from '../contract/parse-json.js';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { FetchLike } from '../client/api.js';
+import type { CassetteExchange } from '../contract/conformance.js';
+import { OPERATIONS } from '../contract/operations/index.js';
+import { PSEUDONYM } from './redact.js';
+
+export interface ReplayOptions {
+  baseUrl: string;
+  /** Stands for the cassette's first secret key of the same kind. */
+  key: string;
+  /** Keep the recorded pace (the default): a rate limit then sees what the recording saw. */
+  paced: boolean;
+  fetch?: FetchLike;
+}
+
+/** Where the target answered one recorded exchange otherwise. */
+export interface ReplayDifference {
+  seq: number;
+  route: string;
+  recorded: string;
+  replayed: string;
+  /** status, code, shape, header:<name> */
+  aspects: string[];
+}
+
+/** The differences grouped by route and status, the way they are reported. */
+export interface ReplayGroup {
+  route: string;
+  recorded: string;
+  replayed: string;
+  aspects: string[];
+  count: number;
+  first_seq: number;
+}
+
+export interface ReplayReport {
+  object: 'conform_replay';
+  target: string;
+  exchanges: number;
+  differing: number;
+  groups: ReplayGroup[];
+}
+
+/** The route of a path, as the contract declares it: `PUT /v1/scans/{scan_id}/result`. */
+function routeOf(method: string, path: string): string {
+  const pathname = path.split('?')[0]!;
+  const op = OPERATIONS.find(
+    (o) => o.method.toUpperCase() === method && new RegExp(`^${o.path.replace(/\{[^}]+\}/g, '[^/]+')}$`).test(pathname),
+  );
+  return `${method} ${op?.path ?? pathname}`;
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
+
+/** The shape of a JSON value: its keys and the types of their values, never the values. */
+function shape(value: unknown): unknown {
+  if (Array.isArray(value)) return value.length ? [shape(value[0])] : [];
+  if (isRecord(value))
+    return Object.fromEntries(
+      Object.keys(value)
+        .sort()
+        .map((k) => [k, shape(value[k])]),
+    );
+  return value === null ? 'null' : typeof value;
+}
+
+const parse = (text: string | null): unknown => {
+  if (!text) return null;
+  const parsed = parseJson(z.unknown(), text);
+  return parsed.ok ? parsed.value : text;
+};
+
+const codeOf = (body: unknown) => (isRecord(body) && isRecord(body.error) ? body.error.code : undefined);
+const describe = (status: number, body: unknown) =>
+  typeof codeOf(body) === 'string' ? `${status} ${String(codeOf(body))}` : String(status);
+
+/** Headers whose difference changes what a client does. */
+const MATTERING_HEADERS = ['idempotent-replayed', 'allow', 'location'];
+const mediaType = (value: string | undefined) => value?.split(';')[0]?.trim() ?? null;
+
+/**
+ * Replays a cassette in order against another target: each pseudonym gets a value of the replay
+ * (the key given, a token or challenge the replay's earlier answers gave, a made-up member of the
+ * same length), then each answer is compared with the recorded one.
+ */
+export class CassetteReplay {
+  private readonly bindings = new Map<string, string>();
+  private readonly run = randomBytes(3).toString('hex');
+  private readonly fetchImpl: FetchLike;
+
+  constructor(private readonly options: ReplayOptions) {
+    this.fetchImpl = options.fetch ?? ((input, init) => fetch(input, init));
+  }
+
+  private resolve(whole: string, kind: string, n: string, length: string | undefined): string {
+    const bound = this.bindings.get(whole);
+    if (bound !== undefined) return bound;
+    let value: string;
+    if (kind === this.options.key.slice(0, this.options.key.lastIndexOf('_')) && n === '1') value = this.options.key;
+    else if (kind === 'host_user_ref') value = `replay_${this.run}_${n}_`.padEnd(Number(length ?? 20), 'x').slice(0, Number(length ?? 20));
+    else if (kind === 'cookie') value = `scanctl_portal=replay${this.run}`;
+    else value = `${kind}_replay${randomBytes(12).toString('hex')}`;
+    this.bindings.set(whole, value);
+    return value;
+  }
+
+  private substitute(text: string): string {
+    return text.replace(PSEUDONYM, (whole, kind: string, n: string, length: string | undefined) => this.resolve(whole, kind, n, length));
+  }
+
+  /** Learns the replay's values of the pseudonyms a recorded answer holds. */
+  private bind(recorded: unknown, replayed: unknown): void {
+    if (typeof recorded === 'string' && typeof replayed === 'string') {
+      const whole = /^<[a-z_]+:\d+(?::\d+)?>$/.exec(recorded);
+      if (whole && !this.bindings.has(recorded)) this.bindings.set(recorded, replayed);
+      return;
+    }
+    if (Array.isArray(recorded) && Array.isArray(replayed)) recorded.forEach((value, i) => this.bind(value, replayed[i]));
+    else if (isRecord(recorded) && isRecord(replayed)) for (const [key, value] of Object.entries(recorded)) this.bind(value, replayed[key]);
+  }
+
+  async replay(exchanges: readonly CassetteExchange[]): Promise<ReplayReport> {
+    const differences: ReplayDifference[] = [];
+    const start = Date.now();
+    for (const recorded of [...exchanges].sort((a, b) => a.seq - b.seq)) {
+      const due = start + recorded.at_ms - Date.now();
+      if (this.options.paced && due > 0) await sleep(due);
+      const headers: Record<string, string> = {};
+      for (const [name, value] of Object.entries(recorded.request_headers)) headers[name] = this.substitute(value);
+      const response = await this.fetchImpl(`${this.options.baseUrl}${this.substitute(recorded.path)}`, {
+        method: recorded.method,
+        headers,
+        body: recorded.request_body === null ? undefined : this.substitute(recorded.request_body),
+        redirect: 'manual',
+      });
+      const text = await response.text();
+      const recordedBody = parse(recorded.response_body);
+      const replayedBody = parse(text);
+      this.bind(recordedBody, replayedBody);
+      const cookie = recorded.response_headers['set-cookie'];
+      const replayCookie = response.headers.get('set-cookie')?.split(';')[0]?.trim();
+      if (cookie && replayCookie && !this.bindings.has(cookie)) this.bindings.set(cookie, replayCookie);
+      const aspects = compare(recorded, recordedBody, response, replayedBody);
+      if (aspects.length > 0)
+        differences.push({
+          seq: recorded.seq,
+          route: routeOf(recorded.method, recorded.path),
+          recorded: describe(recorded.status, recordedBody),
+          replayed: describe(response.status, replayedBody),
+          aspects,
+        });
+    }
+    return {
+      object: 'conform_replay',
+      target: this.options.baseUrl,
+      exchanges: exchanges.length,
+      differing: differences.length,
+      groups: group(differences),
+    };
+  }
+}
+
+function compare(recorded: CassetteExchange, recordedBody: unknown, response: Response, replayedBody: unknown): string[] {
+  const aspects: string[] = [];
+  if (recorded.status !== response.status) aspects.push('status');
+  else if (codeOf(recordedBody) !== codeOf(replayedBody)) aspects.push('code');
+  else if (JSON.stringify(shape(recordedBody)) !== JSON.stringify(shape(replayedBody))) aspects.push('shape');
+  if (mediaType(recorded.response_headers['content-type']) !== mediaType(response.headers.get('content-type') ?? undefined))
+    aspects.push('header:content-type');
+  for (const name of MATTERING_HEADERS)
+    if ((recorded.response_headers[name] ?? null) !== response.headers.get(name)) aspects.push(`header:${name}`);
+  return aspects;
+}
+
+function group(differences: readonly ReplayDifference[]): ReplayGroup[] {
+  const groups = new Map<string, ReplayGroup>();
+  for (const d of differences) {
+    const id = `${d.route} ${d.recorded} ${d.replayed}`;
+    const known = groups.get(id);
+    if (known) known.count += 1;
+    else groups.set(id, { route: d.route, recorded: d.recorded, replayed: d.replayed, aspects: d.aspects, count: 1, first_seq: d.seq });
+  }
+  return [...groups.values()];
+}

@@ -1,0 +1,152 @@
+import { chmodSync, existsSync } from 'node:fs';
+import { CHOICES } from '../../contract/choices.js';
+import type { Db } from '../../store/db.js';
+import { quote } from './tables.js';
+
+/** The schema the checkpoints are attached as, beside `main`. */
+const SCHEMA = 'checkpoints';
+const CATALOG = `${SCHEMA}.catalog`;
+
+export interface CheckpointRow {
+  id: string;
+  name: string | null;
+  created_at: number;
+  clock_offset_ms: number;
+  schema_version: number;
+  rows: number;
+}
+
+/**
+ * CHOICE-45: checkpoints live in a SQLite database of their own, attached to the emulator's
+ * connection as `checkpoints`: a file beside the database (`scanctl.db.checkpoints`, kept across
+ * restarts like the state itself), or memory for an in-memory database. Each checkpoint is a copy
+ * of every table of `main` (`"cp_...:apps"`, ...), so a restore is one INSERT ... SELECT per table
+ * inside the emulator's own connection: one transaction, no rows through JavaScript.
+ * Attached at the first use, so that a run that never takes a checkpoint creates no file.
+ */
+export function attachCheckpoints(db: Db): void {
+  const attached = db.prepare<[], { name: string }>('PRAGMA database_list').all();
+  if (attached.some((row) => row.name === SCHEMA)) return;
+  const path = db.memory ? ':memory:' : `${db.name}.checkpoints`;
+  const created = path !== ':memory:' && !existsSync(path);
+  db.prepare(`ATTACH DATABASE ? AS ${SCHEMA}`).run(path);
+  if (path !== ':memory:') {
+    db.pragma(`${SCHEMA}.journal_mode = WAL`);
+    db.pragma(`${SCHEMA}.synchronous = NORMAL`);
+  }
+  db.exec(`CREATE TABLE IF NOT EXISTS ${CATALOG} (
+    seq INTEGER PRIMARY KEY,
+    id TEXT NOT NULL UNIQUE,
+    name TEXT UNIQUE,
+    created_at INTEGER NOT NULL,
+    clock_offset_ms INTEGER NOT NULL,
+    schema_version INTEGER NOT NULL,
+    rows INTEGER NOT NULL
+  )`);
+  // It holds what the database holds (hashed keys, sealed secrets): the owner's only (CHOICE-13).
+  if (created) chmodSync(path, CHOICES.privateFileMode);
+}
+
+const COLUMNS = 'id, name, created_at, clock_offset_ms, schema_version, rows';
+
+export function listCheckpoints(db: Db): CheckpointRow[] {
+  return db.prepare<[], CheckpointRow>(`SELECT ${COLUMNS} FROM ${CATALOG} ORDER BY seq`).all();
+}
+
+/** The checkpoint with this id, or else this name. */
+export function findCheckpoint(db: Db, idOrName: string): CheckpointRow | undefined {
+  return db.prepare<[string, string], CheckpointRow>(`SELECT ${COLUMNS} FROM ${CATALOG} WHERE id = ? OR name = ?`).get(idOrName, idOrName);
+}
+
+/** The tables of `main` a checkpoint copies: every one (derived included: copied, not rebuilt) but SQLite's own. */
+export function stateTables(db: Db): string[] {
+  return db
+    .prepare<[], string>("SELECT name FROM main.sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
+    .pluck()
+    .all();
+}
+
+/** AUTOINCREMENT counters: restored too, so that ids issued after a restore are the ones issued after the checkpoint. */
+const SEQUENCE = 'sqlite_sequence';
+
+function hasSequence(db: Db, schema: string): boolean {
+  return db.prepare(`SELECT 1 FROM ${schema}.sqlite_master WHERE name = '${SEQUENCE}'`).get() !== undefined;
+}
+
+const copyName = (id: string, table: string) => `${SCHEMA}.${quote(`${id}:${table}`)}`;
+
+/** A table's columns, and whether its rowid is one of them (an INTEGER PRIMARY KEY): else a copy keeps it as `_rowid`. */
+function shapeOf(db: Db, table: string): { columns: string[]; rowidColumn: boolean } {
+  const info = db
+    .prepare<[], { name: string; type: string; pk: number }>(`SELECT name, type, pk FROM pragma_table_info(${quoteLiteral(table)}, 'main')`)
+    .all();
+  const keys = info.filter((c) => c.pk > 0);
+  return { columns: info.map((c) => quote(c.name)), rowidColumn: keys.length === 1 && keys[0]!.type.toUpperCase() === 'INTEGER' };
+}
+
+/**
+ * Copies every table of `main` into the checkpoint `row.id` and catalogs it, in one transaction
+ * (of the checkpoints database). Each copy keeps the rows' rowids, as its primary key, so that a
+ * restore puts back the same rowids (the order deliveries queued in the same millisecond keep) and
+ * can copy back a few rows by rowid.
+ */
+export function writeCheckpoint(db: Db, row: CheckpointRow, tables: readonly string[], alsoInside: () => void): number {
+  return db.transaction(() => {
+    let rows = 0;
+    for (const table of tables) {
+      const { columns } = shapeOf(db, table);
+      const copy = copyName(row.id, table);
+      db.exec(`CREATE TABLE ${copy} (_rowid INTEGER PRIMARY KEY, ${columns.join(', ')})`);
+      rows += db.prepare(`INSERT INTO ${copy} SELECT rowid, ${columns.join(', ')} FROM main.${quote(table)} ORDER BY rowid`).run().changes;
+    }
+    if (hasSequence(db, 'main')) db.exec(`CREATE TABLE ${copyName(row.id, SEQUENCE)} AS SELECT name, seq FROM main.${SEQUENCE}`);
+    db.prepare(`INSERT INTO ${CATALOG} (${COLUMNS}) VALUES (@id, @name, @created_at, @clock_offset_ms, @schema_version, @rows)`).run({
+      ...row,
+      rows,
+    });
+    alsoInside();
+    return rows;
+  })();
+}
+
+/** Drops a checkpoint's copies and its catalog row. */
+export function dropCheckpoint(db: Db, id: string): void {
+  db.transaction(() => {
+    const copies = db
+      .prepare<{ id: string }, string>(
+        `SELECT name FROM ${SCHEMA}.sqlite_master WHERE type = 'table' AND substr(name, 1, length(@id) + 1) = @id || ':'`,
+      )
+      .pluck()
+      .all({ id });
+    for (const copy of copies) db.exec(`DROP TABLE ${SCHEMA}.${quote(copy)}`);
+    db.prepare(`DELETE FROM ${CATALOG} WHERE id = ?`).run(id);
+  })();
+}
+
+/**
+ * Puts back the rows of `tables` in `main` as the checkpoint holds them (to be called inside the
+ * caller's transaction): every row, or only those whose rowid `changed` selects (the rows written
+ * since the state matched this checkpoint). Foreign keys are not checked row by row: the copy is a
+ * consistent state of this very schema (the caller turns them off around its transaction).
+ */
+export function copyBack(db: Db, id: string, tables: readonly string[], changed?: (table: string) => string): void {
+  for (const table of tables) {
+    const { columns, rowidColumn } = shapeOf(db, table);
+    const into = rowidColumn ? columns : ['rowid', ...columns];
+    const from = rowidColumn ? columns : ['_rowid', ...columns];
+    const only = changed ? ` WHERE _rowid IN (${changed(table)})` : '';
+    db.exec(`DELETE FROM main.${quote(table)}${changed ? ` WHERE rowid IN (${changed(table)})` : ''}`);
+    db.exec(
+      `INSERT INTO main.${quote(table)} (${into.join(', ')}) SELECT ${from.join(', ')} FROM ${copyName(id, table)}${only} ORDER BY _rowid`,
+    );
+  }
+  if (hasSequence(db, 'main')) {
+    db.exec(`DELETE FROM main.${SEQUENCE}`);
+    const copied = db.prepare(`SELECT 1 FROM ${SCHEMA}.sqlite_master WHERE name = ?`).get(`${id}:${SEQUENCE}`) !== undefined;
+    if (copied) db.exec(`INSERT INTO main.${SEQUENCE} (name, seq) SELECT name, seq FROM ${copyName(id, SEQUENCE)}`);
+  }
+}
+
+function quoteLiteral(text: string): string {
+  return `'${text.replace(/'/g, "''")}'`;
+}

@@ -1,0 +1,71 @@
+import { createRequire } from 'node:module';
+import type { Pool } from 'undici';
+import { CHOICES } from '../contract/choices.js';
+
+type Undici = typeof import('undici');
+/** undici's errors, which the sender's failures are told apart by (their class and code). */
+export type UndiciErrors = Undici['errors'];
+
+let undiciModule: Undici | undefined;
+/** undici, loaded at the first send (never on a command that sends nothing); kept out of the CLI bundle. */
+export function undici(): Undici {
+  if (!undiciModule) {
+    const load: (id: 'undici') => Undici = createRequire(import.meta.url);
+    undiciModule = load('undici');
+  }
+  return undiciModule;
+}
+
+/** Idle keep-alive connections are closed after this (real ms), or a second before the receiver's Keep-Alive timeout (CHOICE-9). */
+export const IDLE_MS = CHOICES.webhookIdleConnectionMs;
+/** Keep-alive connections per receiver origin at most (the dispatcher sends fewer at once to one origin). */
+const SOCKETS_PER_ORIGIN = 64;
+/** An answer's status line and headers together may not be larger (CHOICE-24; Node's own default is 16 KiB). */
+const MAX_HEAD_BYTES = CHOICES.webhookMaxAnswerHeadBytes;
+/** Origins (with their attempt timeouts) that keep a pool; past this the oldest pool is closed. */
+const MAX_POOLS = 256;
+
+/** Each origin's keep-alive pool (per attempt timeout: it is also the pool's connect, head and body timeout). */
+const pools = new Map<string, Pool>();
+
+export function poolFor(origin: string, timeoutMs: number): Pool {
+  const key = `${timeoutMs} ${origin}`;
+  let pool = pools.get(key);
+  if (pool) return pool;
+  if (pools.size >= MAX_POOLS) {
+    // A long-lived serve that forwarded to many ports: the oldest pool goes (its sends finish first).
+    for (const [oldest, oldPool] of pools) {
+      pools.delete(oldest);
+      void oldPool.close().catch(() => {});
+      break;
+    }
+  }
+  pool = new (undici().Pool)(origin, {
+    connections: SOCKETS_PER_ORIGIN,
+    pipelining: 1,
+    // A connection (TCP and TLS handshake) that does not open in time is closed, even after its attempt gave up.
+    connect: { timeout: timeoutMs },
+    headersTimeout: timeoutMs,
+    bodyTimeout: timeoutMs,
+    // CHOICE-9: idle connections closed after 4 s, or a second before the receiver's Keep-Alive hint.
+    keepAliveTimeout: IDLE_MS,
+    keepAliveTimeoutThreshold: 1_000,
+    maxHeaderSize: MAX_HEAD_BYTES,
+  });
+  pools.set(key, pool);
+  return pool;
+}
+
+/** The sender's connections now: in use, idle (kept alive), and requests waiting for one (tests count them for leaks). */
+export function openConnections(): { active: number; idle: number; queued: number } {
+  let active = 0;
+  let idle = 0;
+  let queued = 0;
+  for (const pool of pools.values()) {
+    const stats = pool.stats;
+    active += stats.running;
+    idle += stats.connected - stats.running;
+    queued += stats.queued;
+  }
+  return { active, idle, queued };
+}
