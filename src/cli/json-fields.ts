@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DeliveryDetail, DeliveryListResponse } from '../contract/webhooks.js';
+import { WebhookDeliveryDetail, WebhookDeliveryList } from '../contract/webhooks.js';
 import { WaitResult } from '../contract/wait.js';
 
 /**
@@ -14,8 +14,8 @@ export interface JsonOutput {
 
 /** By qualified command name. */
 export const JSON_OUTPUTS: Readonly<Record<string, JsonOutput>> = {
-  'scanctl webhook deliveries': { intro: '`{"object":"list","data":[...]}`, each item a delivery:', schema: DeliveryListResponse },
-  'scanctl webhook delivery': { intro: 'One delivery with its exact request and its attempts:', schema: DeliveryDetail },
+  'scanctl webhook deliveries': { intro: '`{"object":"list","data":[...]}`, each item a delivery:', schema: WebhookDeliveryList },
+  'scanctl webhook delivery': { intro: 'One delivery with its exact request and its attempts:', schema: WebhookDeliveryDetail },
   'scanctl webhook wait': { intro: 'One line, the wait result:', schema: WaitResult },
   'scanctl scan simulate': { intro: 'With `--wait`, the last line is the wait result:', schema: WaitResult },
 };

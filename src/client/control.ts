@@ -6,7 +6,7 @@ import { OPS } from '../contract/operations/index.js';
 import { RequestLogLine, type LogQuery } from '../contract/request-log.js';
 import type { ScanListQuery, UsageQuery } from '../contract/device.js';
 import type { StateFile } from '../contract/state.js';
-import type { DeliveryListQuery } from '../contract/webhooks.js';
+import type { WebhookDeliveryListQuery } from '../contract/webhooks.js';
 import { ApiClient, streamData, type FetchLike } from './api.js';
 
 type Env = 'test' | 'live';
@@ -67,7 +67,7 @@ export class ControlClient {
     this.body(this.api.call(OPS.listScans, { params: { app_id: appId }, query }));
   usage = (query: z.output<typeof UsageQuery> = {}) => this.body(this.api.call(OPS.getUsage, { query }));
 
-  deliveries = (query: z.output<typeof DeliveryListQuery> = {}) => this.body(this.api.call(OPS.listWebhookDeliveries, { query }));
+  deliveries = (query: z.output<typeof WebhookDeliveryListQuery> = {}) => this.body(this.api.call(OPS.listWebhookDeliveries, { query }));
   delivery = (deliveryId: string) => this.body(this.api.call(OPS.getWebhookDelivery, { params: { delivery_id: deliveryId } }));
   resendEvent = (eventId: string) => this.body(this.api.call(OPS.resendWebhookEvent, { params: { event_id: eventId } }));
   /** The app's whsec_ signing secret, issued if it has none yet. */

@@ -1,11 +1,11 @@
-import type { DeliveryView } from '../contract/webhooks.js';
+import type { WebhookDelivery } from '../contract/webhooks.js';
 
 /**
  * One line on how a wait stands, e.g. "waiting for 3 deliveries (1 delivered, 2 retrying, next
  * attempt 12:00:30 on the emulator clock)".
  */
-export function waitProgress(deliveries: DeliveryView[]): string {
-  const count = (test: (d: DeliveryView) => boolean) => deliveries.filter(test).length;
+export function waitProgress(deliveries: WebhookDelivery[]): string {
+  const count = (test: (d: WebhookDelivery) => boolean) => deliveries.filter(test).length;
   const parts: Array<[number, string]> = [
     [count((d) => d.status === 'succeeded'), 'delivered'],
     [count((d) => d.status === 'pending' && d.attempts === 0), 'queued'],
@@ -23,7 +23,7 @@ export function waitProgress(deliveries: DeliveryView[]): string {
 }
 
 /** An `onProgress` that writes the progress line each time it changes (never the same line twice in a row). */
-export function progressLines(write: (line: string) => void): (deliveries: DeliveryView[]) => void {
+export function progressLines(write: (line: string) => void): (deliveries: WebhookDelivery[]) => void {
   let last = '';
   return (deliveries) => {
     const line = waitProgress(deliveries);

@@ -1,9 +1,9 @@
-import type { HealthResponse } from '../contract/control.js';
+import type { Health } from '../contract/control.js';
 import type { ControlClient } from './control.js';
 import type { WaitTimer } from './wait.js';
 import { errorMessage } from '../util/caught.js';
 
-export type ReadyOutcome = { ok: true; health: HealthResponse } | { ok: false; last: string };
+export type ReadyOutcome = { ok: true; health: Health } | { ok: false; last: string };
 
 const realTimer: WaitTimer = { now: () => Date.now(), sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)) };
 
@@ -38,7 +38,7 @@ export async function waitUntilReady(
 }
 
 /** The checks of a health answer that are not passing, in words. */
-export function notReady(health: HealthResponse): string[] {
+export function notReady(health: Health): string[] {
   const words = {
     database: 'the database is not open',
     fixtures: 'the fixtures are not loaded',

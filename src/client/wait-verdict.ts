@@ -1,5 +1,5 @@
 import type { WaitFailure, WaitUntil } from '../contract/wait.js';
-import type { DeliveryView } from '../contract/webhooks.js';
+import type { WebhookDelivery } from '../contract/webhooks.js';
 
 /** What a wait looks for: the state every event must reach, and how many attempts it must have made by then. */
 export interface WaitGoal {
@@ -10,7 +10,7 @@ export interface WaitGoal {
   requireAny: boolean;
 }
 
-export type Verdict = { ok: true } | { ok: false; reason: Exclude<WaitFailure, 'timeout'>; delivery: DeliveryView | null };
+export type Verdict = { ok: true } | { ok: false; reason: Exclude<WaitFailure, 'timeout'>; delivery: WebhookDelivery | null };
 
 /** How an event stands: one of its deliveries acknowledged it, one is still open, it was exhausted, or withdrawn. */
 type EventState = 'acknowledged' | 'open' | 'exhausted' | 'cancelled';
@@ -18,14 +18,14 @@ type EventState = 'acknowledged' | 'open' | 'exhausted' | 'cancelled';
 interface EventView {
   state: EventState;
   attempts: number;
-  deliveries: DeliveryView[];
+  deliveries: WebhookDelivery[];
 }
 
-function eventsOf(deliveries: readonly DeliveryView[]): EventView[] {
-  const byEvent = new Map<string, DeliveryView[]>();
+function eventsOf(deliveries: readonly WebhookDelivery[]): EventView[] {
+  const byEvent = new Map<string, WebhookDelivery[]>();
   for (const d of deliveries) byEvent.set(d.event_id, [...(byEvent.get(d.event_id) ?? []), d]);
   return [...byEvent.values()].map((list) => {
-    const has = (status: DeliveryView['status']) => list.some((d) => d.status === status);
+    const has = (status: WebhookDelivery['status']) => list.some((d) => d.status === status);
     const state: EventState = has('succeeded')
       ? 'acknowledged'
       : has('pending') || has('in_flight')
@@ -53,7 +53,7 @@ function reached(event: EventView, goal: WaitGoal): boolean {
 }
 
 /** The outcome once it is decided, else null (an event is still open and may yet reach the goal). */
-export function judge(deliveries: readonly DeliveryView[], goal: WaitGoal): Verdict | null {
+export function judge(deliveries: readonly WebhookDelivery[], goal: WaitGoal): Verdict | null {
   if (deliveries.length === 0) return goal.requireAny ? { ok: false, reason: 'none', delivery: null } : { ok: true };
   let open = false;
   for (const event of eventsOf(deliveries)) {
@@ -74,7 +74,7 @@ export function judge(deliveries: readonly DeliveryView[], goal: WaitGoal): Verd
  * The deliveries whose next attempt the clock must reach for the wait to go on: pending ones of
  * events not yet at the goal. In flight and already due ones need no move: the dispatcher sends them.
  */
-export function nextDueOfOpen(deliveries: readonly DeliveryView[], goal: WaitGoal): string | null {
+export function nextDueOfOpen(deliveries: readonly WebhookDelivery[], goal: WaitGoal): string | null {
   let next: string | null = null;
   for (const event of eventsOf(deliveries)) {
     if (event.state !== 'open' || reached(event, goal)) continue;

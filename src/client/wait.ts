@@ -1,17 +1,17 @@
-import type { ClockMove, DeliveryAttemptLog, WaitFailure, WaitUntil } from '../contract/wait.js';
-import type { DeliveryView } from '../contract/webhooks.js';
+import type { WaitClockMove, WebhookDeliveryAttemptLog, WaitFailure, WaitUntil } from '../contract/wait.js';
+import type { WebhookDelivery } from '../contract/webhooks.js';
 import type { ControlClient } from './control.js';
 import { ApiCallError, ContractError } from './http.js';
 import { judge, nextDueOfOpen, type WaitGoal } from './wait-verdict.js';
 
 export type WaitOutcome = {
-  deliveries: DeliveryView[];
+  deliveries: WebhookDelivery[];
   /** The clock moves `playRetries` made, in order. */
-  clockMoves: ClockMove[];
+  clockMoves: WaitClockMove[];
 } & (
   | { ok: true }
   /** The delivery that decided it: exhausted, or ended where the goal cannot be met (null for none and timeout). */
-  | { ok: false; reason: WaitFailure; delivery: DeliveryView | null }
+  | { ok: false; reason: WaitFailure; delivery: WebhookDelivery | null }
 );
 
 export interface WaitOptions {
@@ -37,7 +37,7 @@ export interface WaitOptions {
   appId?: string;
   pollMs?: number;
   /** Told what the deliveries are at each poll (for a progress line). */
-  onProgress?: (deliveries: DeliveryView[]) => void;
+  onProgress?: (deliveries: WebhookDelivery[]) => void;
   /** Real time: tests pass one that moves only when slept on. */
   timer?: WaitTimer;
 }
@@ -85,7 +85,7 @@ export async function waitForDeliveries(control: ControlClient, options: WaitOpt
     requireAny: Boolean(options.requireAny),
   };
   if (options.playRetries) await requireEmulator(control);
-  const clockMoves: ClockMove[] = [];
+  const clockMoves: WaitClockMove[] = [];
   for (;;) {
     const deliveries = await collect(control, options);
     const verdict = judge(deliveries, goal);
@@ -109,7 +109,7 @@ export async function waitForDeliveries(control: ControlClient, options: WaitOpt
  * Moves the clock to the earliest next attempt of an open event when it is still ahead, and
  * returns the move; null when there is none to make (what is due now, the dispatcher sends).
  */
-async function playNextRetry(control: ControlClient, deliveries: DeliveryView[], goal: WaitGoal): Promise<ClockMove | null> {
+async function playNextRetry(control: ControlClient, deliveries: WebhookDelivery[], goal: WaitGoal): Promise<WaitClockMove | null> {
   const next = nextDueOfOpen(deliveries, goal);
   if (next === null) return null;
   const { now } = await control.clock();
@@ -124,7 +124,7 @@ async function playNextRetry(control: ControlClient, deliveries: DeliveryView[],
   }
 }
 
-async function collect(control: ControlClient, options: WaitOptions): Promise<DeliveryView[]> {
+async function collect(control: ControlClient, options: WaitOptions): Promise<WebhookDelivery[]> {
   const app_id = options.appId;
   const lists = await Promise.all([
     ...(options.scanIds ?? []).map((scan_id) => control.deliveries({ scan_id, app_id, limit: 1000 })),
@@ -132,14 +132,14 @@ async function collect(control: ControlClient, options: WaitOptions): Promise<De
     ...(options.userRefs ?? []).map((host_user_ref) => control.deliveries({ host_user_ref, app_id, limit: 1000 })),
     ...(options.wholeApp ? [control.deliveries({ app_id, limit: 1000 })] : []),
   ]);
-  const byId = new Map<string, DeliveryView>();
+  const byId = new Map<string, WebhookDelivery>();
   for (const list of lists) for (const d of list.data) byId.set(d.id, d);
   return [...byId.values()];
 }
 
 /** Each delivery with its attempts (one detail call each, a few at a time), in the order given. */
-export async function attemptLogs(control: ControlClient, deliveries: readonly DeliveryView[]): Promise<DeliveryAttemptLog[]> {
-  const logs: DeliveryAttemptLog[] = [];
+export async function attemptLogs(control: ControlClient, deliveries: readonly WebhookDelivery[]): Promise<WebhookDeliveryAttemptLog[]> {
+  const logs: WebhookDeliveryAttemptLog[] = [];
   for (let i = 0; i < deliveries.length; i += 8) {
     const details = await Promise.all(deliveries.slice(i, i + 8).map((d) => control.delivery(d.id)));
     for (const d of details)

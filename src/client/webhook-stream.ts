@@ -1,29 +1,29 @@
 import { OPS } from '../contract/operations/index.js';
 import {
-  DeliveryStreamEvent,
-  DeliveryStreamReady,
-  ListenerEndedEvent,
-  ListenerReplacedEvent,
+  WebhookStreamEvent,
+  WebhookStreamReady,
+  WebhookListenerEnded,
+  WebhookListenerReplaced,
   type WebhookEventType,
 } from '../contract/webhooks.js';
-import { StreamClosedEvent } from '../contract/stream-closed.js';
+import { StreamClosed } from '../contract/stream-closed.js';
 import { ApiClient, streamData, type FetchLike } from './api.js';
 import { ConnectionError } from './http.js';
 
 /** Why a delivery stream ended: closed by us, taken over by another listener, ended by a state reset or import, or the emulator went away. */
 export type StreamEnd =
   | { reason: 'closed' }
-  | { reason: 'replaced'; event: ListenerReplacedEvent }
-  | { reason: 'ended'; event: ListenerEndedEvent }
+  | { reason: 'replaced'; event: WebhookListenerReplaced }
+  | { reason: 'ended'; event: WebhookListenerEnded }
   | { reason: 'lost' }
   /** The emulator closed it and said why: serve stopping (CHOICE-35) or this subscriber fell behind (CHOICE-37). */
-  | { reason: 'dropped'; event: StreamClosedEvent };
+  | { reason: 'dropped'; event: StreamClosed };
 
 /** What a stream tells besides deliveries, each followed by its end. */
-export type StreamNotice = ListenerReplacedEvent | ListenerEndedEvent;
+export type StreamNotice = WebhookListenerReplaced | WebhookListenerEnded;
 
 export interface DeliveryStream {
-  ready: DeliveryStreamReady;
+  ready: WebhookStreamReady;
   /** Closes the connection (the emulator then removes the forward override). */
   close(): void;
   /** Resolves when the stream ends, with why. */
@@ -44,12 +44,12 @@ export interface DeliveryStreamOptions {
 export function openDeliveryStream(
   baseUrl: string,
   options: DeliveryStreamOptions,
-  onEvent: (event: DeliveryStreamEvent | StreamNotice) => void,
+  onEvent: (event: WebhookStreamEvent | StreamNotice) => void,
   fetchImpl?: FetchLike,
 ): Promise<DeliveryStream> {
   const abort = new AbortController();
   let notice: StreamNotice | null = null;
-  let closedBy: StreamClosedEvent | null = null;
+  let closedBy: StreamClosed | null = null;
   const query = { app_id: options.appId, forward: options.forward, events: options.events?.join(',') };
   return new Promise((resolve, reject) => {
     let ready = false;
@@ -57,13 +57,14 @@ export function openDeliveryStream(
       .stream(OPS.streamWebhookDeliveries, { query, signal: abort.signal }, (event) => {
         const op = OPS.streamWebhookDeliveries;
         if (event.event === 'ready' && !ready) {
-          const data = streamData(op, event, DeliveryStreamReady);
+          const data = streamData(op, event, WebhookStreamReady);
           ready = true;
           resolve({ ready: data, close: () => abort.abort(), done: finished });
-        } else if (event.event === 'delivery') onEvent(streamData(op, event, DeliveryStreamEvent));
-        else if (event.event === 'close') closedBy = streamData(op, event, StreamClosedEvent);
+        } else if (event.event === 'delivery') onEvent(streamData(op, event, WebhookStreamEvent));
+        else if (event.event === 'close') closedBy = streamData(op, event, StreamClosed);
         else if (event.event === 'replaced' || event.event === 'ended') {
-          notice = event.event === 'replaced' ? streamData(op, event, ListenerReplacedEvent) : streamData(op, event, ListenerEndedEvent);
+          notice =
+            event.event === 'replaced' ? streamData(op, event, WebhookListenerReplaced) : streamData(op, event, WebhookListenerEnded);
           onEvent(notice);
         }
       })

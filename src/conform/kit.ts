@@ -3,7 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { ApiClient, type CallInput } from '../client/api.js';
 import type { ControlClient } from '../client/control.js';
 import { ApiCallError, ContractError, readErrorBody } from '../client/http.js';
-import type { InfoResponse } from '../contract/control.js';
+import type { EmulatorInfo } from '../contract/control.js';
 import type { ErrorBody } from '../contract/errors.js';
 import { fillPath, type Operation, type Result } from '../contract/operation.js';
 import { OPS } from '../contract/operations/index.js';
@@ -31,7 +31,7 @@ export interface KitOptions {
 /** What an emulator target offers besides its public routes. */
 export interface EmulatorSide {
   control: ControlClient;
-  info: InfoResponse;
+  info: EmulatorInfo;
 }
 
 /** An answer of the target: its status and, for an error, the spec's error body (null when it sent another body). */

@@ -1,7 +1,7 @@
 /** @jsxImportSource hono/jsx */
 import type { Context } from 'hono';
 import { ApiError } from '../contract/errors.js';
-import { DeliveryStatus, type DeliveryStreamEvent } from '../contract/webhooks.js';
+import { DeliveryStatus, type WebhookStreamEvent } from '../contract/webhooks.js';
 import type { EmulatorContext } from '../emulator/context.js';
 import { sseResponse } from '../emulator/http/sse.js';
 import { emulatorUserAgent } from '../webhooks/headers.js';
@@ -77,7 +77,7 @@ export function deliveryStream(ctx: EmulatorContext, c: Context<ConsoleEnv>): Re
       }
       channel.send('patch', patches);
     };
-    const onDelivery = (event: DeliveryStreamEvent) => {
+    const onDelivery = (event: WebhookStreamEvent) => {
       if (event.app_id !== appId || (only && event.delivery_id !== only)) return;
       changed.delete(event.delivery_id);
       changed.add(event.delivery_id);

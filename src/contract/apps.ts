@@ -14,7 +14,7 @@ export const UpdateAppRequest = z
 export type UpdateAppRequest = z.infer<typeof UpdateAppRequest>;
 
 /** CHOICE-6: the app as the portal shows it. webhook_secret appears only in the answer that issued it (APP-2). */
-export const AppResponse = z
+export const App = z
   .object({
     id: z.string(),
     object: z.literal('app'),
@@ -31,4 +31,4 @@ export const AppResponse = z
     terms_accepted: z.boolean(),
   })
   .meta({ id: 'App' });
-export type AppResponse = z.infer<typeof AppResponse>;
+export type App = z.infer<typeof App>;

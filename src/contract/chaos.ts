@@ -26,7 +26,7 @@ export const ChaosSetRequest = z
   .meta({ id: 'ChaosSetRequest', description: 'Replaces the delivery chaos of one app.' });
 export type ChaosSetRequest = z.input<typeof ChaosSetRequest>;
 
-export const ChaosView = z
+export const Chaos = z
   .object({
     object: z.literal('chaos'),
     app_id: z.string(),
@@ -42,7 +42,7 @@ export const ChaosView = z
     updated_at: DateTime.nullable(),
   })
   .meta({ id: 'Chaos' });
-export type ChaosView = z.infer<typeof ChaosView>;
+export type Chaos = z.infer<typeof Chaos>;
 
 /**
  * What chaos decided for one attempt. deliver: send (after delayMs of virtual time; duplicate: the

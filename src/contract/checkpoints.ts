@@ -22,7 +22,7 @@ export const CheckpointCreateRequest = z
   .meta({ id: 'CheckpointCreateRequest' });
 export type CheckpointCreateRequest = z.infer<typeof CheckpointCreateRequest>;
 
-export const CheckpointView = z
+export const Checkpoint = z
   .object({
     object: z.literal('checkpoint'),
     id: z.string(),
@@ -33,17 +33,17 @@ export const CheckpointView = z
     rows: z.number().int().describe('Rows of every table it holds.'),
   })
   .meta({ id: 'Checkpoint' });
-export type CheckpointView = z.infer<typeof CheckpointView>;
+export type Checkpoint = z.infer<typeof Checkpoint>;
 
-export const CheckpointCreateResponse = CheckpointView.extend({
+export const CheckpointCreated = Checkpoint.extend({
   replaced: z.string().nullable().describe('The id of the checkpoint that had this name before, now deleted; else null.'),
 }).meta({ id: 'CheckpointCreated' });
-export type CheckpointCreateResponse = z.infer<typeof CheckpointCreateResponse>;
+export type CheckpointCreated = z.infer<typeof CheckpointCreated>;
 
-export const CheckpointList = listOf(CheckpointView, 'CheckpointList');
+export const CheckpointList = listOf(Checkpoint, 'CheckpointList');
 export type CheckpointList = z.infer<typeof CheckpointList>;
 
-export const CheckpointRestoreResponse = z
+export const CheckpointRestore = z
   .object({
     object: z.literal('checkpoint_restore'),
     id: z.string(),
@@ -52,9 +52,9 @@ export const CheckpointRestoreResponse = z
     rows: z.number().int(),
   })
   .meta({ id: 'CheckpointRestore' });
-export type CheckpointRestoreResponse = z.infer<typeof CheckpointRestoreResponse>;
+export type CheckpointRestore = z.infer<typeof CheckpointRestore>;
 
-export const CheckpointDeleteResponse = z
+export const CheckpointDelete = z
   .object({ object: z.literal('checkpoint_delete'), id: z.string(), name: z.string().nullable() })
   .meta({ id: 'CheckpointDelete' });
-export type CheckpointDeleteResponse = z.infer<typeof CheckpointDeleteResponse>;
+export type CheckpointDelete = z.infer<typeof CheckpointDelete>;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { listOf } from './list.js';
-import { AppResponse } from './apps.js';
+import { App } from './apps.js';
 import { DateTimeInput, DURATION_PATTERN } from './time.js';
 import { INTERFACE_VERSION } from './version.js';
 
@@ -9,7 +9,7 @@ export const CONTROL_PREFIX = '/_scanctl';
 
 export const Env = z.enum(['test', 'live']);
 
-export const InfoResponse = z
+export const EmulatorInfo = z
   .object({
     object: z.literal('emulator'),
     version: z.string(),
@@ -21,10 +21,10 @@ export const InfoResponse = z
     apps: z.array(z.string()),
   })
   .meta({ id: 'EmulatorInfo' });
-export type InfoResponse = z.infer<typeof InfoResponse>;
+export type EmulatorInfo = z.infer<typeof EmulatorInfo>;
 
 /** CHOICE-26: readiness is the database open, the fixtures loaded and deliveries dispatched in real time. */
-export const HealthResponse = z
+export const Health = z
   .object({
     object: z.literal('health'),
     ready: z.boolean(),
@@ -36,12 +36,12 @@ export const HealthResponse = z
     version: z.string(),
   })
   .meta({ id: 'Health' });
-export type HealthResponse = z.infer<typeof HealthResponse>;
+export type Health = z.infer<typeof Health>;
 
-export const ClockResponse = z
+export const ClockState = z
   .object({ object: z.literal('clock'), now: z.iso.datetime(), offset_ms: z.number(), played: z.number().int().optional() })
-  .meta({ id: 'Clock' });
-export type ClockResponse = z.infer<typeof ClockResponse>;
+  .meta({ id: 'ClockState' });
+export type ClockState = z.infer<typeof ClockState>;
 
 export const ClockAdvanceRequest = z
   .strictObject({ duration: z.string().max(40).regex(DURATION_PATTERN, 'must be a duration such as 90s, 15m, 24h or 3d') })
@@ -51,7 +51,7 @@ export const ClockAdvanceRequest = z
   });
 export const ClockSetRequest = z.strictObject({ time: DateTimeInput }).meta({ id: 'ClockSetRequest' });
 
-export const KeyView = z
+export const ApiKey = z
   .object({
     id: z.string(),
     object: z.literal('api_key'),
@@ -66,20 +66,20 @@ export const KeyView = z
     secret: z.string().optional(),
   })
   .meta({ id: 'ApiKey' });
-export type KeyView = z.infer<typeof KeyView>;
+export type ApiKey = z.infer<typeof ApiKey>;
 
-export const KeyListResponse = listOf(KeyView, 'ApiKeyList');
-export type KeyListResponse = z.infer<typeof KeyListResponse>;
+export const ApiKeyList = listOf(ApiKey, 'ApiKeyList');
+export type ApiKeyList = z.infer<typeof ApiKeyList>;
 
 export const KeyIssueRequest = z.strictObject({ env: Env }).meta({ id: 'KeyIssueRequest' });
 export const KeyActionRequest = z
   .strictObject({ env: Env.optional(), key_id: z.string().optional() })
   .meta({ id: 'KeyActionRequest', description: 'Names a key by id, or the current secret key of env.' });
 
-export const AccountView = z
+export const Account = z
   .object({ id: z.string(), object: z.literal('account'), suspended: z.boolean(), suspended_at: z.iso.datetime().nullable() })
   .meta({ id: 'Account' });
-export type AccountView = z.infer<typeof AccountView>;
+export type Account = z.infer<typeof Account>;
 
 export const QuotaRequest = z
   .strictObject({ daily_session_quota: z.number().int().min(0).max(1_000_000_000) })
@@ -87,19 +87,19 @@ export const QuotaRequest = z
 
 export const PortalLoginRequest = z.strictObject({ account_id: z.string().min(1) }).meta({ id: 'PortalLoginRequest' });
 
-export const WebhookSecretResponse = z
+export const WebhookSecret = z
   .object({ object: z.literal('webhook_secret'), app_id: z.string(), webhook_secret: z.string().nullable() })
   .meta({ id: 'WebhookSecret' });
 
-export const AppListResponse = listOf(AppResponse, 'AppList');
-export const AccountListResponse = listOf(AccountView, 'AccountList');
-export const PortalSessionResponse = z
+export const AppList = listOf(App, 'AppList');
+export const AccountList = listOf(Account, 'AccountList');
+export const PortalSession = z
   .object({ object: z.literal('portal_session'), account_id: z.string(), expires_at: z.iso.datetime() })
   .meta({ id: 'PortalSession', description: 'The portal cookie itself comes in Set-Cookie (scanctl_portal, HttpOnly).' });
 
 const FixtureKeyPair = z.object({ secret: z.string(), publishable: z.string() }).nullable();
 
-export const FixtureKeysResponse = z
+export const FixtureKeys = z
   .object({
     object: z.literal('fixture_keys'),
     app_id: z.string(),
@@ -112,4 +112,4 @@ export const FixtureKeysResponse = z
     description:
       "The keys the emulator's fixture file gives the app (in full: they are the developer's own test fixtures), null for an environment it gives none.",
   });
-export type FixtureKeysResponse = z.infer<typeof FixtureKeysResponse>;
+export type FixtureKeys = z.infer<typeof FixtureKeys>;

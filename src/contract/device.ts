@@ -19,10 +19,10 @@ export const MODEL_VERSIONS = ['2026.10.1', '2026.07.2'] as const;
 const ModelVersion = z.string().min(1).max(40);
 const AppVersion = z.string().min(1).max(40);
 
-export const ChallengeResponse = z
+export const DeviceChallenge = z
   .object({ object: z.literal('challenge'), challenge: z.string(), expires_at: DateTime })
   .meta({ id: 'DeviceChallenge', description: 'A single-use challenge for the attestation of one enrollment.' });
-export type ChallengeResponse = z.infer<typeof ChallengeResponse>;
+export type DeviceChallenge = z.infer<typeof DeviceChallenge>;
 
 /** The simulator's stub attestation: what a real platform attestation proves, in plain fields. */
 const StubAttestation = z
@@ -41,7 +41,7 @@ export type EnrollmentRequest = z.infer<typeof EnrollmentRequest>;
 
 const InstallationStatus = z.enum(['enrolled', 'blocked']);
 
-export const EnrollmentResponse = z
+export const Enrollment = z
   .object({
     object: z.literal('enrollment'),
     installation_id: z.string(),
@@ -52,9 +52,9 @@ export const EnrollmentResponse = z
     enrollments: z.number().int(),
   })
   .meta({ id: 'Enrollment' });
-export type EnrollmentResponse = z.infer<typeof EnrollmentResponse>;
+export type Enrollment = z.infer<typeof Enrollment>;
 
-export const ModelInfo = z
+export const Model = z
   .object({
     object: z.literal('model'),
     model_version: z.string(),
@@ -64,9 +64,9 @@ export const ModelInfo = z
     current: z.boolean(),
   })
   .meta({ id: 'Model' });
-export type ModelInfo = z.infer<typeof ModelInfo>;
+export type Model = z.infer<typeof Model>;
 
-export const ModelManifest = listOf(ModelInfo, 'ModelManifest');
+export const ModelManifest = listOf(Model, 'ModelManifest');
 export type ModelManifest = z.infer<typeof ModelManifest>;
 
 export const ModelKeyRequest = z
@@ -74,16 +74,16 @@ export const ModelKeyRequest = z
   .meta({ id: 'ModelKeyRequest' });
 export type ModelKeyRequest = z.infer<typeof ModelKeyRequest>;
 
-export const ModelKeyResponse = z
+export const ModelKey = z
   .object({ object: z.literal('model_key'), model_version: z.string(), key: z.string(), expires_at: DateTime })
   .meta({ id: 'ModelKey', description: 'The key that unlocks the downloaded model; valid as long as the session token.' });
-export type ModelKeyResponse = z.infer<typeof ModelKeyResponse>;
+export type ModelKey = z.infer<typeof ModelKey>;
 
 /** Mesh fitting sends no member data: the device asks for the fitting template of its model (rule 5). */
 export const MeshFitRequest = z.strictObject({ installation_id: DeviceId, model_version: ModelVersion }).meta({ id: 'MeshFitRequest' });
 export type MeshFitRequest = z.infer<typeof MeshFitRequest>;
 
-export const MeshFitResponse = z
+export const MeshFit = z
   .object({
     object: z.literal('mesh_fit'),
     fit_id: z.string(),
@@ -92,7 +92,7 @@ export const MeshFitResponse = z
     created_at: DateTime,
   })
   .meta({ id: 'MeshFit' });
-export type MeshFitResponse = z.infer<typeof MeshFitResponse>;
+export type MeshFit = z.infer<typeof MeshFit>;
 
 const SCAN_STATUSES = ['started', 'completed', 'failed', 'abandoned'] as const;
 export const ScanStatus = z.enum(SCAN_STATUSES);
@@ -165,7 +165,7 @@ export const ResultUploadRequest = z
   .meta({ id: 'ResultUploadRequest', description: "result: the scan result exactly as the member's app received it." });
 export type ResultUploadRequest = z.infer<typeof ResultUploadRequest>;
 
-export const ResultUploadResponse = z
+export const ScanResultUpload = z
   .object({
     object: z.literal('scan_result'),
     scan_id: z.string(),
@@ -175,7 +175,7 @@ export const ResultUploadResponse = z
     stored_at: DateTime,
   })
   .meta({ id: 'ScanResultUpload' });
-export type ResultUploadResponse = z.infer<typeof ResultUploadResponse>;
+export type ScanResultUpload = z.infer<typeof ScanResultUpload>;
 
 // ---- The emulator's control plane for devices, scans and usage (under /_scanctl).
 
@@ -212,7 +212,7 @@ const Month = z.string().regex(/^\d{4}-(0[1-9]|1[0-2])$/, 'must be YYYY-MM');
 export const UsageQuery = z.strictObject({ app_id: z.string().min(1).optional(), month: Month.optional() }).meta({ id: 'UsageQuery' });
 
 /** One app's month, counted by the UTC month of occurred_at (BILL-4). */
-export const UsageRow = z
+export const Usage = z
   .object({
     object: z.literal('usage'),
     app_id: z.string(),
@@ -229,7 +229,7 @@ export const UsageRow = z
     abandoned_scans: z.number().int(),
   })
   .meta({ id: 'Usage' });
-export type UsageRow = z.infer<typeof UsageRow>;
+export type Usage = z.infer<typeof Usage>;
 
-export const UsageList = listOf(UsageRow, 'UsageList');
+export const UsageList = listOf(Usage, 'UsageList');
 export type UsageList = z.infer<typeof UsageList>;

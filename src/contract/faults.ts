@@ -38,7 +38,7 @@ export const FaultCreateRequest = z
   });
 export type FaultCreateRequest = z.infer<typeof FaultCreateRequest>;
 
-export const FaultView = z
+export const Fault = z
   .object({
     id: z.string(),
     object: z.literal('fault'),
@@ -57,10 +57,10 @@ export const FaultView = z
     created_at: DateTime,
   })
   .meta({ id: 'Fault' });
-export type FaultView = z.infer<typeof FaultView>;
+export type Fault = z.infer<typeof Fault>;
 
-export const FaultListResponse = listOf(FaultView, 'FaultList');
-export type FaultListResponse = z.infer<typeof FaultListResponse>;
+export const FaultList = listOf(Fault, 'FaultList');
+export type FaultList = z.infer<typeof FaultList>;
 
-export const FaultClearResponse = z.object({ object: z.literal('fault_clear'), cleared: z.number().int() }).meta({ id: 'FaultClear' });
-export type FaultClearResponse = z.infer<typeof FaultClearResponse>;
+export const FaultClear = z.object({ object: z.literal('fault_clear'), cleared: z.number().int() }).meta({ id: 'FaultClear' });
+export type FaultClear = z.infer<typeof FaultClear>;

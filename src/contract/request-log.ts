@@ -40,5 +40,5 @@ export const LogQuery = z.strictObject({
 });
 export type LogQuery = z.infer<typeof LogQuery>;
 
-export const LogListResponse = listOf(RequestLogLine, 'RequestLogList');
-export type LogListResponse = z.infer<typeof LogListResponse>;
+export const RequestLogList = listOf(RequestLogLine, 'RequestLogList');
+export type RequestLogList = z.infer<typeof RequestLogList>;

@@ -39,7 +39,7 @@ export const StateExportQuery = z.strictObject({
     .describe('1: webhook signing secrets in plain text, for an import elsewhere.'),
 });
 
-export const StateImportResponse = z
+export const StateImport = z
   .object({
     object: z.literal('state_import'),
     schema_version: z.number().int(),
@@ -49,12 +49,12 @@ export const StateImportResponse = z
     apps_without_signing_secret: z.array(z.string()),
   })
   .meta({ id: 'StateImport' });
-export type StateImportResponse = z.infer<typeof StateImportResponse>;
+export type StateImport = z.infer<typeof StateImport>;
 
-export const StateResetResponse = z
+export const StateReset = z
   .object({ object: z.literal('state_reset'), fixtures: z.string().nullable(), apps: z.array(z.string()) })
   .meta({ id: 'StateReset' });
-export type StateResetResponse = z.infer<typeof StateResetResponse>;
+export type StateReset = z.infer<typeof StateReset>;
 
 /** A state file may be far larger than an API body (CHOICES.maxBodyBytes). */
 export const MAX_STATE_FILE_BYTES = 256 * 1024 * 1024;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { DateTime } from './time.js';
-import { AttemptView, DeliveryStatus, DeliveryView, WebhookEventType } from './webhooks.js';
+import { WebhookAttempt, DeliveryStatus, WebhookDelivery, WebhookEventType } from './webhooks.js';
 
 /**
  * What a wait for webhook deliveries waits for (CHOICE-42), per event: `attempted` (attempts were
@@ -15,27 +15,27 @@ export const WaitFailure = z.enum(['failed', 'unmet', 'timeout', 'none']);
 export type WaitFailure = z.infer<typeof WaitFailure>;
 
 /** One delivery's attempts, as a wait reports them. */
-export const DeliveryAttemptLog = z
+export const WebhookDeliveryAttemptLog = z
   .object({
     delivery_id: z.string().describe('The delivery.'),
     event_id: z.string().describe('Its event; equals the Service-Event-Id header.'),
     event_type: WebhookEventType.describe('scan.completed, scan.failed or scan.results_available.'),
     scan_id: z.string().describe('The scan that caused the event.'),
     status: DeliveryStatus.describe('Its status when the wait ended (see `webhook deliveries`).'),
-    attempts: z.array(AttemptView).describe('Each attempt, first to last, with its status and its time on the emulator clock.'),
+    attempts: z.array(WebhookAttempt).describe('Each attempt, first to last, with its status and its time on the emulator clock.'),
   })
   .meta({ id: 'WebhookDeliveryAttemptLog' });
-export type DeliveryAttemptLog = z.infer<typeof DeliveryAttemptLog>;
+export type WebhookDeliveryAttemptLog = z.infer<typeof WebhookDeliveryAttemptLog>;
 
 /** One move of the emulator's clock that `--play-retries` made. */
-export const ClockMove = z
+export const WaitClockMove = z
   .object({
     from: DateTime.describe("The emulator's clock before the move."),
     to: DateTime.describe('Where it moved: the next attempt due of a delivery waited for, no further.'),
     played: z.number().int().describe('Due moments the move played (each with the attempts due then).'),
   })
   .meta({ id: 'WaitClockMove' });
-export type ClockMove = z.infer<typeof ClockMove>;
+export type WaitClockMove = z.infer<typeof WaitClockMove>;
 
 /**
  * The last line of `scan simulate --wait --json` and the output of `webhook wait --json`.
@@ -51,10 +51,12 @@ export const WaitResult = z
     ),
     acknowledged: z.number().int().describe('Deliveries a 2xx acknowledged.'),
     deliveries: z.number().int().describe('Deliveries waited for.'),
-    delivery: DeliveryView.nullable().describe('When not ok: the delivery that decided it (as `webhook deliveries` shows it), else null.'),
-    clock_moves: z.array(ClockMove).describe('The clock moves that --play-retries made, in order; empty without it.'),
+    delivery: WebhookDelivery.nullable().describe(
+      'When not ok: the delivery that decided it (as `webhook deliveries` shows it), else null.',
+    ),
+    clock_moves: z.array(WaitClockMove).describe('The clock moves that --play-retries made, in order; empty without it.'),
     log: z
-      .array(DeliveryAttemptLog)
+      .array(WebhookDeliveryAttemptLog)
       .nullable()
       .describe('Each delivery waited for, with its attempts (webhook wait, and scan simulate --wait --play-retries); null otherwise.'),
   })

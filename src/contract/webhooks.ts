@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { listOf } from './list.js';
 import { DateTime, queryInteger } from './time.js';
-import { StreamClosedEvent } from './stream-closed.js';
+import { StreamClosed } from './stream-closed.js';
 
 /** The three event types; signing, headers, event id and retry schedule are the same for all (WH-11). */
 export const WEBHOOK_EVENT_TYPES = ['scan.completed', 'scan.failed', 'scan.results_available'] as const;
@@ -71,7 +71,7 @@ export const DELIVERY_STATUSES = ['pending', 'in_flight', 'succeeded', 'failed',
 export const DeliveryStatus = z.enum(DELIVERY_STATUSES);
 export type DeliveryStatus = z.infer<typeof DeliveryStatus>;
 
-export const DeliveryView = z
+export const WebhookDelivery = z
   .object({
     id: z.string().describe('The delivery, e.g. del_rv5F7Pc4fJ73xM1ANmF7.'),
     object: z.literal('webhook_delivery'),
@@ -102,9 +102,9 @@ export const DeliveryView = z
     updated_at: DateTime.describe("When it last changed, on the emulator's clock."),
   })
   .meta({ id: 'WebhookDelivery' });
-export type DeliveryView = z.infer<typeof DeliveryView>;
+export type WebhookDelivery = z.infer<typeof WebhookDelivery>;
 
-export const AttemptView = z
+export const WebhookAttempt = z
   .object({
     number: z.number().int().describe('1 for the first attempt.'),
     url: z.string().describe('Where it was sent.'),
@@ -115,9 +115,9 @@ export const AttemptView = z
     response_excerpt: z.string().nullable().describe("The start of the receiver's answer body; null without one."),
   })
   .meta({ id: 'WebhookAttempt' });
-export type AttemptView = z.infer<typeof AttemptView>;
+export type WebhookAttempt = z.infer<typeof WebhookAttempt>;
 
-export const DeliveryDetail = DeliveryView.extend({
+export const WebhookDeliveryDetail = WebhookDelivery.extend({
   request: z
     .object({
       method: z.literal('POST'),
@@ -128,14 +128,14 @@ export const DeliveryDetail = DeliveryView.extend({
       body: z.string().describe('The exact bytes that were signed and sent.'),
     })
     .describe('The exact request each attempt sends.'),
-  attempt_log: z.array(AttemptView).describe('Its attempts, first to last.'),
+  attempt_log: z.array(WebhookAttempt).describe('Its attempts, first to last.'),
 }).meta({ id: 'WebhookDeliveryDetail' });
-export type DeliveryDetail = z.infer<typeof DeliveryDetail>;
+export type WebhookDeliveryDetail = z.infer<typeof WebhookDeliveryDetail>;
 
-export const DeliveryListResponse = listOf(DeliveryView, 'WebhookDeliveryList');
-export type DeliveryListResponse = z.infer<typeof DeliveryListResponse>;
+export const WebhookDeliveryList = listOf(WebhookDelivery, 'WebhookDeliveryList');
+export type WebhookDeliveryList = z.infer<typeof WebhookDeliveryList>;
 
-export const DeliveryListQuery = z
+export const WebhookDeliveryListQuery = z
   .strictObject({
     app_id: z.string().optional(),
     status: DeliveryStatus.optional(),
@@ -146,7 +146,7 @@ export const DeliveryListQuery = z
   })
   .meta({ id: 'WebhookDeliveryListQuery' });
 
-export const ListenerView = z
+export const WebhookListener = z
   .object({
     id: z.string(),
     object: z.literal('webhook_listener'),
@@ -156,20 +156,20 @@ export const ListenerView = z
     created_at: DateTime,
   })
   .meta({ id: 'WebhookListener' });
-export type ListenerView = z.infer<typeof ListenerView>;
+export type WebhookListener = z.infer<typeof WebhookListener>;
 
-export const ListenerListResponse = listOf(ListenerView, 'WebhookListenerList');
+export const WebhookListenerList = listOf(WebhookListener, 'WebhookListenerList');
 
 const EVENT_NAME = WEBHOOK_EVENT_TYPES.map((t) => t.replace('.', '\\.')).join('|');
 const EVENT_LIST = new RegExp(`^(${EVENT_NAME})(,(${EVENT_NAME}))*$`);
 
-/** The event types of a StreamQuery's `events` list, each once; null for all of them. */
+/** The event types of a WebhookStreamQuery's `events` list, each once; null for all of them. */
 export function parseEventList(text: string | undefined): WebhookEventType[] | null {
   if (text === undefined) return null;
   return [...new Set(text.split(','))].filter((name): name is WebhookEventType => WebhookEventType.safeParse(name).success);
 }
 
-export const StreamQuery = z
+export const WebhookStreamQuery = z
   .strictObject({
     app_id: z.string().min(1),
     forward: z
@@ -184,7 +184,7 @@ export const StreamQuery = z
   })
   .meta({ id: 'WebhookStreamQuery' });
 
-export const SigningSecretRequest = z.strictObject({ app_id: z.string().min(1) }).meta({ id: 'WebhookSigningSecretRequest' });
+export const WebhookSigningSecretRequest = z.strictObject({ app_id: z.string().min(1) }).meta({ id: 'WebhookSigningSecretRequest' });
 
 /** What a delivery stream event reports; `object` is the one discriminator of every streamed object. */
 const DELIVERY_STREAM_OBJECTS = ['delivery.queued', 'delivery.attempt_started', 'delivery.attempt_finished', 'delivery.cancelled'] as const;
@@ -193,7 +193,7 @@ const DELIVERY_STREAM_OBJECTS = ['delivery.queued', 'delivery.attempt_started', 
  * One item of the live delivery stream (the bus's 'delivery' event, and the SSE `delivery` event):
  * an attempt started or finished, a delivery queued, resent or cancelled.
  */
-export const DeliveryStreamEvent = z
+export const WebhookStreamEvent = z
   .object({
     object: z.enum(DELIVERY_STREAM_OBJECTS),
     time: DateTime.describe("On the emulator's clock."),
@@ -214,39 +214,39 @@ export const DeliveryStreamEvent = z
     next_attempt_at: DateTime.nullable(),
   })
   .meta({ id: 'WebhookStreamEvent' });
-export type DeliveryStreamEvent = z.infer<typeof DeliveryStreamEvent>;
+export type WebhookStreamEvent = z.infer<typeof WebhookStreamEvent>;
 
 /** The stream's first event: where the app's deliveries go now, and the emulator's clock. */
-export const DeliveryStreamReady = z
+export const WebhookStreamReady = z
   .object({
     object: z.literal('webhook_stream'),
     app_id: z.string(),
-    listener: ListenerView.nullable(),
-    replaced: z.array(ListenerView).describe('The listeners of the app this one took over (each told, and ended).'),
+    listener: WebhookListener.nullable(),
+    replaced: z.array(WebhookListener).describe('The listeners of the app this one took over (each told, and ended).'),
     effective_url: z.string().nullable(),
     events: z.array(WebhookEventType).nullable(),
     emulator_time: DateTime,
   })
   .meta({ id: 'WebhookStreamReady' });
-export type DeliveryStreamReady = z.infer<typeof DeliveryStreamReady>;
+export type WebhookStreamReady = z.infer<typeof WebhookStreamReady>;
 
 /** Sent to a forwarding stream when another `webhook listen --forward` took its app over; the stream then ends. */
-export const ListenerReplacedEvent = z
+export const WebhookListenerReplaced = z
   .object({
     object: z.literal('listener.replaced'),
     time: DateTime.describe("On the emulator's clock."),
     listener_id: z.string(),
     app_id: z.string(),
-    replaced_by: ListenerView,
+    replaced_by: WebhookListener,
   })
   .meta({ id: 'WebhookListenerReplaced' });
-export type ListenerReplacedEvent = z.infer<typeof ListenerReplacedEvent>;
+export type WebhookListenerReplaced = z.infer<typeof WebhookListenerReplaced>;
 
 /**
  * CHOICE-30: sent to a forwarding stream whose listener a `state reset`, `import` or `restore` could not
  * keep (its app is gone, or the app's signing secret is no longer the one the listener printed); the stream then ends.
  */
-export const ListenerEndedEvent = z
+export const WebhookListenerEnded = z
   .object({
     object: z.literal('listener.ended'),
     time: DateTime.describe("On the emulator's clock."),
@@ -256,9 +256,9 @@ export const ListenerEndedEvent = z
     cause: z.enum(['state_reset', 'state_import', 'state_restore']),
   })
   .meta({ id: 'WebhookListenerEnded' });
-export type ListenerEndedEvent = z.infer<typeof ListenerEndedEvent>;
+export type WebhookListenerEnded = z.infer<typeof WebhookListenerEnded>;
 
 /** The data of every event on the live stream, told apart by `object`. */
-export const DeliveryStreamData = z
-  .union([DeliveryStreamReady, DeliveryStreamEvent, ListenerReplacedEvent, ListenerEndedEvent, StreamClosedEvent])
+export const WebhookStreamData = z
+  .union([WebhookStreamReady, WebhookStreamEvent, WebhookListenerReplaced, WebhookListenerEnded, StreamClosed])
   .meta({ id: 'WebhookStreamData', description: 'One data line of the live stream: `object` says which kind it is.' });

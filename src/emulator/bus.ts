@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import type { DeliveryStreamEvent, ListenerEndedEvent, ListenerReplacedEvent } from '../contract/webhooks.js';
+import type { WebhookStreamEvent, WebhookListenerEnded, WebhookListenerReplaced } from '../contract/webhooks.js';
 
 /**
  * What the emulator's engines announce. Printers, the TUI and the control plane's live stream
@@ -9,11 +9,11 @@ export interface BusEvents {
   /** One line of the request log (`scanctl logs tail`). */
   request: [entry: RequestLogEntry];
   /** A webhook delivery changed (attempt started, finished, exhausted, resent). */
-  delivery: [event: DeliveryStreamEvent];
+  delivery: [event: WebhookStreamEvent];
   /** A `webhook listen --forward` took over an app from the listener it names. */
-  'listener-replaced': [event: ListenerReplacedEvent];
+  'listener-replaced': [event: WebhookListenerReplaced];
   /** A state reset or import could not keep a listener (CHOICE-30): its stream says why and ends. */
-  'listener-ended': [event: ListenerEndedEvent];
+  'listener-ended': [event: WebhookListenerEnded];
   /** A listener's stream ended and its forward URL no longer applies. */
   'listener-detached': [listenerId: string];
 }

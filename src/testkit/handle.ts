@@ -1,9 +1,9 @@
-import type { AppResponse, UpdateAppRequest } from '../contract/apps.js';
-import type { CheckpointCreateResponse, CheckpointRestoreResponse } from '../contract/checkpoints.js';
-import type { ClockResponse } from '../contract/control.js';
+import type { App, UpdateAppRequest } from '../contract/apps.js';
+import type { CheckpointCreated, CheckpointRestore } from '../contract/checkpoints.js';
+import type { ClockState } from '../contract/control.js';
 import type { ScanList } from '../contract/device.js';
-import type { StateFile, StateImportResponse, StateResetResponse } from '../contract/state.js';
-import type { DeliveryDetail, DeliveryStatus } from '../contract/webhooks.js';
+import type { StateFile, StateImport, StateReset } from '../contract/state.js';
+import type { WebhookDeliveryDetail, DeliveryStatus } from '../contract/webhooks.js';
 import type { WaitUntil } from '../contract/wait.js';
 import type { SimulateScanOptions } from './simulate-scan.js';
 import type { ScanSummary } from '../sdk/simulate.js';
@@ -34,9 +34,9 @@ export interface WaitForDeliveriesOptions {
 }
 
 /** A checkpoint of the whole state, as `checkpoint()` took it. */
-export interface Checkpoint extends CheckpointCreateResponse {
+export interface Checkpoint extends CheckpointCreated {
   /** Puts the state back as it was when the checkpoint was taken (one transaction). */
-  restore(): Promise<CheckpointRestoreResponse>;
+  restore(): Promise<CheckpointRestore>;
 }
 
 /** A running emulator, as `startEmulator` hands it over. */
@@ -52,14 +52,14 @@ export interface EmulatorHandle extends AsyncDisposable {
   readonly clock: {
     now(): Date;
     /** Moves forward by a duration ('90s', '15m', '24h') or milliseconds, playing every due webhook attempt on the way. */
-    advance(duration: string | number): Promise<ClockResponse>;
+    advance(duration: string | number): Promise<ClockState>;
     /** Moves forward to a time (never back), playing what falls due. */
-    set(time: string | Date): Promise<ClockResponse>;
+    set(time: string | Date): Promise<ClockState>;
   };
   /** The app's settings, as the portal shows them. */
-  app(): Promise<AppResponse>;
+  app(): Promise<App>;
   /** PATCH /v1/apps/{app_id}: webhook_url and results_delivery_enabled (through the portal's login). */
-  updateApp(patch: UpdateAppRequest): Promise<AppResponse>;
+  updateApp(patch: UpdateAppRequest): Promise<App>;
   /** One scan played as the SDK plays it; the same options and outcome as `scanctl scan simulate --json`. */
   simulateScan(options: SimulateScanOptions): Promise<ScanSummary>;
   /** `count` scans of one member, one session token each. */
@@ -67,7 +67,7 @@ export interface EmulatorHandle extends AsyncDisposable {
   /** Recorded scans of the app, newest first. */
   scans(query?: { hostUserRef?: string; limit?: number }): Promise<ScanList['data']>;
   /** The app's webhook deliveries, newest first, each with its attempts and exact request. */
-  deliveries(query?: DeliveryQuery): Promise<DeliveryDetail[]>;
+  deliveries(query?: DeliveryQuery): Promise<WebhookDeliveryDetail[]>;
   /**
    * Without a target: resolves when every delivery due now was attempted and recorded, and nothing
    * is in flight; retries wait on the virtual clock (advance it, or pass playRetries). With a goal
@@ -75,18 +75,18 @@ export interface EmulatorHandle extends AsyncDisposable {
    * those deliveries once each event reached `until` (`scanctl webhook wait`'s implementation);
    * rejects when one cannot. Rejects after `timeoutMs` real ms.
    */
-  waitForDeliveries(options?: WaitForDeliveriesOptions): Promise<DeliveryDetail[]>;
+  waitForDeliveries(options?: WaitForDeliveriesOptions): Promise<WebhookDeliveryDetail[]>;
   exportState(options?: { includeSecrets?: boolean }): Promise<StateFile>;
-  importState(state: StateFile): Promise<StateImportResponse>;
+  importState(state: StateFile): Promise<StateImport>;
   /** Empties everything and loads the fixtures again; the clock keeps its time. */
-  reset(): Promise<StateResetResponse>;
+  reset(): Promise<StateReset>;
   /**
    * Keeps the whole state (every table, the clock offset, pending deliveries); `restore()` puts it
    * back, as often as asked. A name already in use moves to this checkpoint.
    */
   checkpoint(name?: string): Promise<Checkpoint>;
   /** Puts back the checkpoint with this id or name. */
-  restore(checkpoint: string): Promise<CheckpointRestoreResponse>;
+  restore(checkpoint: string): Promise<CheckpointRestore>;
   /** Stops the emulator: the port is free and nothing of it keeps the process alive. */
   close(): Promise<void>;
 }

@@ -1,6 +1,6 @@
 import type { ControlClient } from '../client/control.js';
 import { waitForDeliveries } from '../client/wait.js';
-import type { DeliveryDetail } from '../contract/webhooks.js';
+import type { WebhookDeliveryDetail } from '../contract/webhooks.js';
 import type { WaitForDeliveriesOptions } from './handle.js';
 
 /** Options that name a goal or a target: the shared wait of `webhook wait` (over the whole app without a target), rather than "everything due now". */
@@ -12,7 +12,11 @@ export function isTargetedWait(options: WaitForDeliveriesOptions): boolean {
  * `webhook wait` in the test kit, through the same client implementation: resolves with the
  * deliveries (each with its attempts) once every event reached `until`, rejects with why it cannot.
  */
-export async function waitForTargeted(control: ControlClient, appId: string, options: WaitForDeliveriesOptions): Promise<DeliveryDetail[]> {
+export async function waitForTargeted(
+  control: ControlClient,
+  appId: string,
+  options: WaitForDeliveriesOptions,
+): Promise<WebhookDeliveryDetail[]> {
   const timeoutMs = options.timeoutMs ?? 10_000;
   const outcome = await waitForDeliveries(control, {
     appId,

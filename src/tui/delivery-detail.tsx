@@ -1,5 +1,5 @@
 import { Box, Text } from 'ink';
-import type { DeliveryDetail } from '../contract/webhooks.js';
+import type { WebhookDeliveryDetail } from '../contract/webhooks.js';
 import { fit, oneLine, shortTime } from './layout.js';
 import type { DetailState } from './use-detail.js';
 
@@ -20,14 +20,14 @@ function wrapLines(text: string, width: number): string[] {
 }
 
 /** Every line of a delivery's detail, nothing cut: what the detail scrolls through. */
-function allDetailLines(d: DeliveryDetail, width: number): Line[] {
+function allDetailLines(d: WebhookDeliveryDetail, width: number): Line[] {
   const { head, attempts } = detailLines(d, width, Infinity);
   const rows = (line: Line) => wrapLines(line.text, width).map((text) => ({ ...line, text }));
   return [...head, ...attempts].flatMap(rows);
 }
 
 /** One delivery's detail: what it is and its request (headers, exact body); then its attempts with the receiver's answers. */
-function detailLines(d: DeliveryDetail, width: number, bodyRows = 3): { head: Line[]; attempts: Line[] } {
+function detailLines(d: WebhookDeliveryDetail, width: number, bodyRows = 3): { head: Line[]; attempts: Line[] } {
   const exhausted = d.status === 'failed' && d.attempts >= d.max_attempts;
   const head: Line[] = [
     {

@@ -1,4 +1,4 @@
-import type { DeliveryStreamEvent } from '../contract/webhooks.js';
+import type { WebhookStreamEvent } from '../contract/webhooks.js';
 
 /** The live view is drawn for at least this many columns; a narrower terminal wraps. */
 export const MIN_COLUMNS = 80;
@@ -64,7 +64,7 @@ const SHORT_TYPE: Record<string, string> = { 'scan.completed': 'completed', 'sca
 export const shortTime = (iso: string | null) => (iso ? `${iso.slice(5, 10)} ${iso.slice(11, 19)}` : '');
 
 /** What a delivery's latest event says, in a word: an exhausted delivery is marked as such. */
-export function stateOf(e: DeliveryStreamEvent): string {
+export function stateOf(e: WebhookStreamEvent): string {
   if (e.outcome === 'failed') return e.attempt >= e.max_attempts ? 'EXHAUSTED' : 'failed';
   return { pending: 'queued', in_flight: 'sending', succeeded: 'delivered', retrying: 'retrying', cancelled: 'cancelled' }[e.outcome];
 }
@@ -82,13 +82,13 @@ export const stateColor = (state: string) =>
 export const oneLine = (text: string) => text.replace(/\s+/g, ' ').trim();
 
 /** The error, or when it only repeats the status, the start of the receiver's answer. */
-function answerOf(e: DeliveryStreamEvent): string {
+function answerOf(e: WebhookStreamEvent): string {
   const excerpt = e.response_excerpt ? oneLine(e.response_excerpt) : '';
   if (e.error && e.error !== `HTTP ${e.status}`) return excerpt ? `${e.error}: ${excerpt}` : e.error;
   return e.outcome === 'succeeded' ? '' : excerpt;
 }
 
-export function cellText(column: Column['id'], e: DeliveryStreamEvent): string {
+export function cellText(column: Column['id'], e: WebhookStreamEvent): string {
   switch (column) {
     case 'event':
       return e.event_id;

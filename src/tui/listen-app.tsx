@@ -1,6 +1,6 @@
 import { Box, Text, useApp, useInput } from 'ink';
 import { useCallback, useRef, useState } from 'react';
-import type { DeliveryDetail } from '../contract/webhooks.js';
+import type { WebhookDeliveryDetail } from '../contract/webhooks.js';
 import { DeliveryDetailView } from './delivery-detail.js';
 import { DeliveryList } from './delivery-list.js';
 import { fitColumns, listHeight, MIN_COLUMNS, stateOf } from './layout.js';
@@ -19,7 +19,7 @@ export interface ListenAppProps {
   events?: readonly string[] | null;
   subscribe: Subscribe;
   resend: (eventId: string) => Promise<void>;
-  loadDetail: (deliveryId: string) => Promise<DeliveryDetail>;
+  loadDetail: (deliveryId: string) => Promise<WebhookDeliveryDetail>;
   /** Reads the emulator's clock (ISO); the view shows it, refreshed every second. */
   readClock?: () => Promise<string>;
   /** The emulator's time when the stream opened. */

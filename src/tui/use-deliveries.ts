@@ -1,18 +1,18 @@
 import { useEffect, useState } from 'react';
-import type { DeliveryStreamEvent } from '../contract/webhooks.js';
+import type { WebhookStreamEvent } from '../contract/webhooks.js';
 
-export type Subscribe = (listener: (event: DeliveryStreamEvent) => void) => () => void;
+export type Subscribe = (listener: (event: WebhookStreamEvent) => void) => () => void;
 
 /** The latest state of each delivery seen on the stream, newest delivery first. */
 export interface DeliveryLine {
   deliveryId: string;
-  latest: DeliveryStreamEvent;
+  latest: WebhookStreamEvent;
   /** Every finished attempt of this delivery, in order. */
-  attempts: DeliveryStreamEvent[];
+  attempts: WebhookStreamEvent[];
 }
 
 /** Folds one stream event into the lines (pure: the hook and the tests share it). */
-export function foldDelivery(lines: DeliveryLine[], event: DeliveryStreamEvent): DeliveryLine[] {
+export function foldDelivery(lines: DeliveryLine[], event: WebhookStreamEvent): DeliveryLine[] {
   const index = lines.findIndex((l) => l.deliveryId === event.delivery_id);
   const previous = index >= 0 ? lines[index]! : { deliveryId: event.delivery_id, latest: event, attempts: [] };
   const next: DeliveryLine = {

@@ -1,12 +1,16 @@
 import { useEffect, useState } from 'react';
-import type { DeliveryDetail } from '../contract/webhooks.js';
+import type { WebhookDeliveryDetail } from '../contract/webhooks.js';
 import { errorMessage } from '../util/caught.js';
 
 export type DetailState =
-  { status: 'idle' } | { status: 'loading' } | { status: 'loaded'; detail: DeliveryDetail } | { status: 'error'; message: string };
+  { status: 'idle' } | { status: 'loading' } | { status: 'loaded'; detail: WebhookDeliveryDetail } | { status: 'error'; message: string };
 
 /** Loads one delivery's detail through the callback it is given, again whenever `version` changes. */
-export function useDeliveryDetail(load: (id: string) => Promise<DeliveryDetail>, deliveryId: string | null, version: unknown): DetailState {
+export function useDeliveryDetail(
+  load: (id: string) => Promise<WebhookDeliveryDetail>,
+  deliveryId: string | null,
+  version: unknown,
+): DetailState {
   const [state, setState] = useState<DetailState>({ status: 'idle' });
   useEffect(() => {
     if (!deliveryId) {

@@ -1,5 +1,5 @@
 import { CHOICES } from '../contract/choices.js';
-import type { ChaosVerdict, ChaosView } from '../contract/chaos.js';
+import type { ChaosVerdict, Chaos } from '../contract/chaos.js';
 import { toIso } from '../contract/time.js';
 import type { Store } from '../store/index.js';
 import type { ChaosRow } from '../store/tables/chaos.js';
@@ -78,7 +78,7 @@ export function orderFor<T>(seed: number, batch: T[], keyOf: (id: string) => str
   return keyed.map((k) => k.item);
 }
 
-export function chaosView(appId: string, row: ChaosRow | undefined): ChaosView {
+export function chaosView(appId: string, row: ChaosRow | undefined): Chaos {
   return {
     object: 'chaos',
     app_id: appId,

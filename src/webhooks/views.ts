@@ -1,6 +1,6 @@
 import { CHOICES } from '../contract/choices.js';
 import { toIso } from '../contract/time.js';
-import type { DeliveryDetail, DeliveryView, ListenerView } from '../contract/webhooks.js';
+import type { WebhookDeliveryDetail, WebhookDelivery, WebhookListener } from '../contract/webhooks.js';
 import type { Store } from '../store/index.js';
 import type { DeliveryWithEvent, ListenerRow } from '../store/tables/webhooks.js';
 import type { SecretBox } from '../util/crypto.js';
@@ -9,7 +9,7 @@ import { effectiveWebhookUrl } from './outbox.js';
 import { signingSecretOf } from './signing-secret.js';
 import { JSON_COLUMNS, readJsonCell } from '../contract/state-columns.js';
 
-export function deliveryView(row: DeliveryWithEvent): DeliveryView {
+export function deliveryView(row: DeliveryWithEvent): WebhookDelivery {
   return {
     id: row.id,
     object: 'webhook_delivery',
@@ -31,7 +31,7 @@ export function deliveryView(row: DeliveryWithEvent): DeliveryView {
 }
 
 /** One delivery with its attempts and the exact request: the headers of its last attempt (or the ones it will carry) and the signed bytes. */
-export function deliveryDetail(store: Store, box: SecretBox, userAgent: string, row: DeliveryWithEvent): DeliveryDetail {
+export function deliveryDetail(store: Store, box: SecretBox, userAgent: string, row: DeliveryWithEvent): WebhookDeliveryDetail {
   const attempts = store.webhooks.attemptsOf(row.id);
   const last = attempts.at(-1);
   let headers: Record<string, string> = last?.request_headers
@@ -53,7 +53,7 @@ export function deliveryDetail(store: Store, box: SecretBox, userAgent: string, 
   };
 }
 
-export function listenerView(row: ListenerRow): ListenerView {
+export function listenerView(row: ListenerRow): WebhookListener {
   return {
     id: row.id,
     object: 'webhook_listener',

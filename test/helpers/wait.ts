@@ -1,4 +1,4 @@
-import type { DeliveryStreamEvent } from '../../src/contract/webhooks.js';
+import type { WebhookStreamEvent } from '../../src/contract/webhooks.js';
 import { openDeliveryStream } from '../../src/client/webhook-stream.js';
 
 /**
@@ -56,7 +56,7 @@ export async function within<T>(promise: Promise<T>, ms: number): Promise<T | un
 }
 
 export interface DeliveryFollower {
-  events: DeliveryStreamEvent[];
+  events: WebhookStreamEvent[];
   /** Notified on every delivery event of the app (queued, attempt started or finished, cancelled). */
   changed: Condition;
   close(): void;
@@ -68,7 +68,7 @@ export interface DeliveryFollower {
  * made on an event sees it.
  */
 export async function followDeliveries(baseUrl: string, appId: string): Promise<DeliveryFollower> {
-  const events: DeliveryStreamEvent[] = [];
+  const events: WebhookStreamEvent[] = [];
   const changed = new Condition();
   const stream = await openDeliveryStream(baseUrl, { appId }, (event) => {
     // A follower without --forward is never replaced; only delivery events come.

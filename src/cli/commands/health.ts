@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { HealthResponse } from '../../contract/control.js';
+import type { Health } from '../../contract/control.js';
 import { contextOf } from '../context.js';
 import { UserError } from '../errors.js';
 import { EXIT } from '../exit-codes.js';
@@ -16,7 +16,7 @@ export function register(program: Command): void {
     .action(async (_flags: object, command: Command) => {
       const ctx = contextOf(command);
       const { notReady } = await import('../../client/wait-ready.js');
-      let health: HealthResponse;
+      let health: Health;
       let baseUrl: string | undefined;
       try {
         // Inside: a stale .scanctl/serve.json (the emulator has exited) is unhealthy too, not exit 4.

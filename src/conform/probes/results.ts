@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { ResultUploadResponse } from '../../contract/device.js';
+import type { ScanResultUpload } from '../../contract/device.js';
 import { OPS } from '../../contract/operations/index.js';
 import { parseJson } from '../../contract/parse-json.js';
 import { WEBHOOK_HEADERS, WebhookEvent } from '../../contract/webhooks.js';
@@ -17,7 +17,7 @@ const RESULT = { modelVersion: 'conform', measurements: { bodyFatPercent: 21.4, 
 /** With results delivery on for the run: one scan, its result uploaded twice, and what reached the receiver. */
 interface Results {
   scanId: string;
-  uploads: ResultUploadResponse[];
+  uploads: ScanResultUpload[];
   completed: WebhookEvent | null;
   available: Array<{ arrival: Arrival; event: WebhookEvent }>;
 }

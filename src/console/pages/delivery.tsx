@@ -1,12 +1,12 @@
 /** @jsxImportSource hono/jsx */
-import type { DeliveryDetail } from '../../contract/webhooks.js';
+import type { WebhookDeliveryDetail } from '../../contract/webhooks.js';
 import type { Failure } from '../form.js';
 import { Layout, type Chrome } from './layout.js';
 import { ActionForm, answerText, Notice, TableRegion, Time } from './parts.js';
 
 export interface DeliveryProps {
   chrome: Chrome;
-  detail: DeliveryDetail;
+  detail: WebhookDeliveryDetail;
   failure?: Failure | undefined;
   resent: boolean;
   live: string;
@@ -37,7 +37,7 @@ export function DeliveryPage(props: DeliveryProps) {
 }
 
 /** The part of the page that changes as attempts happen (replaced whole by live updates). */
-export function DeliveryLive(props: { detail: DeliveryDetail; now: number }) {
+export function DeliveryLive(props: { detail: WebhookDeliveryDetail; now: number }) {
   const { detail, now } = props;
   const at = (iso: string | null) => (iso === null ? null : Date.parse(iso));
   return (

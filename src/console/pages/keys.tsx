@@ -1,5 +1,5 @@
 /** @jsxImportSource hono/jsx */
-import type { KeyView } from '../../contract/control.js';
+import type { ApiKey } from '../../contract/control.js';
 import type { Failure } from '../form.js';
 import { pageHref } from '../render.js';
 import { Layout, type Chrome } from './layout.js';
@@ -13,12 +13,12 @@ export interface IssuedKeys {
 
 export interface KeysProps {
   chrome: Chrome;
-  keys: KeyView[];
+  keys: ApiKey[];
   failure?: Failure | undefined;
   issued?: IssuedKeys | undefined;
   done?: string | undefined;
   /** A revoke asked for and not yet confirmed: it is final, so the page asks first. */
-  confirmRevoke?: KeyView | undefined;
+  confirmRevoke?: ApiKey | undefined;
 }
 
 const DONE: Record<string, string> = { revoke: 'Revoked.', suspend: 'Suspended.', reinstate: 'Reinstated.' };
@@ -129,7 +129,7 @@ export function KeysPage(props: KeysProps) {
 function KeyAction(props: {
   verb: string;
   label: string;
-  keyView: KeyView;
+  keyView: ApiKey;
   action: (verb: string) => string;
   failure?: Failure | undefined;
   danger?: boolean;
@@ -150,7 +150,7 @@ function KeyAction(props: {
 }
 
 /** Revoking is final (the key stops working at once and never works again): one more step, which works without JavaScript. */
-function ConfirmRevoke(props: { keyView: KeyView; action: (verb: string) => string; cancel: string }) {
+function ConfirmRevoke(props: { keyView: ApiKey; action: (verb: string) => string; cancel: string }) {
   const { keyView } = props;
   return (
     <section class="confirm" role="alert" aria-labelledby="confirm-revoke">

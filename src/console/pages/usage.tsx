@@ -1,11 +1,11 @@
 /** @jsxImportSource hono/jsx */
-import type { UsageRow } from '../../contract/device.js';
+import type { Usage } from '../../contract/device.js';
 import type { Failure } from '../form.js';
 import { Layout, type Chrome } from './layout.js';
 import { Field, RecordTable } from './parts.js';
 
 /** Usage per month, as `scanctl usage` shows it. */
-export function UsagePage(props: { chrome: Chrome; rows: UsageRow[]; month: string; failure?: Failure | undefined }) {
+export function UsagePage(props: { chrome: Chrome; rows: Usage[]; month: string; failure?: Failure | undefined }) {
   const { chrome } = props;
   return (
     <Layout page="Usage" chrome={chrome} failure={props.failure}>

@@ -1,7 +1,7 @@
 /** @jsxImportSource hono/jsx */
 import { Hono, type Context } from 'hono';
 import { ApiError } from '../../contract/errors.js';
-import { DeliveryListQuery } from '../../contract/webhooks.js';
+import { WebhookDeliveryListQuery } from '../../contract/webhooks.js';
 import type { EmulatorContext } from '../../emulator/context.js';
 import { parseWith } from '../../emulator/http/validate.js';
 import { resendOrRefuse } from '../../emulator/routes/webhooks.js';
@@ -16,7 +16,7 @@ import { DeliveryPage } from '../pages/delivery.js';
 import { chromeOf } from '../pages/chrome.js';
 import { pageHref, redirectDone, renderPage } from '../render.js';
 
-const StatusFilter = DeliveryListQuery.pick({ status: true });
+const StatusFilter = WebhookDeliveryListQuery.pick({ status: true });
 
 /** Deliveries: the paged list, one delivery's page, Resend, and the live stream both pages listen to. */
 export function deliveryRoutes(ctx: EmulatorContext) {

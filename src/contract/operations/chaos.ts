@@ -1,4 +1,4 @@
-import { ChaosSetRequest, ChaosView } from '../chaos.js';
+import { ChaosSetRequest, Chaos } from '../chaos.js';
 import { CONTROL_PREFIX } from '../control.js';
 import { byOperationId } from '../operation.js';
 import { controlOperation as control } from './define.js';
@@ -30,7 +30,7 @@ export const chaosOperations = byOperationId(
     description:
       "The app's delivery chaos (drops, duplicates, delays, reordering, forced failures) and its seed; enabled false when none is set.",
     pathParams: APP,
-    responses: { 200: { description: 'The setting (enabled false when none).', schema: ChaosView, example: CHAOS_EXAMPLE } },
+    responses: { 200: { description: 'The setting (enabled false when none).', schema: Chaos, example: CHAOS_EXAMPLE } },
     errors: ['resource_missing'],
   }),
   control({
@@ -43,7 +43,7 @@ export const chaosOperations = byOperationId(
     rules: ['WH-7', 'WH-8', 'WH-9'],
     pathParams: APP,
     request: { schema: ChaosSetRequest, example: { duplicate: 0.2, fail_first: 2, seed: 7 } },
-    responses: { 200: { description: 'The setting.', schema: ChaosView, example: CHAOS_EXAMPLE } },
+    responses: { 200: { description: 'The setting.', schema: Chaos, example: CHAOS_EXAMPLE } },
     errors: ['resource_missing'],
   }),
   control({
@@ -53,7 +53,7 @@ export const chaosOperations = byOperationId(
     summary: 'No more delivery chaos for the app',
     description: "Removes the app's delivery chaos: deliveries go out normally from the next attempt on. Takes no body (CHOICE-53).",
     pathParams: APP,
-    responses: { 200: { description: 'The (disabled) setting.', schema: ChaosView } },
+    responses: { 200: { description: 'The (disabled) setting.', schema: Chaos } },
     errors: ['resource_missing'],
   }),
 );

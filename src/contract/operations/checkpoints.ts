@@ -1,10 +1,4 @@
-import {
-  CheckpointCreateRequest,
-  CheckpointCreateResponse,
-  CheckpointDeleteResponse,
-  CheckpointList,
-  CheckpointRestoreResponse,
-} from '../checkpoints.js';
+import { CheckpointCreateRequest, CheckpointCreated, CheckpointDelete, CheckpointList, CheckpointRestore } from '../checkpoints.js';
 import { CHOICES } from '../choices.js';
 import { CONTROL_PREFIX } from '../control.js';
 import { byOperationId } from '../operation.js';
@@ -22,7 +16,7 @@ export const checkpointOperations = byOperationId(
     summary: 'Keep the whole state (every table, the clock offset, pending deliveries) to restore it later',
     description: `The body is optional. Kept beside the database file (in memory for an in-memory database), at most ${CHOICES.maxCheckpoints} at once (CHOICE-45).`,
     request: { schema: CheckpointCreateRequest, optional: true, example: { name: 'baseline' } },
-    responses: { 201: { description: 'The checkpoint.', schema: CheckpointCreateResponse } },
+    responses: { 201: { description: 'The checkpoint.', schema: CheckpointCreated } },
     errors: ['checkpoint_limit_reached'],
   }),
   control({
@@ -30,6 +24,8 @@ export const checkpointOperations = byOperationId(
     path: CHECKPOINTS,
     operationId: 'listCheckpoints',
     summary: 'The checkpoints, oldest first',
+    description:
+      'Each with its id, name, the clock offset a restore puts back and how many rows it holds. Kept beside the database across restarts (CHOICE-45), at most 64.',
     responses: { 200: { description: 'The checkpoints.', schema: CheckpointList } },
   }),
   control({
@@ -40,7 +36,7 @@ export const checkpointOperations = byOperationId(
     description:
       'Every table, the clock offset and the pending deliveries; attempts on the wire meanwhile are not recorded. A running `webhook listen` stays attached (CHOICE-30).',
     pathParams: CHECKPOINT_PARAM,
-    responses: { 200: { description: 'Restored.', schema: CheckpointRestoreResponse } },
+    responses: { 200: { description: 'Restored.', schema: CheckpointRestore } },
     errors: ['resource_missing', 'checkpoint_outdated'],
   }),
   control({
@@ -48,8 +44,9 @@ export const checkpointOperations = byOperationId(
     path: `${CHECKPOINTS}/{checkpoint}`,
     operationId: 'deleteCheckpoint',
     summary: 'Delete one checkpoint',
+    description: 'By id or name (CHOICE-46). The state itself is untouched; a deleted checkpoint cannot be restored.',
     pathParams: CHECKPOINT_PARAM,
-    responses: { 200: { description: 'Deleted.', schema: CheckpointDeleteResponse } },
+    responses: { 200: { description: 'Deleted.', schema: CheckpointDelete } },
     errors: ['resource_missing'],
   }),
 );

@@ -1,23 +1,23 @@
-import { AppResponse } from '../apps.js';
+import { App } from '../apps.js';
 import {
-  AccountListResponse,
-  AccountView,
-  AppListResponse,
+  AccountList,
+  Account,
+  AppList,
   ClockAdvanceRequest,
-  ClockResponse,
+  ClockState,
   ClockSetRequest,
-  FixtureKeysResponse,
-  HealthResponse,
+  FixtureKeys,
+  Health,
   CONTROL_PREFIX,
-  InfoResponse,
+  EmulatorInfo,
   KeyActionRequest,
   KeyIssueRequest,
-  KeyListResponse,
-  KeyView,
+  ApiKeyList,
+  ApiKey,
   PortalLoginRequest,
-  PortalSessionResponse,
+  PortalSession,
   QuotaRequest,
-  WebhookSecretResponse,
+  WebhookSecret,
 } from '../control.js';
 import { byOperationId } from '../operation.js';
 import { controlOperation as control } from './define.js';
@@ -42,7 +42,7 @@ const keyActions = (['revoke', 'suspend', 'reinstate'] as const).map((action) =>
     rules: action === 'revoke' ? ['AUTH-5'] : ['AUTH-6'],
     pathParams: appId,
     request: { schema: KeyActionRequest, example: { env: 'test' } },
-    responses: { 200: { description: 'The key in its new state.', schema: KeyView } },
+    responses: { 200: { description: 'The key in its new state.', schema: ApiKey } },
     errors: ['resource_missing', 'key_state_conflict'],
   }),
 );
@@ -62,7 +62,7 @@ const accountActions = (['suspend', 'reinstate'] as const).map((action) =>
     description: ACCOUNT_ACTION_DESCRIPTIONS[action],
     rules: ['AUTH-7'],
     pathParams: { account_id: 'The account, e.g. acct_demo.' },
-    responses: { 200: { description: 'The account.', schema: AccountView } },
+    responses: { 200: { description: 'The account.', schema: Account } },
     errors: ['resource_missing'],
   }),
 );
@@ -76,7 +76,7 @@ export const controlOperations = byOperationId(
     summary: 'What this emulator is: version, interface version, clock, default app',
     description:
       "The emulator's identity and state at a glance: its version, the interface version it implements (VER-1), the virtual clock, the default app and the apps it holds.",
-    responses: { 200: { description: 'The emulator.', schema: InfoResponse } },
+    responses: { 200: { description: 'The emulator.', schema: EmulatorInfo } },
   }),
   control({
     method: 'get',
@@ -89,10 +89,10 @@ export const controlOperations = byOperationId(
     responses: {
       200: {
         description: 'Ready.',
-        schema: HealthResponse,
+        schema: Health,
         example: { object: 'health', ready: true, checks: { database: true, fixtures: true, deliveries: true }, version: '0.1.0' },
       },
-      503: { description: 'Up, but not ready (starting or stopping): the same body with ready false.', schema: HealthResponse },
+      503: { description: 'Up, but not ready (starting or stopping): the same body with ready false.', schema: Health },
     },
   }),
   control({
@@ -101,7 +101,7 @@ export const controlOperations = byOperationId(
     operationId: 'getClock',
     summary: 'The virtual clock',
     description: "The emulator's virtual now and its offset from real time. Every expiry, quota day and retry is read off this clock.",
-    responses: { 200: { description: 'The clock.', schema: ClockResponse } },
+    responses: { 200: { description: 'The clock.', schema: ClockState } },
   }),
   control({
     method: 'post',
@@ -114,7 +114,7 @@ export const controlOperations = byOperationId(
     responses: {
       200: {
         description: 'The clock after the move; played counts the timers that ran.',
-        schema: ClockResponse,
+        schema: ClockState,
         example: { object: 'clock', now: '2026-11-22T10:15:00.000Z', offset_ms: 900000, played: 0 },
       },
     },
@@ -127,7 +127,7 @@ export const controlOperations = byOperationId(
     description:
       'Moves the clock forward to an RFC 3339 time, playing due timers on the way as advanceClock does. A time before now is 400 clock_backwards: the clock never goes back.',
     request: { schema: ClockSetRequest, example: { time: '2026-12-01T00:00:00Z' } },
-    responses: { 200: { description: 'The clock after the move.', schema: ClockResponse } },
+    responses: { 200: { description: 'The clock after the move.', schema: ClockState } },
     errors: ['clock_backwards'],
   }),
   control({
@@ -137,7 +137,7 @@ export const controlOperations = byOperationId(
     summary: 'Every app',
     description:
       'Every app of every account, with its portal settings (webhook_url, results delivery, quota). Signing secrets are never shown here, only their hint.',
-    responses: { 200: { description: 'The apps.', schema: AppListResponse } },
+    responses: { 200: { description: 'The apps.', schema: AppList } },
   }),
   control({
     method: 'get',
@@ -147,7 +147,7 @@ export const controlOperations = byOperationId(
     description:
       'One app as the portal shows it (CHOICE-6): its bundle and team ids, webhook_url, signing-secret hint, results delivery and daily session quota. Unknown app: 404 resource_missing.',
     pathParams: appId,
-    responses: { 200: { description: 'The app.', schema: AppResponse } },
+    responses: { 200: { description: 'The app.', schema: App } },
     errors: ['resource_missing'],
   }),
   control({
@@ -160,7 +160,7 @@ export const controlOperations = byOperationId(
     rules: ['SES-9'],
     pathParams: appId,
     request: { schema: QuotaRequest, example: { daily_session_quota: 5 } },
-    responses: { 200: { description: 'The app.', schema: AppResponse } },
+    responses: { 200: { description: 'The app.', schema: App } },
     errors: ['resource_missing'],
   }),
   control({
@@ -171,7 +171,7 @@ export const controlOperations = byOperationId(
     description:
       "The whsec_ secret in plain text, as the portal reveals it to the app's developer, so local tools can verify signatures (WH-4). Null until a webhook_url was set (APP-2).",
     pathParams: appId,
-    responses: { 200: { description: 'The secret, or null when no webhook_url was ever set.', schema: WebhookSecretResponse } },
+    responses: { 200: { description: 'The secret, or null when no webhook_url was ever set.', schema: WebhookSecret } },
     errors: ['resource_missing'],
   }),
   control({
@@ -182,7 +182,7 @@ export const controlOperations = byOperationId(
     description:
       'The secret and publishable keys the loaded fixture file names for the app, by environment: what the CLI uses when no --key is given.',
     pathParams: appId,
-    responses: { 200: { description: 'The fixture keys.', schema: FixtureKeysResponse } },
+    responses: { 200: { description: 'The fixture keys.', schema: FixtureKeys } },
     errors: ['resource_missing', 'parameter_invalid'],
   }),
   control({
@@ -194,7 +194,7 @@ export const controlOperations = byOperationId(
       'Every key of the app, secret and publishable, test and live, with its state (active, rotating, revoked, suspended). Keys are stored as hashes and shown only in display form.',
     rules: ['AUTH-11'],
     pathParams: appId,
-    responses: { 200: { description: 'The keys.', schema: KeyListResponse } },
+    responses: { 200: { description: 'The keys.', schema: ApiKeyList } },
     errors: ['resource_missing'],
   }),
   control({
@@ -207,7 +207,7 @@ export const controlOperations = byOperationId(
     rules: ['AUTH-10', 'AUTH-11'],
     pathParams: appId,
     request: { schema: KeyIssueRequest, example: { env: 'test' } },
-    responses: { 201: { description: 'The secret and the publishable key, each with its full value (secret).', schema: KeyListResponse } },
+    responses: { 201: { description: 'The secret and the publishable key, each with its full value (secret).', schema: ApiKeyList } },
     errors: ['resource_missing', 'key_exists', 'live_keys_not_allowed'],
   }),
   control({
@@ -221,7 +221,7 @@ export const controlOperations = byOperationId(
     pathParams: appId,
     request: { schema: KeyIssueRequest, example: { env: 'test' } },
     responses: {
-      201: { description: 'The replacement (with its secret, shown once) and the old key in its grace period.', schema: KeyListResponse },
+      201: { description: 'The replacement (with its secret, shown once) and the old key in its grace period.', schema: ApiKeyList },
     },
     errors: ['resource_missing', 'key_state_conflict'],
   }),
@@ -232,7 +232,7 @@ export const controlOperations = byOperationId(
     operationId: 'listAccounts',
     summary: 'Every account',
     description: 'Every account, with whether it is suspended and since when (AUTH-7).',
-    responses: { 200: { description: 'The accounts.', schema: AccountListResponse } },
+    responses: { 200: { description: 'The accounts.', schema: AccountList } },
   }),
   ...accountActions,
   control({
@@ -247,7 +247,7 @@ export const controlOperations = byOperationId(
     responses: {
       200: {
         description: 'Logged in.',
-        schema: PortalSessionResponse,
+        schema: PortalSession,
         headers: { 'Set-Cookie': 'scanctl_portal=...; Path=/; HttpOnly; SameSite=Strict' },
       },
     },

@@ -1,15 +1,15 @@
 import {
   IdempotencyKey,
-  ChallengeResponse,
+  DeviceChallenge,
   EnrollmentRequest,
-  EnrollmentResponse,
+  Enrollment,
   MeshFitRequest,
-  MeshFitResponse,
+  MeshFit,
   ModelKeyRequest,
-  ModelKeyResponse,
+  ModelKey,
   ModelManifest,
   ResultUploadRequest,
-  ResultUploadResponse,
+  ScanResultUpload,
   ScanEventRequest,
   ScanEventResponse,
 } from '../device.js';
@@ -57,7 +57,7 @@ export const deviceOperations = byOperationId(
     responses: {
       201: {
         description: 'The challenge; it expires after 5 minutes.',
-        schema: ChallengeResponse,
+        schema: DeviceChallenge,
         example: { object: 'challenge', challenge: 'chl_Xq8bT2nM5kP0wR7yZc3vL9sD1fG4hJ6a', expires_at: '2026-11-22T10:05:00.000Z' },
       },
     },
@@ -87,7 +87,7 @@ export const deviceOperations = byOperationId(
     responses: {
       201: {
         description: 'Enrolled for the first time.',
-        schema: EnrollmentResponse,
+        schema: Enrollment,
         example: {
           object: 'enrollment',
           installation_id: 'ins_Hk3nV9qW2sB6dJ0e',
@@ -97,7 +97,7 @@ export const deviceOperations = byOperationId(
           enrollments: 1,
         },
       },
-      200: { description: 'Enrolled again after a reinstall (reenrolled true).', schema: EnrollmentResponse },
+      200: { description: 'Enrolled again after a reinstall (reenrolled true).', schema: Enrollment },
     },
     errors: ['attestation_invalid', 'challenge_invalid'],
   }),
@@ -152,7 +152,7 @@ export const deviceOperations = byOperationId(
     responses: {
       200: {
         description: 'The model key; valid as long as the session token.',
-        schema: ModelKeyResponse,
+        schema: ModelKey,
         example: {
           object: 'model_key',
           model_version: MODEL,
@@ -172,7 +172,7 @@ export const deviceOperations = byOperationId(
       'Returns the template the device fits a mesh to, for one model version. The request carries no member data: measurements never leave the device this way.',
     rules: ['SES-8'],
     request: { schema: MeshFitRequest, example: { installation_id: 'ins_Hk3nV9qW2sB6dJ0e', model_version: MODEL } },
-    responses: { 201: { description: 'The fitting template.', schema: MeshFitResponse } },
+    responses: { 201: { description: 'The fitting template.', schema: MeshFit } },
     errors: ['installation_not_enrolled', 'installation_blocked', 'resource_missing'],
   }),
   device({
@@ -246,7 +246,7 @@ export const deviceOperations = byOperationId(
     responses: {
       201: {
         description: 'Stored; scan.results_available is queued.',
-        schema: ResultUploadResponse,
+        schema: ScanResultUpload,
         example: {
           object: 'scan_result',
           scan_id: 'scn_4fQ2mZ8pL1xR7tYc',
@@ -255,7 +255,7 @@ export const deviceOperations = byOperationId(
           stored_at: '2026-11-22T10:01:31.000Z',
         },
       },
-      200: { description: 'A re-upload of the stored result (duplicate true).', schema: ResultUploadResponse },
+      200: { description: 'A re-upload of the stored result (duplicate true).', schema: ScanResultUpload },
     },
     errors: [
       'results_delivery_disabled',

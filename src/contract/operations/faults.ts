@@ -1,4 +1,4 @@
-import { FaultClearResponse, FaultCreateRequest, FaultListResponse, FaultView } from '../faults.js';
+import { FaultClear, FaultCreateRequest, FaultList, Fault } from '../faults.js';
 import { CONTROL_PREFIX } from '../control.js';
 import { byOperationId } from '../operation.js';
 import { controlOperation as control } from './define.js';
@@ -30,7 +30,7 @@ export const faultOperations = byOperationId(
     summary: 'API faults, oldest first, with how often each matched and fired',
     description:
       'Every API fault (scanctl faults add) in the order they were added, with how many requests each matched and how many it answered with its status.',
-    responses: { 200: { description: 'The faults.', schema: FaultListResponse } },
+    responses: { 200: { description: 'The faults.', schema: FaultList } },
   }),
   control({
     method: 'post',
@@ -44,7 +44,7 @@ export const faultOperations = byOperationId(
       schema: FaultCreateRequest,
       example: { method: 'POST', path: '/v1/sessions', status: 429, code: 'rate_limited', count: 2, seed: 7 },
     },
-    responses: { 201: { description: 'The fault.', schema: FaultView, example: FAULT_EXAMPLE } },
+    responses: { 201: { description: 'The fault.', schema: Fault, example: FAULT_EXAMPLE } },
   }),
   control({
     method: 'delete',
@@ -52,7 +52,7 @@ export const faultOperations = byOperationId(
     operationId: 'clearFaults',
     summary: 'Remove every fault',
     description: 'Removes every API fault: requests are answered normally again. Takes no body (CHOICE-53).',
-    responses: { 200: { description: 'How many were removed.', schema: FaultClearResponse } },
+    responses: { 200: { description: 'How many were removed.', schema: FaultClear } },
   }),
   control({
     method: 'delete',
@@ -61,7 +61,7 @@ export const faultOperations = byOperationId(
     summary: 'Remove one fault',
     description: 'Removes one API fault by id. Unknown fault: 404 resource_missing.',
     pathParams: { fault_id: 'The fault, e.g. flt_2iZgRLv1j18YnUUpuDDr.' },
-    responses: { 200: { description: 'Removed.', schema: FaultClearResponse } },
+    responses: { 200: { description: 'Removed.', schema: FaultClear } },
     errors: ['resource_missing'],
   }),
 );

@@ -1,4 +1,4 @@
-import { AppResponse, UpdateAppRequest } from '../apps.js';
+import { App, UpdateAppRequest } from '../apps.js';
 import { defineOperation } from '../operation.js';
 
 /** The portal's routes the spec names (cookie authentication, CHOICE-6). */
@@ -19,7 +19,7 @@ export const portalOperations = {
     responses: {
       200: {
         description: 'The app as the portal shows it; webhook_secret only in the answer that issued it.',
-        schema: AppResponse,
+        schema: App,
         example: {
           id: 'app_demo',
           object: 'app',

@@ -1,4 +1,4 @@
-import { LogListResponse, LogQuery, RequestLogLine } from '../request-log.js';
+import { RequestLogList, LogQuery, RequestLogLine } from '../request-log.js';
 import { CONTROL_PREFIX } from '../control.js';
 import { byOperationId } from '../operation.js';
 import { controlOperation as control } from './define.js';
@@ -14,7 +14,7 @@ export const requestLogOperations = byOperationId(
     description:
       "The request log as `scanctl logs tail` reads it: method, path, status, latency and the key's display form, never a secret. `n` or `since` bound the lines.",
     query: LogQuery,
-    responses: { 200: { description: 'The lines.', schema: LogListResponse } },
+    responses: { 200: { description: 'The lines.', schema: RequestLogList } },
   }),
   control({
     method: 'get',

@@ -1,4 +1,4 @@
-import { MAX_STATE_FILE_BYTES, StateExportQuery, StateFile, StateImportResponse, StateResetResponse } from '../state.js';
+import { MAX_STATE_FILE_BYTES, StateExportQuery, StateFile, StateImport, StateReset } from '../state.js';
 import { CONTROL_PREFIX } from '../control.js';
 import { byOperationId } from '../operation.js';
 import { controlOperation as control } from './define.js';
@@ -22,7 +22,7 @@ export const stateOperations = byOperationId(
     summary: 'Replace the whole state with a state file, in one transaction',
     description: 'A file from a newer schema version, an unknown table or column, or a broken reference is refused and nothing changes.',
     request: { schema: StateFile, maxBytes: MAX_STATE_FILE_BYTES },
-    responses: { 200: { description: 'What was imported.', schema: StateImportResponse } },
+    responses: { 200: { description: 'What was imported.', schema: StateImport } },
   }),
   control({
     method: 'post',
@@ -31,6 +31,6 @@ export const stateOperations = byOperationId(
     summary: 'Empty every table and re-seed the loaded (or bundled) fixtures; the clock keeps its time',
     description:
       'Empties every table (faults, chaos, deliveries included) and re-seeds the fixtures the emulator loaded, or the bundled ones. The clock keeps its time; an attached listener stays attached while its app and secret do (CHOICE-30).',
-    responses: { 200: { description: 'Reset.', schema: StateResetResponse } },
+    responses: { 200: { description: 'Reset.', schema: StateReset } },
   }),
 );

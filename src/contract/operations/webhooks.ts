@@ -1,16 +1,16 @@
-import { CONTROL_PREFIX, WebhookSecretResponse } from '../control.js';
+import { CONTROL_PREFIX, WebhookSecret } from '../control.js';
 import {
-  DeliveryDetail,
-  DeliveryListQuery,
-  DeliveryListResponse,
-  DeliveryStreamData,
-  DeliveryView,
-  ListenerListResponse,
+  WebhookDeliveryDetail,
+  WebhookDeliveryListQuery,
+  WebhookDeliveryList,
+  WebhookStreamData,
+  WebhookDelivery,
+  WebhookListenerList,
   ResultsAvailableEvent,
   ScanCompletedEvent,
   ScanFailedEvent,
-  SigningSecretRequest,
-  StreamQuery,
+  WebhookSigningSecretRequest,
+  WebhookStreamQuery,
 } from '../webhooks.js';
 import { byOperationId, type WebhookEvent } from '../operation.js';
 import { controlOperation as control } from './define.js';
@@ -88,8 +88,8 @@ export const webhookOperations = byOperationId(
     summary: 'Webhook deliveries, newest first, filtered by app, status, scan, event or member',
     description:
       'One row per delivery (an event sent to one URL): status, attempts, next attempt, last answer. Filters combine; newest first, up to limit.',
-    query: DeliveryListQuery,
-    responses: { 200: { description: 'The deliveries.', schema: DeliveryListResponse } },
+    query: WebhookDeliveryListQuery,
+    responses: { 200: { description: 'The deliveries.', schema: WebhookDeliveryList } },
     errors: ['resource_missing'],
   }),
   control({
@@ -100,7 +100,7 @@ export const webhookOperations = byOperationId(
     description:
       'A delivery with every attempt (status, latency, error, an excerpt of the answer) and the exact request: the headers of its last attempt, or those it will carry, and the signed body.',
     pathParams: { delivery_id: 'The delivery, e.g. del_rv5F7Pc4fJ73xM1ANmF7.' },
-    responses: { 200: { description: 'The delivery.', schema: DeliveryDetail } },
+    responses: { 200: { description: 'The delivery.', schema: WebhookDeliveryDetail } },
     errors: ['resource_missing'],
   }),
   control({
@@ -112,7 +112,7 @@ export const webhookOperations = byOperationId(
       "A new delivery of an existing event to the app's current webhook_url (or listener): same event id, same bytes, so a receiver that dedupes on Service-Event-Id (WH-5) sees a duplicate. A deleted member's event is 409 event_deleted (DEL-2). Takes no body (CHOICE-53).",
     rules: ['WH-5', 'WH-10', 'DEL-2'],
     pathParams: { event_id: 'The event, e.g. evt_s7iizFsEHglwMlw8W9ZZ.' },
-    responses: { 201: { description: 'The new delivery.', schema: DeliveryView } },
+    responses: { 201: { description: 'The new delivery.', schema: WebhookDelivery } },
     errors: ['resource_missing', 'event_deleted', 'webhook_url_missing', 'results_delivery_disabled'],
   }),
   control({
@@ -122,7 +122,7 @@ export const webhookOperations = byOperationId(
     summary: 'Attached `scanctl webhook listen --forward` overrides',
     description:
       'The `scanctl webhook listen --forward` connections that currently take the deliveries of an app, with the event types each takes. They end with their stream (CHOICE-30).',
-    responses: { 200: { description: 'The listeners.', schema: ListenerListResponse } },
+    responses: { 200: { description: 'The listeners.', schema: WebhookListenerList } },
   }),
   control({
     method: 'post',
@@ -132,8 +132,8 @@ export const webhookOperations = byOperationId(
     description:
       "The app's whsec_ signing secret in plain text, for a local tool that verifies signatures (WH-4). An app with none gets one issued now, once (APP-2).",
     rules: ['APP-2'],
-    request: { schema: SigningSecretRequest, example: { app_id: 'app_demo' } },
-    responses: { 200: { description: 'The secret.', schema: WebhookSecretResponse } },
+    request: { schema: WebhookSigningSecretRequest, example: { app_id: 'app_demo' } },
+    responses: { 200: { description: 'The secret.', schema: WebhookSecret } },
     errors: ['resource_missing'],
   }),
   control({
@@ -143,11 +143,11 @@ export const webhookOperations = byOperationId(
     summary: "Live stream (Server-Sent Events) of an app's deliveries; with forward, a listener for the life of the connection",
     description:
       "Events: `ready` (WebhookStreamReady: app_id, listener, effective_url, events, emulator_time), then `delivery` (one WebhookStreamEvent per queued delivery, attempt started, attempt finished, cancellation; only the types in `events` when given). While a stream with `forward` is open, that URL is the app's effective webhook URL for the types it takes, and it is the app's only listener: a later stream with `forward` for the same app replaces it (its `ready` lists the listeners it replaced in `replaced`), and the replaced stream gets `replaced` (WebhookListenerReplaced) and ends. A state reset or import keeps the listener while its app remains with the same signing secret; otherwise the stream gets `ended` (WebhookListenerEnded) and ends. A stream the emulator ends itself gets `close` (StreamClosed) last: serve is stopping, or the subscriber fell too far behind (CHOICE-37). Every data object carries `object`.",
-    query: StreamQuery,
+    query: WebhookStreamQuery,
     responses: {
       200: {
         description: 'text/event-stream; each data line is a WebhookStreamData (ready, delivery, replaced, ended, close).',
-        schema: DeliveryStreamData,
+        schema: WebhookStreamData,
         contentType: 'text/event-stream',
       },
     },

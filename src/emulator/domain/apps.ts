@@ -1,4 +1,4 @@
-import type { AppResponse, UpdateAppRequest } from '../../contract/apps.js';
+import type { App, UpdateAppRequest } from '../../contract/apps.js';
 import type { Store } from '../../store/index.js';
 import type { AppRow } from '../../store/tables/apps.js';
 import type { SecretBox } from '../../util/crypto.js';
@@ -6,8 +6,8 @@ import type { Ids } from '../../util/ids.js';
 import { issueSigningSecret } from '../../webhooks/signing-secret.js';
 import { withdrawQueuedResults } from '../../webhooks/outbox.js';
 
-export function appView(app: AppRow, issuedSecret?: string): AppResponse {
-  const view: AppResponse = {
+export function appView(app: AppRow, issuedSecret?: string): App {
+  const view: App = {
     id: app.id,
     object: 'app',
     account_id: app.account_id,
@@ -29,7 +29,7 @@ export function appView(app: AppRow, issuedSecret?: string): AppResponse {
  * APP-1, APP-2: sets webhook_url and results_delivery_enabled. The whsec_ signing secret is
  * issued once, the first time a webhook_url is set, and appears only in that answer.
  */
-export function updateAppSettings(store: Store, ids: Ids, box: SecretBox, now: number, app: AppRow, patch: UpdateAppRequest): AppResponse {
+export function updateAppSettings(store: Store, ids: Ids, box: SecretBox, now: number, app: AppRow, patch: UpdateAppRequest): App {
   const webhookUrl = patch.webhook_url === undefined ? app.webhook_url : patch.webhook_url;
   let sealed = app.webhook_secret_sealed;
   let hint = app.webhook_secret_hint;

@@ -1,4 +1,4 @@
-import type { UsageRow } from '../../contract/device.js';
+import type { Usage } from '../../contract/device.js';
 import type { Store } from '../../store/index.js';
 
 /**
@@ -14,8 +14,8 @@ export function isBillable(env: 'test' | 'live', status: string): boolean {
  * with a billable scan), billable scans, test scans, failed and abandoned. With both an app and
  * a month, the answer always holds that one row (zeros when nothing happened).
  */
-export function usage(store: Store, appId: string | null, month: string | null): UsageRow[] {
-  const rows: UsageRow[] = store.device.usage(appId, month).map((r) => ({ object: 'usage', ...r }));
+export function usage(store: Store, appId: string | null, month: string | null): Usage[] {
+  const rows: Usage[] = store.device.usage(appId, month).map((r) => ({ object: 'usage', ...r }));
   if (appId && month && rows.length === 0) {
     rows.push({
       object: 'usage',

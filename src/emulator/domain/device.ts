@@ -1,14 +1,6 @@
 import { CHOICES } from '../../contract/choices.js';
 import { SESSION_TOKEN_PATTERN } from '../../contract/credentials.js';
-import type {
-  ChallengeResponse,
-  EnrollmentRequest,
-  EnrollmentResponse,
-  Installation,
-  MeshFitResponse,
-  ModelInfo,
-  ModelKeyResponse,
-} from '../../contract/device.js';
+import type { DeviceChallenge, EnrollmentRequest, Enrollment, Installation, MeshFit, Model, ModelKey } from '../../contract/device.js';
 import { MODEL_VERSIONS } from '../../contract/device.js';
 import { ApiError } from '../../contract/errors.js';
 import { toIso } from '../../contract/time.js';
@@ -61,7 +53,7 @@ export function authenticateSessionToken(store: Store, now: number, authorizatio
   };
 }
 
-export function issueChallenge(store: Store, ids: Ids, now: number, app: AppRow): ChallengeResponse {
+export function issueChallenge(store: Store, ids: Ids, now: number, app: AppRow): DeviceChallenge {
   const challenge = ids.secret('chl_');
   const expiresAt = now + CHOICES.challengeLifetimeMs;
   store.device.purgeChallenges(now);
@@ -88,7 +80,7 @@ export function installationView(row: InstallationRow): Installation {
  * must equal the app's exactly (no trimming, no case folding). A known installation enrolling
  * again (after a reinstall) keeps its id and its state: a blocked one stays blocked.
  */
-export function enroll(store: Store, now: number, app: AppRow, body: EnrollmentRequest): { view: EnrollmentResponse; created: boolean } {
+export function enroll(store: Store, now: number, app: AppRow, body: EnrollmentRequest): { view: Enrollment; created: boolean } {
   const { attestation } = body;
   // CHOICE-18: the challenge is used up by any attempt, a refused one included (committed on its
   // own), so a refused attestation cannot be retried against the same challenge.
@@ -101,7 +93,7 @@ export function enroll(store: Store, now: number, app: AppRow, body: EnrollmentR
       'attestation.challenge',
     );
   }
-  return store.db.transaction((): { view: EnrollmentResponse; created: boolean } => {
+  return store.db.transaction((): { view: Enrollment; created: boolean } => {
     const bundleOk = safeEqual(attestation.bundle_id, app.bundle_id);
     const teamOk = safeEqual(attestation.team_id, app.team_id);
     const existing = store.device.installation(body.installation_id);
@@ -181,7 +173,7 @@ export function modelBytes(version: string): Buffer | null {
   return bytes;
 }
 
-export function modelManifest(): ModelInfo[] {
+export function modelManifest(): Model[] {
   return MODEL_VERSIONS.map((version, i) => {
     const bytes = modelBytes(version)!;
     return {
@@ -210,7 +202,7 @@ export function issueModelKey(
   now: number,
   auth: DeviceAuth,
   body: { installation_id: string; model_version: string; app_version?: string | undefined },
-): ModelKeyResponse {
+): ModelKey {
   requireModel(body.model_version);
   const installation = enrolledInstallation(store, auth.app, body.installation_id, true);
   store.device.touchInstallation(installation.id, body.app_version ?? null, now);
@@ -225,7 +217,7 @@ export function meshFit(
   now: number,
   auth: DeviceAuth,
   body: { installation_id: string; model_version: string },
-): MeshFitResponse {
+): MeshFit {
   requireModel(body.model_version);
   const installation = enrolledInstallation(store, auth.app, body.installation_id, true);
   store.device.touchInstallation(installation.id, null, now);

@@ -1,5 +1,5 @@
 import { ApiError, type ErrorCode } from '../../contract/errors.js';
-import type { FaultView } from '../../contract/faults.js';
+import type { Fault } from '../../contract/faults.js';
 import { toIso } from '../../contract/time.js';
 import type { Store } from '../../store/index.js';
 import type { FaultRow } from '../../store/tables/faults.js';
@@ -8,7 +8,7 @@ import { seededUnit } from '../../util/seeded-random.js';
 /** Response header naming the fault that answered, so an injected failure is never mistaken for a real one. */
 const FAULT_HEADER = 'Scanctl-Fault';
 
-export function faultView(row: FaultRow): FaultView {
+export function faultView(row: FaultRow): Fault {
   return {
     id: row.id,
     object: 'fault',

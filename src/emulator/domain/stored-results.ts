@@ -1,4 +1,4 @@
-import type { ResultUploadResponse } from '../../contract/device.js';
+import type { ScanResultUpload } from '../../contract/device.js';
 import { ApiError } from '../../contract/errors.js';
 import { toIso } from '../../contract/time.js';
 import type { Store } from '../../store/index.js';
@@ -19,7 +19,7 @@ export function requireResultsDelivery(auth: DeviceAuth): void {
 }
 
 /** 201 when stored, 200 for a re-upload of the same result. */
-export type ResultUploadAnswer = { status: 201; body: ResultUploadResponse } | { status: 200; body: ResultUploadResponse };
+export type ResultUploadAnswer = { status: 201; body: ScanResultUpload } | { status: 200; body: ScanResultUpload };
 
 /**
  * Stores a completed scan's result (results delivery on). DEV-8: a re-upload is the same result:

@@ -1,7 +1,7 @@
 import type { Context } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import { CHOICES } from '../../contract/choices.js';
-import type { StreamClosedEvent } from '../../contract/stream-closed.js';
+import type { StreamClosed } from '../../contract/stream-closed.js';
 
 /** A comment line this often keeps proxies and idle timers from closing a quiet stream. */
 const SSE_KEEP_ALIVE_MS = 15_000;
@@ -19,21 +19,21 @@ export interface SseChannel {
 
 /** The streams open on one emulator, so that a stop can end each with a last event. */
 export class OpenStreams {
-  private readonly enders = new Set<(reason: StreamClosedEvent['reason']) => void>();
+  private readonly enders = new Set<(reason: StreamClosed['reason']) => void>();
   get size(): number {
     return this.enders.size;
   }
-  add(end: (reason: StreamClosedEvent['reason']) => void): () => void {
+  add(end: (reason: StreamClosed['reason']) => void): () => void {
     this.enders.add(end);
     return () => this.enders.delete(end);
   }
   /** Every open stream gets its `close` event after what it has queued, then closes. */
-  endAll(reason: StreamClosedEvent['reason']): void {
+  endAll(reason: StreamClosed['reason']): void {
     for (const end of [...this.enders]) end(reason);
   }
 }
 
-const MESSAGES: Record<StreamClosedEvent['reason'], string> = {
+const MESSAGES: Record<StreamClosed['reason'], string> = {
   server_stopping: 'The emulator is stopping.',
   subscriber_too_slow: `This subscriber fell more than ${CHOICES.streamBufferBytes} bytes behind and was dropped; reconnect to follow again.`,
 };
@@ -103,7 +103,7 @@ export function sseResponse(
       cleanup = undefined;
       done?.();
     };
-    const finish = (reason: StreamClosedEvent['reason']) => {
+    const finish = (reason: StreamClosed['reason']) => {
       if (ending) return;
       release();
       if (reason === 'subscriber_too_slow') {
@@ -116,7 +116,7 @@ export function sseResponse(
           SSE_LAST_EVENT_GRACE_MS,
         );
       }
-      enqueue(eventText('close', { object: 'stream.closed', reason, message: MESSAGES[reason] } satisfies StreamClosedEvent));
+      enqueue(eventText('close', { object: 'stream.closed', reason, message: MESSAGES[reason] } satisfies StreamClosed));
       ending = true;
     };
     const channel: SseChannel = {

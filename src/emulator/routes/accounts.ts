@@ -1,10 +1,10 @@
-import type { AccountView } from '../../contract/control.js';
+import type { Account } from '../../contract/control.js';
 import { OPS } from '../../contract/operations/index.js';
 import { toIso } from '../../contract/time.js';
 import type { AccountRow } from '../../store/tables/accounts.js';
 import { implement } from '../http/implement.js';
 
-function accountView(row: AccountRow): AccountView {
+function accountView(row: AccountRow): Account {
   return {
     id: row.id,
     object: 'account',

@@ -1,4 +1,4 @@
-import type { ClockResponse } from '../../contract/control.js';
+import type { ClockState } from '../../contract/control.js';
 import { INTERFACE_VERSION } from '../../contract/version.js';
 import { OPS } from '../../contract/operations/index.js';
 import { toIso } from '../../contract/time.js';
@@ -6,7 +6,7 @@ import type { EmulatorContext } from '../context.js';
 import { advanceClockBy, setClockTo } from '../domain/clock.js';
 import { implement } from '../http/implement.js';
 
-function clockView(ctx: EmulatorContext, played?: number): ClockResponse {
+function clockView(ctx: EmulatorContext, played?: number): ClockState {
   return { object: 'clock', now: toIso(ctx.clock.now()), offset_ms: ctx.clock.offsetMs, ...(played === undefined ? {} : { played }) };
 }
 

@@ -1,10 +1,10 @@
-import type { HealthResponse } from '../../contract/control.js';
+import type { Health } from '../../contract/control.js';
 import { OPS } from '../../contract/operations/index.js';
 import type { EmulatorContext } from '../context.js';
 import { implement } from '../http/implement.js';
 
 /** CHOICE-26: what "ready" means, from flags the emulator keeps anyway: no table is read. */
-function health(ctx: EmulatorContext): HealthResponse {
+function health(ctx: EmulatorContext): Health {
   const checks = {
     database: ctx.store.db.open,
     fixtures: ctx.readiness.fixturesLoaded,

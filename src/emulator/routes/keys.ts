@@ -1,12 +1,12 @@
-import type { KeyView } from '../../contract/control.js';
+import type { ApiKey } from '../../contract/control.js';
 import { OPS } from '../../contract/operations/index.js';
 import { toIso } from '../../contract/time.js';
 import type { ApiKeyRow } from '../../store/tables/api-keys.js';
 import { changeKeyState, issueKeyPair, keyState, keyToChange, rotateSecretKey, type KeyAction } from '../domain/keys.js';
 import { implement, type RouteInput } from '../http/implement.js';
 
-export function keyView(row: ApiKeyRow, now: number, secret?: string): KeyView {
-  const view: KeyView = {
+export function keyView(row: ApiKeyRow, now: number, secret?: string): ApiKey {
+  const view: ApiKey = {
     id: row.id,
     object: 'api_key',
     env: row.env,

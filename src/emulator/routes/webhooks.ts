@@ -3,10 +3,10 @@ import { OPS } from '../../contract/operations/index.js';
 import { toIso } from '../../contract/time.js';
 import {
   parseEventList,
-  type DeliveryStreamEvent,
-  type DeliveryStreamReady,
-  type ListenerEndedEvent,
-  type ListenerReplacedEvent,
+  type WebhookStreamEvent,
+  type WebhookStreamReady,
+  type WebhookListenerEnded,
+  type WebhookListenerReplaced,
   type WebhookEventType,
 } from '../../contract/webhooks.js';
 import type { ListenerRow } from '../../store/tables/webhooks.js';
@@ -70,18 +70,18 @@ export const webhookRoutes = [
     const { listener, replaced } = query.forward ? attachListener(ctx, app.id, query.forward, events) : { listener: null, replaced: [] };
     return sseResponse(c, ctx.streams, (channel) => {
       let gone = false;
-      const onDelivery = (event: DeliveryStreamEvent) => {
+      const onDelivery = (event: WebhookStreamEvent) => {
         if (event.app_id === app.id && (events === null || events.includes(event.event_type))) channel.send('delivery', event);
       };
       // Told at once when another listener took the app over; this stream then ends.
-      const onReplaced = (event: ListenerReplacedEvent) => {
+      const onReplaced = (event: WebhookListenerReplaced) => {
         if (event.listener_id !== listener?.id) return;
         gone = true;
         channel.send('replaced', event);
         channel.close();
       };
       // A state reset or import that could not keep this listener (CHOICE-30).
-      const onEnded = (event: ListenerEndedEvent) => {
+      const onEnded = (event: WebhookListenerEnded) => {
         if (event.listener_id !== listener?.id) return;
         gone = true;
         channel.send('ended', event);
@@ -98,7 +98,7 @@ export const webhookRoutes = [
         effective_url: effectiveWebhookUrl(ctx.store, app.id),
         events,
         emulator_time: toIso(ctx.clock.now()),
-      } satisfies DeliveryStreamReady);
+      } satisfies WebhookStreamReady);
       return () => {
         ctx.bus.off('delivery', onDelivery);
         ctx.bus.off('listener-replaced', onReplaced);

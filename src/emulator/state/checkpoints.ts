@@ -1,9 +1,4 @@
-import type {
-  CheckpointCreateResponse,
-  CheckpointDeleteResponse,
-  CheckpointRestoreResponse,
-  CheckpointView,
-} from '../../contract/checkpoints.js';
+import type { CheckpointCreated, CheckpointDelete, CheckpointRestore, Checkpoint } from '../../contract/checkpoints.js';
 import { CHOICES } from '../../contract/choices.js';
 import { ApiError } from '../../contract/errors.js';
 import { toIso } from '../../contract/time.js';
@@ -27,7 +22,7 @@ import { announceEnded, holdListeners, reattachListeners } from './listeners.js'
 /** Listeners belong to the run, not to the state (CHOICE-30): held and put back, never copied. */
 const LISTENERS = 'webhook_listeners';
 
-function checkpointView(row: CheckpointRow): CheckpointView {
+function checkpointView(row: CheckpointRow): Checkpoint {
   return {
     object: 'checkpoint',
     id: row.id,
@@ -44,7 +39,7 @@ function checkpointView(row: CheckpointRow): CheckpointView {
  * finishes first), so the copy and its clock offset agree. A name already in use moves to the new
  * checkpoint and the old one is deleted (CHOICE-46).
  */
-export function createCheckpoint(ctx: EmulatorContext, name: string | undefined): Promise<CheckpointCreateResponse> {
+export function createCheckpoint(ctx: EmulatorContext, name: string | undefined): Promise<CheckpointCreated> {
   return ctx.scheduler.exclusive(() => {
     const db = ctx.store.db;
     attachCheckpoints(db);
@@ -73,7 +68,7 @@ export function createCheckpoint(ctx: EmulatorContext, name: string | undefined)
   });
 }
 
-export function listCheckpointViews(ctx: EmulatorContext): CheckpointView[] {
+export function listCheckpointViews(ctx: EmulatorContext): Checkpoint[] {
   attachCheckpoints(ctx.store.db);
   return listCheckpoints(ctx.store.db).map(checkpointView);
 }
@@ -92,7 +87,7 @@ function requireCheckpoint(ctx: EmulatorContext, idOrName: string): CheckpointRo
  * meanwhile is neither recorded nor retried: it belonged to the state that is gone), and it looks
  * for due work afresh. Open streams stay open; a `webhook listen` stays attached (CHOICE-30).
  */
-export function restoreCheckpoint(ctx: EmulatorContext, idOrName: string): Promise<CheckpointRestoreResponse> {
+export function restoreCheckpoint(ctx: EmulatorContext, idOrName: string): Promise<CheckpointRestore> {
   return ctx.scheduler.exclusive(() => {
     const row = requireCheckpoint(ctx, idOrName);
     const db = ctx.store.db;
@@ -142,7 +137,7 @@ export function restoreCheckpoint(ctx: EmulatorContext, idOrName: string): Promi
   });
 }
 
-export function deleteCheckpoint(ctx: EmulatorContext, idOrName: string): CheckpointDeleteResponse {
+export function deleteCheckpoint(ctx: EmulatorContext, idOrName: string): CheckpointDelete {
   const row = requireCheckpoint(ctx, idOrName);
   dropCheckpoint(ctx.store.db, row.id);
   return { object: 'checkpoint_delete', id: row.id, name: row.name };

@@ -1,4 +1,4 @@
-import type { StateCell, StateFile, StateImportResponse } from '../../contract/state.js';
+import type { StateCell, StateFile, StateImport } from '../../contract/state.js';
 import { ApiError } from '../../contract/errors.js';
 import { cellProblem } from '../../contract/state-columns.js';
 import { schemaVersion } from '../../store/db.js';
@@ -17,7 +17,7 @@ import { errorMessage } from '../../util/caught.js';
  * Sealed secrets: a plain value in the file is sealed with this emulator's key; a null keeps the
  * secret this database already holds for the same row when its hint matches, else stays null.
  */
-export function importState(ctx: EmulatorContext, file: StateFile): StateImportResponse {
+export function importState(ctx: EmulatorContext, file: StateFile): StateImport {
   const db = ctx.store.db;
   const current = schemaVersion(db);
   if (file.schema_version > current) {

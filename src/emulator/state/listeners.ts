@@ -1,10 +1,10 @@
 import { toIso } from '../../contract/time.js';
-import type { ListenerEndedEvent } from '../../contract/webhooks.js';
+import type { WebhookListenerEnded } from '../../contract/webhooks.js';
 import type { ListenerRow } from '../../store/tables/webhooks.js';
 import { signingSecretOf, webhookSecretHint } from '../../webhooks/signing-secret.js';
 import type { EmulatorContext } from '../context.js';
 
-type Cause = ListenerEndedEvent['cause'];
+type Cause = WebhookListenerEnded['cause'];
 
 /** A listener attached before a reset or import, with the signing secret it printed. */
 interface Held {
@@ -23,8 +23,8 @@ export function holdListeners(ctx: EmulatorContext): Held[] {
 }
 
 /** Puts the held listeners back; returns the ends to announce once the transaction committed. */
-export function reattachListeners(ctx: EmulatorContext, held: Held[], cause: Cause): ListenerEndedEvent[] {
-  const ended: ListenerEndedEvent[] = [];
+export function reattachListeners(ctx: EmulatorContext, held: Held[], cause: Cause): WebhookListenerEnded[] {
+  const ended: WebhookListenerEnded[] = [];
   ctx.store.webhooks.clearListeners();
   for (const { row, secret } of held) {
     const app = ctx.store.apps.get(row.app_id);
@@ -38,7 +38,7 @@ export function reattachListeners(ctx: EmulatorContext, held: Held[], cause: Cau
   return ended;
 }
 
-export function announceEnded(ctx: EmulatorContext, ended: ListenerEndedEvent[]): void {
+export function announceEnded(ctx: EmulatorContext, ended: WebhookListenerEnded[]): void {
   for (const event of ended) ctx.bus.emit('listener-ended', event);
 }
 

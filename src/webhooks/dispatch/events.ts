@@ -1,7 +1,7 @@
 import type { Clock } from '../../clock/clock.js';
 import { CHOICES } from '../../contract/choices.js';
 import { toIso } from '../../contract/time.js';
-import type { DeliveryStreamEvent } from '../../contract/webhooks.js';
+import type { WebhookStreamEvent } from '../../contract/webhooks.js';
 import type { Store } from '../../store/index.js';
 import type { DeliveryWithEvent } from '../../store/tables/webhooks.js';
 import { onOutboxChange } from '../outbox.js';
@@ -10,10 +10,10 @@ import { onOutboxChange } from '../outbox.js';
 export interface DeliveryEventSink {
   /** False when nobody listens: the engine then builds no event. */
   wanted(): boolean;
-  emit(event: DeliveryStreamEvent): void;
+  emit(event: WebhookStreamEvent): void;
 }
 
-export type DeliveryEventFields = Partial<DeliveryStreamEvent> & Pick<DeliveryStreamEvent, 'object' | 'outcome'>;
+export type DeliveryEventFields = Partial<WebhookStreamEvent> & Pick<WebhookStreamEvent, 'object' | 'outcome'>;
 /** Announces one change of a delivery: the row as it stands, with `fields` on top. */
 export type EmitDelivery = (row: DeliveryWithEvent, fields: DeliveryEventFields) => void;
 

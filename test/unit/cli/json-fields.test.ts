@@ -3,11 +3,11 @@ import { JSON_OUTPUTS, jsonFieldRows } from '../../../src/cli/json-fields.js';
 import { buildProgram } from '../../../src/cli/program.js';
 import { processIo } from '../../../src/cli/io.js';
 import { renderCliReference } from '../../../src/cli/reference-docs.js';
-import { DeliveryDetail } from '../../../src/contract/webhooks.js';
+import { WebhookDeliveryDetail } from '../../../src/contract/webhooks.js';
 
 describe('the --json output of webhook deliveries, delivery and wait, documented field by field from the contract', () => {
   it('names every field of the schema, nested objects and array items as paths, with its type', () => {
-    const rows = jsonFieldRows(DeliveryDetail);
+    const rows = jsonFieldRows(WebhookDeliveryDetail);
     const paths = rows.map((r) => r.path);
     expect(paths).toEqual(
       expect.arrayContaining(['id', 'status', 'next_attempt_at', 'request.headers', 'request.body', 'attempt_log[].status']),

@@ -5,7 +5,7 @@ import { readServerSentEvents } from '../../../src/client/sse.js';
 import { waitForDeliveries, type WaitTimer } from '../../../src/client/wait.js';
 import { progressLines, waitProgress } from '../../../src/client/wait-progress.js';
 import { judge } from '../../../src/client/wait-verdict.js';
-import type { DeliveryView } from '../../../src/contract/webhooks.js';
+import type { WebhookDelivery } from '../../../src/contract/webhooks.js';
 import { DEMO, expectErrorBody, testEmulator, type TestEmulator } from '../../helpers/emulator.js';
 import type { Behaviour } from '../../helpers/webhook-receiver.js';
 import { cleanupAfterEach, emulatorWithReceiver, recordScan } from '../../helpers/webhook-setup.js';
@@ -246,7 +246,7 @@ describe('waitForDeliveries', () => {
   });
 
   it('an event whose first delivery failed but whose resend succeeded counts as acknowledged', () => {
-    const d = (id: string, status: DeliveryView['status']) => ({ id, event_id: 'evt_1', status }) as DeliveryView;
+    const d = (id: string, status: WebhookDelivery['status']) => ({ id, event_id: 'evt_1', status }) as WebhookDelivery;
     const goal = { until: 'acknowledged', attempts: 0, requireAny: false } as const;
     expect(judge([d('a', 'failed'), d('b', 'succeeded')], goal)).toMatchObject({ ok: true });
     expect(judge([d('a', 'failed'), d('b', 'pending')], goal)).toBeNull();

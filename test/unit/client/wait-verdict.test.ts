@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { judge, nextDueOfOpen, type WaitGoal } from '../../../src/client/wait-verdict.js';
-import type { DeliveryView } from '../../../src/contract/webhooks.js';
+import type { WebhookDelivery } from '../../../src/contract/webhooks.js';
 
-function delivery(fields: Partial<DeliveryView> & Pick<DeliveryView, 'id' | 'status' | 'attempts'>): DeliveryView {
+function delivery(fields: Partial<WebhookDelivery> & Pick<WebhookDelivery, 'id' | 'status' | 'attempts'>): WebhookDelivery {
   return {
     object: 'webhook_delivery',
     event_id: `evt_${fields.id}`,

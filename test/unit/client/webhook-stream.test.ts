@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import { openDeliveryStream, type StreamNotice } from '../../../src/client/webhook-stream.js';
-import type { DeliveryStreamEvent, ListenerEndedEvent } from '../../../src/contract/webhooks.js';
+import type { WebhookStreamEvent, WebhookListenerEnded } from '../../../src/contract/webhooks.js';
 import { streamEndError } from '../../../src/cli/commands/webhook/listen-end.js';
 import { EXIT } from '../../../src/cli/exit-codes.js';
 import { DEMO, expectErrorBody, portalCookie, testEmulator, type TestEmulator } from '../../helpers/emulator.js';
@@ -17,7 +17,7 @@ const scan = (emu: TestEmulator, scanId: string, type: 'scan.completed' | 'scan.
 const fetchOf = (emu: TestEmulator) => (async (url: string, init?: RequestInit) => emu.app.request(url, init)) as typeof fetch;
 
 async function listen(emu: TestEmulator, options: { forward?: string; events?: Array<'scan.completed' | 'scan.failed'>; appId?: string }) {
-  const seen: Array<DeliveryStreamEvent | StreamNotice> = [];
+  const seen: Array<WebhookStreamEvent | StreamNotice> = [];
   const stream = await openDeliveryStream('http://127.0.0.1', { appId: DEMO.appId, ...options }, (e) => seen.push(e), fetchOf(emu));
   cleanup(() => stream.close());
   return { stream, seen };
@@ -68,7 +68,7 @@ describe('webhook listeners', () => {
     await emu.advance(0);
     expect((await forwarded.waitFor(1)).map((d) => d.body.type)).toEqual(['scan.failed']);
     expect((await app.waitFor(1)).map((d) => d.body.type)).toEqual(['scan.completed']);
-    expect(seen.filter((e) => e.object === 'delivery.attempt_finished').map((e) => (e as DeliveryStreamEvent).event_type)).toEqual([
+    expect(seen.filter((e) => e.object === 'delivery.attempt_finished').map((e) => (e as WebhookStreamEvent).event_type)).toEqual([
       'scan.failed',
     ]);
   });
@@ -88,7 +88,7 @@ describe('webhook listeners', () => {
     const { seen } = await listen(emu, { forward: r.url });
     scan(emu, 's1');
     await emu.advance(0);
-    const finished = seen.find((e) => e.object === 'delivery.attempt_finished') as DeliveryStreamEvent;
+    const finished = seen.find((e) => e.object === 'delivery.attempt_finished') as WebhookStreamEvent;
     expect(finished).toMatchObject({ status: 500, outcome: 'retrying', response_excerpt: '{"error":"db down"}' });
   });
 
@@ -142,7 +142,7 @@ describe('webhook listeners', () => {
       app_id: DEMO.appId,
       reason: 'app_removed',
       cause: 'state_import',
-    } satisfies Partial<ListenerEndedEvent>);
+    } satisfies Partial<WebhookListenerEnded>);
     const error = streamEndError(end)!;
     expect(error.exitCode).toBe(EXIT.listenerEnded);
     expect(error.message).toMatch(/^stopped listening: a `state import` at .* \(app_demo no longer exists\)$/);

@@ -1,5 +1,7 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
+import { readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { ERROR_CODES, ErrorBody } from '../../../src/contract/errors.js';
 import { buildOpenApiDocument } from '../../../src/contract/openapi.js';
 import { exampleErrorBody, operationErrors } from '../../../src/contract/openapi-errors.js';
@@ -41,6 +43,20 @@ describe('OpenAPI 3.1 document (VER-1)', () => {
     const pattern = new RegExp(url.pattern);
     expect(['https://example.com/hooks', 'http://127.0.0.1:4242/h'].every((u) => pattern.test(u))).toBe(true);
     expect(['http://', 'https://', 'ftp://example.com/', 'http:///x'].some((u) => pattern.test(u))).toBe(false);
+  });
+
+  it('every contract schema has one name: the export in code is its name in the document', async () => {
+    const folder = new URL('../../../src/contract/', import.meta.url);
+    const files = readdirSync(folder).filter((file) => file.endsWith('.ts'));
+    const modules: Record<string, unknown>[] = await Promise.all(files.map((file) => import(new URL(file, folder).href)));
+    const named = modules.flatMap((exports) =>
+      Object.entries(exports).flatMap(([name, value]) => {
+        const id = value instanceof z.ZodType ? z.globalRegistry.get(value)?.id : undefined;
+        return id ? [{ name, id }] : [];
+      }),
+    );
+    expect(named.length).toBeGreaterThan(60);
+    expect(named.filter(({ name, id }) => name !== id)).toEqual([]);
   });
 
   it('documents every route the emulator registers (and nothing it does not)', () => {

@@ -3,7 +3,7 @@ import { describe, expect, expectTypeOf, it } from 'vitest';
 import { GLOBAL_OPTIONS } from '../../../src/cli/global-options.js';
 import { processIo } from '../../../src/cli/io.js';
 import { buildProgram } from '../../../src/cli/program.js';
-import { DeliveryListQuery, DeliveryStatus, WebhookEventType } from '../../../src/contract/webhooks.js';
+import { WebhookDeliveryListQuery, DeliveryStatus, WebhookEventType } from '../../../src/contract/webhooks.js';
 import { openDatabase } from '../../../src/store/db.js';
 import type { DeliveryRow, EventRow } from '../../../src/store/tables/webhooks.js';
 import type { ControlClient } from '../../../src/client/control.js';
@@ -16,7 +16,7 @@ describe('one declaration per thing', () => {
   it('the delivery statuses: the store, the control client and `webhook deliveries --status` take the contract enum', () => {
     expectTypeOf<DeliveryRow['status']>().toEqualTypeOf<DeliveryStatus>();
     expectTypeOf<EventRow['type']>().toEqualTypeOf<WebhookEventType>();
-    expectTypeOf<Parameters<ControlClient['deliveries']>[0]>().toEqualTypeOf<z.output<typeof DeliveryListQuery> | undefined>();
+    expectTypeOf<Parameters<ControlClient['deliveries']>[0]>().toEqualTypeOf<z.output<typeof WebhookDeliveryListQuery> | undefined>();
     const program = buildProgram('test', processIo());
     const deliveries = program.commands.find((c) => c.name() === 'webhook')!.commands.find((c) => c.name() === 'deliveries')!;
     expect(deliveries.options.find((o) => o.long === '--status')!.argChoices).toEqual(DeliveryStatus.options);

@@ -1,20 +1,20 @@
 import { describe, expect, it, vi } from 'vitest';
-import type { DeliveryDetail, DeliveryStreamEvent } from '../../../src/contract/webhooks.js';
+import type { WebhookDeliveryDetail, WebhookStreamEvent } from '../../../src/contract/webhooks.js';
 import { fitColumns, windowStart } from '../../../src/tui/layout.js';
 import { ListenApp, type ListenAppProps } from '../../../src/tui/listen-app.js';
 import { foldDelivery, type Subscribe } from '../../../src/tui/use-deliveries.js';
 import { renderOnTerminal } from '../../helpers/ink-terminal.js';
 
 function feed() {
-  const listeners = new Set<(e: DeliveryStreamEvent) => void>();
+  const listeners = new Set<(e: WebhookStreamEvent) => void>();
   const subscribe: Subscribe = (fn) => {
     listeners.add(fn);
     return () => void listeners.delete(fn);
   };
-  return { subscribe, push: (e: DeliveryStreamEvent) => listeners.forEach((fn) => fn(e)) };
+  return { subscribe, push: (e: WebhookStreamEvent) => listeners.forEach((fn) => fn(e)) };
 }
 
-const base: DeliveryStreamEvent = {
+const base: WebhookStreamEvent = {
   object: 'delivery.attempt_finished',
   time: '2026-11-22T10:00:00.000Z',
   delivery_id: 'del_1',
@@ -35,7 +35,7 @@ const base: DeliveryStreamEvent = {
 };
 
 /** Delivery n: del_n of evt_n (ids padded to the real length so the columns are exercised). */
-const nth = (n: number, fields: Partial<DeliveryStreamEvent> = {}): DeliveryStreamEvent => ({
+const nth = (n: number, fields: Partial<WebhookStreamEvent> = {}): WebhookStreamEvent => ({
   ...base,
   delivery_id: `del_${n}`,
   event_id: `evt_${String(n).padStart(20, '0')}`,
@@ -43,7 +43,7 @@ const nth = (n: number, fields: Partial<DeliveryStreamEvent> = {}): DeliveryStre
   ...fields,
 });
 
-const detail: DeliveryDetail = {
+const detail: WebhookDeliveryDetail = {
   id: 'del_1',
   object: 'webhook_delivery',
   event_id: 'evt_1',

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { VirtualClock, frozenBase } from '../../../src/clock/clock.js';
 import { WEBHOOK_RETRY_GAPS_MS } from '../../../src/contract/choices.js';
-import type { DeliveryStreamEvent } from '../../../src/contract/webhooks.js';
+import type { WebhookStreamEvent } from '../../../src/contract/webhooks.js';
 import { applyFixtures } from '../../../src/emulator/domain/apply-fixtures.js';
 import { readFixtures } from '../../../src/emulator/fixture-file.js';
 import { openDatabase } from '../../../src/store/db.js';
@@ -27,7 +27,7 @@ function engineAlone(options: { frozenClock?: boolean; send?: (clock: VirtualClo
   const app = store.apps.get(DEMO.appId)!;
   store.apps.updateSettings({ ...app, webhook_url: 'http://127.0.0.1:9/hook', now: clock.now() });
   const sent: SendRequest[] = [];
-  const events: DeliveryStreamEvent[] = [];
+  const events: WebhookStreamEvent[] = [];
   const warnings: string[] = [];
   const logLines: string[] = [];
   const engine = createWebhookEngine({

@@ -1,9 +1,9 @@
-import type { AppResponse } from '../../../contract/apps.js';
-import type { ListenerView } from '../../../contract/webhooks.js';
+import type { App } from '../../../contract/apps.js';
+import type { WebhookListener } from '../../../contract/webhooks.js';
 import { table } from '../../output.js';
 
 /** The app; with `listener` (app show), where a running `webhook listen` forwards its deliveries. */
-export function renderApp(app: AppResponse & { listener?: ListenerView | null }): string {
+export function renderApp(app: App & { listener?: WebhookListener | null }): string {
   const rows: Array<[string, string]> = [
     ['id', app.id],
     ['name', app.name],
@@ -22,7 +22,7 @@ export function renderApp(app: AppResponse & { listener?: ListenerView | null })
   return table(rows);
 }
 
-function listenerText(listener: ListenerView | null): string {
+function listenerText(listener: WebhookListener | null): string {
   if (!listener) return '(none forwarding)';
   const only = listener.events ? ` (only ${listener.events.join(', ')}; the rest go to webhook_url)` : ' (instead of webhook_url)';
   return `forwarding to ${listener.forward_url} since ${listener.created_at}${only}, ${listener.id}`;

@@ -1,6 +1,6 @@
-import type { FaultView } from '../../../contract/faults.js';
+import type { Fault } from '../../../contract/faults.js';
 
-export function describeFault(f: FaultView): string {
+export function describeFault(f: Fault): string {
   const when =
     f.probability !== null
       ? `with probability ${f.probability}`

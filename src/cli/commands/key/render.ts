@@ -1,10 +1,10 @@
 import { Option } from 'commander';
-import type { KeyView } from '../../../contract/control.js';
+import type { ApiKey } from '../../../contract/control.js';
 import { columns } from '../../output.js';
 
 export const envOption = () => new Option('--env <env>', 'test or live').choices(['test', 'live']).default('test');
 
-export function renderKeys(keys: KeyView[]): string {
+export function renderKeys(keys: ApiKey[]): string {
   const rows = keys.map((k) => [
     k.id,
     k.env,

@@ -1,6 +1,6 @@
 import { Argument, Option, type Command } from 'commander';
 import { formatDuration } from '../../../clock/duration.js';
-import type { ChaosSetRequest, ChaosView } from '../../../contract/chaos.js';
+import type { ChaosSetRequest, Chaos } from '../../../contract/chaos.js';
 import { contextOf } from '../../context.js';
 import { UserError } from '../../errors.js';
 import { parseDelay, probability, wholeNumber } from '../../parse-options.js';
@@ -17,7 +17,7 @@ interface ChaosFlags {
 
 const percent = (p: number) => `${Math.round(p * 1000) / 10}%`;
 
-export function describeChaos(c: ChaosView): string {
+export function describeChaos(c: Chaos): string {
   if (!c.enabled) return `No delivery chaos on ${c.app_id}.`;
   const parts: string[] = [];
   if (c.fail_first > 0)
@@ -34,7 +34,7 @@ export function describeChaos(c: ChaosView): string {
   return `Delivery chaos on ${c.app_id}: ${parts.length ? parts.join(', ') : 'on, but every rate is 0'}; seed ${c.seed}.\nReplay exactly: ${replayCommand(c)}`;
 }
 
-export function replayCommand(c: ChaosView): string {
+export function replayCommand(c: Chaos): string {
   const args = ['scanctl webhook chaos'];
   if (c.drop > 0) args.push(`--drop ${c.drop}`);
   if (c.duplicate > 0) args.push(`--duplicate ${c.duplicate}`);
@@ -92,7 +92,7 @@ export function register(group: Command): void {
       if (off !== undefined && given) throw new UserError('"off" takes no other flags');
       const appId = await ctx.appId();
       const client = ctx.control();
-      let view: ChaosView;
+      let view: Chaos;
       if (off !== undefined) view = await client.clearChaos(appId);
       else if (!given) view = await client.chaos(appId);
       else {

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { DeliveryDetail } from '../../../contract/webhooks.js';
+import type { WebhookDeliveryDetail } from '../../../contract/webhooks.js';
 import { contextOf } from '../../context.js';
 import { columns, table } from '../../output.js';
 import { answerExcerpt } from './format.js';
@@ -15,7 +15,7 @@ export function register(group: Command): void {
     });
 }
 
-export function renderDetail(d: DeliveryDetail): string {
+export function renderDetail(d: WebhookDeliveryDetail): string {
   const lines = [
     table([
       ['delivery', d.id],

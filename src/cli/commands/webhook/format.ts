@@ -1,7 +1,7 @@
-import type { DeliveryStreamEvent, DeliveryView } from '../../../contract/webhooks.js';
+import type { WebhookStreamEvent, WebhookDelivery } from '../../../contract/webhooks.js';
 
 /** One plain line per finished attempt, for `webhook listen` off a terminal. */
-export function attemptLine(e: DeliveryStreamEvent): string {
+export function attemptLine(e: WebhookStreamEvent): string {
   const status = e.status === null ? '---' : String(e.status);
   const latency = e.latency_ms === null ? '' : `${e.latency_ms} ms`;
   const tail =
@@ -22,7 +22,7 @@ export function answerExcerpt(excerpt: string, max = 200): string {
   return JSON.stringify(flat.length > max ? `${flat.slice(0, max - 1)}…` : flat);
 }
 
-export function deliveryRow(d: DeliveryView): string[] {
+export function deliveryRow(d: WebhookDelivery): string[] {
   return [
     d.id,
     d.event_id,

@@ -1,5 +1,5 @@
 import type { StreamEnd } from '../../../client/webhook-stream.js';
-import type { ListenerEndedEvent, ListenerReplacedEvent } from '../../../contract/webhooks.js';
+import type { WebhookListenerEnded, WebhookListenerReplaced } from '../../../contract/webhooks.js';
 import { UserError } from '../../errors.js';
 import { EXIT } from '../../exit-codes.js';
 
@@ -19,7 +19,7 @@ export function streamEndError(end: StreamEnd): UserError | null {
   return null;
 }
 
-function replacedError(event: ListenerReplacedEvent): UserError {
+function replacedError(event: WebhookListenerReplaced): UserError {
   const by = event.replaced_by;
   return new UserError(
     `replaced by another \`webhook listen\` (${by.id}): since ${by.created_at} ${event.app_id}'s deliveries${by.events ? ` of ${by.events.join(', ')}` : ''} go to ${by.forward_url}`,
@@ -28,7 +28,7 @@ function replacedError(event: ListenerReplacedEvent): UserError {
 }
 
 /** CHOICE-30: a reset, import or restore keeps a listener unless what it printed no longer holds. */
-function endedError(event: ListenerEndedEvent): UserError {
+function endedError(event: WebhookListenerEnded): UserError {
   const what = { state_reset: '`state reset`', state_import: '`state import`', state_restore: '`state restore`' }[event.cause];
   const why =
     event.reason === 'app_removed'

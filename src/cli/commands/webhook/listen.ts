@@ -1,6 +1,6 @@
 import { Option, type Command } from 'commander';
 import type { StreamEnd, StreamNotice } from '../../../client/webhook-stream.js';
-import { WEBHOOK_EVENT_TYPES, type DeliveryStreamEvent, type WebhookEventType } from '../../../contract/webhooks.js';
+import { WEBHOOK_EVENT_TYPES, type WebhookStreamEvent, type WebhookEventType } from '../../../contract/webhooks.js';
 import { contextOf } from '../../context.js';
 import { UserError } from '../../errors.js';
 import { waitForInterrupt } from '../../io.js';
@@ -14,7 +14,7 @@ interface ListenFlags {
   printSecret?: boolean;
 }
 
-type StreamItem = DeliveryStreamEvent | StreamNotice;
+type StreamItem = WebhookStreamEvent | StreamNotice;
 
 const HELP = `
 On a terminal, listen opens a live view: the app's deliveries and their retries as they happen

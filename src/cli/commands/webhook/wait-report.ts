@@ -1,6 +1,6 @@
 import type { WaitOutcome } from '../../../client/wait.js';
 import { formatDuration } from '../../../clock/duration.js';
-import type { DeliveryAttemptLog, WaitResult, WaitUntil } from '../../../contract/wait.js';
+import type { WebhookDeliveryAttemptLog, WaitResult, WaitUntil } from '../../../contract/wait.js';
 import type { CommandContext } from '../../context.js';
 import { UserError } from '../../errors.js';
 import { EXIT } from '../../exit-codes.js';
@@ -25,7 +25,7 @@ export interface WaitReportOptions {
   until: WaitUntil;
   timeoutMs: number;
   /** Each delivery's attempts, when the command reports them. */
-  log: DeliveryAttemptLog[] | null;
+  log: WebhookDeliveryAttemptLog[] | null;
   /** The human line of a wait that passed with no delivery at all. */
   nothingToWaitFor: () => Promise<string>;
 }
@@ -94,7 +94,7 @@ function clockLine(outcome: WaitOutcome): string {
 }
 
 /** A delivery and its attempts: number, time on the emulator clock, status or error. */
-function logLines(entry: DeliveryAttemptLog): string {
+function logLines(entry: WebhookDeliveryAttemptLog): string {
   const head = `${entry.delivery_id}  ${entry.event_type}  ${entry.scan_id}  ${entry.status} after ${entry.attempts.length} attempt${entry.attempts.length === 1 ? '' : 's'}`;
   const attempts = entry.attempts.map(
     (a) => `  #${a.number}  ${a.started_at}  ${a.status === null ? '---' : a.status}${a.error && a.status === null ? `  ${a.error}` : ''}`,
