@@ -12,6 +12,9 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
+    // Most of the suite waits on child processes and sockets, not the CPU: vitest's default on a
+    // 2-core machine (one worker) leaves a core idle for most of the run.
+    maxWorkers: 3,
     globalSetup: ['test/global-setup.ts'],
     setupFiles: ['test/setup.ts'],
     projects: [
