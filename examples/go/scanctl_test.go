@@ -30,7 +30,7 @@ func scanctlCommand() []string {
 	if command := os.Getenv("SCANCTL_COMMAND"); command != "" {
 		return strings.Fields(command)
 	}
-	return []string{"npx", "--yes", "scanctl"}
+	return []string{"node_modules/.bin/scanctl"}
 }
 
 // verify: Service-Signature is the hex HMAC-SHA256 of the raw body bytes, keyed with the whsec_ secret.

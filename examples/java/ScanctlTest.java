@@ -31,7 +31,7 @@ import javax.crypto.spec.SecretKeySpec;
 public class ScanctlTest {
   static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
   // How to run scanctl's CLI (it plays the phone: `scan simulate`).
-  static final List<String> SCANCTL = List.of(System.getenv().getOrDefault("SCANCTL_COMMAND", "npx --yes scanctl").split(" "));
+  static final List<String> SCANCTL = List.of(System.getenv().getOrDefault("SCANCTL_COMMAND", "node_modules/.bin/scanctl").split(" "));
 
   /** Service-Signature: hex HMAC-SHA256 of the raw body bytes, keyed with the whsec_ secret. */
   static boolean verify(byte[] body, String signature, String secret) throws Exception {

@@ -13,7 +13,7 @@ require "shellwords"
 require "socket"
 
 # How to run scanctl's CLI (it plays the phone: `scan simulate`).
-SCANCTL = Shellwords.split(ENV.fetch("SCANCTL_COMMAND", "npx --yes scanctl"))
+SCANCTL = Shellwords.split(ENV.fetch("SCANCTL_COMMAND", "node_modules/.bin/scanctl"))
 CONTRACT = %w[SCANCTL_BASE_URL SCANCTL_APP_ID SCANCTL_SECRET_KEY SCANCTL_PUBLISHABLE_KEY SCANCTL_WEBHOOK_SECRET].freeze
 
 # Service-Signature: hex HMAC-SHA256 of the raw body bytes, keyed with the whsec_ secret.

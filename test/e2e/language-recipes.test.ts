@@ -13,6 +13,8 @@ const SCANCTL_COMMAND = `${process.execPath} ${BIN}`;
 
 /** Whether the toolchain answers (`go version`; the others take --version). */
 const has = (tool: string) => spawnSync(tool, [tool === 'go' ? 'version' : '--version'], { encoding: 'utf8' }).status === 0;
+/** The Python recipe is a pytest suite: python3 with pytest (Debian's python3-pytest). */
+const hasPytest = () => spawnSync('python3', ['-m', 'pytest', '--version']).status === 0;
 
 interface Recipe {
   tool: string;
@@ -26,8 +28,8 @@ const RECIPES: Record<string, Recipe> = {
   python: {
     tool: 'python3',
     folder: 'python',
-    command: ['python3', '-m', 'unittest', '-v', 'test_scanctl'],
-    passed: /Ran 3 tests[\s\S]*\nOK\n/,
+    command: ['python3', '-m', 'pytest', '-q', '-p', 'no:cacheprovider'],
+    passed: /\b4 passed\b/,
   },
   java: { tool: 'java', folder: 'java', command: ['java', 'ScanctlTest.java'], passed: /ok - a changed body fails the check/ },
   go: { tool: 'go', folder: 'go', command: ['go', 'test', '-v', '-count=1', '.'], passed: /--- PASS: TestScanctl/ },
@@ -44,6 +46,7 @@ function runRecipe(recipe: Recipe, env: Record<string, string>): Promise<{ code:
     NO_COLOR: '1',
     GOFLAGS: '-mod=mod',
     PYTHONDONTWRITEBYTECODE: '1',
+    PYTEST_DISABLE_PLUGIN_AUTOLOAD: '1',
   };
   for (const name of Object.keys(ENVIRONMENT)) delete base[name];
   return new Promise((resolve, reject) => {
@@ -69,7 +72,7 @@ function runRecipe(recipe: Recipe, env: Record<string, string>): Promise<{ code:
  */
 describe('the language recipes (examples/, docs/languages.md)', () => {
   for (const [language, recipe] of Object.entries(RECIPES)) {
-    it.skipIf(!has(recipe.tool))(
+    it.skipIf(!(recipe.tool === 'python3' ? hasPytest() : has(recipe.tool)))(
       `WH-4: the ${language} recipe reaches serve through the environment contract (skipped without ${recipe.tool})`,
       { timeout: 180_000 },
       async () => {
@@ -85,29 +88,8 @@ describe('the language recipes (examples/, docs/languages.md)', () => {
     );
   }
 
-  const hasPytest = has('python3') && spawnSync('python3', ['-m', 'pytest', '--version']).status === 0;
-  it.skipIf(!hasPytest)(
-    'the pytest fixture reaches serve through the environment contract (skipped without pytest)',
-    { timeout: 120_000 },
-    async () => {
-      const serve = await startServe([], { db: ':memory:' });
-      try {
-        const pytest = {
-          ...RECIPES.python!,
-          command: ['python3', '-m', 'pytest', '-q', '-p', 'no:cacheprovider', 'test_pytest_fixture.py'],
-          passed: /1 passed/,
-        };
-        const result = await runRecipe(pytest, serve.ready.env as Record<string, string>);
-        expect(result.code, result.output).toBe(0);
-        expect(result.output).toMatch(pytest.passed);
-      } finally {
-        await serve.stop();
-      }
-    },
-  );
-
-  it.skipIf(!has('python3'))(
-    'the python recipe starts its own serve when the contract is not set (skipped without python3)',
+  it.skipIf(!hasPytest())(
+    'CHOICE-50: the python recipe starts its own serve when the contract is not set, and stops it (skipped without pytest)',
     { timeout: 120_000 },
     async () => {
       const result = await runRecipe(RECIPES.python!, {});

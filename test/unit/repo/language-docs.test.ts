@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 
 const read = (path: string) => readFileSync(new URL(`../../../${path}`, import.meta.url), 'utf8');
 const FILES: Record<string, string[]> = {
-  python: ['examples/python/test_scanctl.py', 'examples/python/conftest.py'],
+  python: ['examples/python/conftest.py', 'examples/python/verify.py', 'examples/python/test_webhooks.py'],
   java: ['examples/java/ScanctlTest.java'],
   go: ['examples/go/scanctl_test.go'],
   ruby: ['examples/ruby/scanctl_test.rb'],
@@ -23,5 +23,12 @@ describe('docs/languages.md shows the recipes as they are', () => {
       // A block may join two excerpts: each paragraph of it is verbatim in the file.
       for (const excerpt of code.split(/\n\s*\n/)) expect(source, `${language}: ${excerpt.slice(0, 60)}`).toContain(excerpt.trimEnd());
     }
+  });
+});
+
+describe('one Python verify', () => {
+  it('docs/testing.md shows examples/python/verify.py as it is', () => {
+    const blocks = [...read('docs/testing.md').matchAll(/```python\n([\s\S]*?)```/g)].map((m) => m[1]);
+    expect(blocks).toEqual([read('examples/python/verify.py')]);
   });
 });
