@@ -1,17 +1,13 @@
-// A Go test against scanctl: standard library only (testing, net/http, crypto/hmac). Run: go test
+// The harness of the Go recipe: one emulator for the whole run, a webhook receiver, and the
+// emulator's state restored to a checkpoint after each test.
 //
-// Reaches the emulator named by the environment contract (SCANCTL_BASE_URL and the keys: set by
-// `scanctl exec`, the CI action or compose), or starts one (`scanctl serve --json`) when it is not
-// set; waits on its health route; mints a session; plays a scan with `scanctl scan simulate`; and
-// checks that the webhook arrived signed, with Go's own HMAC.
+// The emulator is the real binary node_modules/.bin/scanctl (npm ci installs it from vendor/),
+// started in its own process group and stopped whole at the end. With SCANCTL_BASE_URL set
+// (scanctl exec, the CI action, compose), that emulator is used instead and nothing is started.
 package recipe
 
 import (
 	"bufio"
-	"bytes"
-	"crypto/hmac"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -21,144 +17,218 @@ import (
 	"os/exec"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 )
 
-// How to run scanctl's CLI (it plays the phone: `scan simulate`).
-func scanctlCommand() []string {
-	if command := os.Getenv("SCANCTL_COMMAND"); command != "" {
-		return strings.Fields(command)
+// env is the emulator's environment contract (SCANCTL_BASE_URL, SCANCTL_SECRET_KEY, ...).
+var env = map[string]string{}
+
+var receiver *Receiver
+
+// checkpoint is the id of the state every test starts from.
+var checkpoint string
+
+// How to run scanctl's CLI: the real binary npm ci installed (or SCANCTL_COMMAND, e.g.
+// "docker compose exec -T scanctl scanctl").
+func command() []string {
+	if c := os.Getenv("SCANCTL_COMMAND"); c != "" {
+		return strings.Fields(c)
 	}
 	return []string{"node_modules/.bin/scanctl"}
 }
 
-// verify: Service-Signature is the hex HMAC-SHA256 of the raw body bytes, keyed with the whsec_ secret.
-func verify(body []byte, signature, secret string) bool {
-	mac := hmac.New(sha256.New, []byte(secret))
-	mac.Write(body)
-	return hmac.Equal([]byte(hex.EncodeToString(mac.Sum(nil))), []byte(signature))
-}
-
 var contract = []string{"SCANCTL_BASE_URL", "SCANCTL_APP_ID", "SCANCTL_SECRET_KEY", "SCANCTL_PUBLISHABLE_KEY", "SCANCTL_WEBHOOK_SECRET"}
 
-// startOrReach returns the contract's variables, from the environment or from a serve started now.
-func startOrReach(t *testing.T) map[string]string {
-	env := map[string]string{}
+func TestMain(m *testing.M) {
+	os.Exit(run(m))
+}
+
+func run(m *testing.M) int {
 	if os.Getenv("SCANCTL_BASE_URL") != "" {
 		for _, name := range contract {
 			env[name] = os.Getenv(name)
 		}
-		return env
+	} else {
+		stop, err := serve()
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 1
+		}
+		defer stop()
 	}
-	command := scanctlCommand()
-	serve := exec.Command(command[0], append(command[1:], "serve", "--port", "0", "--json", "--db", ":memory:")...)
-	stdout, _ := serve.StdoutPipe()
-	if err := serve.Start(); err != nil {
-		t.Fatal(err)
+	if err := waitUntilReady(env["SCANCTL_BASE_URL"], 30*time.Second); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
 	}
-	t.Cleanup(func() { serve.Process.Signal(os.Interrupt); serve.Wait() })
+	receiver = NewReceiver(env["SCANCTL_WEBHOOK_SECRET"])
+	defer receiver.Close()
+	// The suite's setup, done once, then checkpointed.
+	if _, err := scanctl("app", "update", "--webhook-url", receiver.URL+"/webhooks"); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	var taken struct{ ID string }
+	if err := scanctlJSON(&taken, "state", "checkpoint", "go-setup"); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	checkpoint = taken.ID
+	return m.Run()
+}
+
+// serve starts `scanctl serve` in its own process group and returns what stops the group.
+func serve() (func(), error) {
+	c := command()
+	cmd := exec.Command(c[0], append(c[1:], "serve", "--port", "0", "--json", "--db", ":memory:")...)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Stderr = os.Stderr
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, err
+	}
+	stop := func() {
+		syscall.Kill(-cmd.Process.Pid, syscall.SIGTERM)
+		done := make(chan error, 1)
+		go func() { done <- cmd.Wait() }()
+		select {
+		case <-done:
+		case <-time.After(10 * time.Second):
+			syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+			<-done
+		}
+	}
+	// serve --json: one ready line, nothing before it, with the environment contract.
 	line, err := bufio.NewReader(stdout).ReadBytes('\n')
 	var ready struct{ Env map[string]string }
-	if err != nil || json.Unmarshal(line, &ready) != nil {
-		t.Fatalf("no ready line from scanctl serve: %v", err)
+	if err == nil {
+		err = json.Unmarshal(line, &ready)
 	}
-	return ready.Env
+	if err != nil {
+		stop()
+		return nil, fmt.Errorf("no ready line from scanctl serve: %v", err)
+	}
+	for name, value := range ready.Env {
+		env[name] = value
+	}
+	go io.Copy(io.Discard, stdout)
+	return stop, nil
 }
 
 // waitUntilReady polls GET /_scanctl/health until it answers 200 (503 while starting).
-func waitUntilReady(t *testing.T, baseURL string, timeout time.Duration) {
+func waitUntilReady(baseURL string, timeout time.Duration) error {
 	client := http.Client{Timeout: 5 * time.Second}
 	for deadline := time.Now().Add(timeout); ; time.Sleep(100 * time.Millisecond) {
 		if answer, err := client.Get(baseURL + "/_scanctl/health"); err == nil {
 			answer.Body.Close()
 			if answer.StatusCode == http.StatusOK {
-				return
+				return nil
 			}
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("scanctl at %s not ready after %s", baseURL, timeout)
+			return fmt.Errorf("scanctl at %s not ready after %s", baseURL, timeout)
 		}
 	}
 }
 
-func scanctl(t *testing.T, env map[string]string, args ...string) string {
-	command := scanctlCommand()
-	cmd := exec.Command(command[0], append(command[1:], args...)...)
+// scanctl runs the CLI against the emulator and returns its standard output.
+func scanctl(args ...string) (string, error) {
+	c := command()
+	cmd := exec.Command(c[0], append(c[1:], args...)...)
 	cmd.Env = os.Environ()
 	for name, value := range env {
 		cmd.Env = append(cmd.Env, name+"="+value)
 	}
-	var stderr bytes.Buffer
+	var stderr strings.Builder
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
 	if err != nil {
-		t.Fatalf("scanctl %s: %v: %s", strings.Join(args, " "), err, stderr.String())
+		return "", fmt.Errorf("scanctl %s: %v: %s", strings.Join(args, " "), err, stderr.String())
 	}
-	return string(out)
+	return string(out), nil
 }
 
-func TestScanctl(t *testing.T) {
-	env := startOrReach(t)
-	baseURL := env["SCANCTL_BASE_URL"]
-	waitUntilReady(t, baseURL, 30*time.Second)
+// scanctlJSON runs a --json command and decodes its answer: its one object, or the last of its
+// lines (a stream's result).
+func scanctlJSON(into any, args ...string) error {
+	out, err := scanctl(append(args, "--json")...)
+	if err != nil {
+		return err
+	}
+	out = strings.TrimSpace(out)
+	if json.Unmarshal([]byte(out), into) == nil {
+		return nil
+	}
+	lines := strings.Split(out, "\n")
+	return json.Unmarshal([]byte(lines[len(lines)-1]), into)
+}
 
-	var mu sync.Mutex
-	var events []map[string]any
-	receiver := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		body, _ := io.ReadAll(r.Body)
-		if !verify(body, r.Header.Get("Service-Signature"), env["SCANCTL_WEBHOOK_SECRET"]) {
-			w.WriteHeader(http.StatusBadRequest)
-			return
-		}
-		var event map[string]any
-		json.Unmarshal(body, &event)
-		mu.Lock()
-		events = append(events, event)
-		mu.Unlock()
-		w.WriteHeader(http.StatusNoContent)
-	}))
-	defer receiver.Close()
-
-	t.Run("mints a session with the test secret key", func(t *testing.T) {
-		request, _ := http.NewRequest("POST", baseURL+"/v1/sessions", strings.NewReader(`{"host_user_ref":"member_go"}`))
-		request.Header.Set("Authorization", "Bearer "+env["SCANCTL_SECRET_KEY"])
-		request.Header.Set("Content-Type", "application/json")
-		answer, err := http.DefaultClient.Do(request)
-		if err != nil {
+// restored registers the restore of the checkpoint after the test: the whole emulator state
+// (clock and pending deliveries too) goes back to what the setup left.
+func restored(t *testing.T) {
+	t.Helper()
+	t.Cleanup(func() {
+		if _, err := scanctl("state", "restore", checkpoint); err != nil {
 			t.Fatal(err)
 		}
-		defer answer.Body.Close()
-		var session struct{ SessionToken string `json:"session_token"` }
-		json.NewDecoder(answer.Body).Decode(&session)
-		if answer.StatusCode != 201 || !strings.HasPrefix(session.SessionToken, "vst_") {
-			t.Fatalf("mint answered %d %q", answer.StatusCode, session.SessionToken)
-		}
+		receiver.Clear()
 	})
+}
 
-	t.Run("a simulated scan sends a signed webhook", func(t *testing.T) {
-		scanctl(t, env, "app", "update", "--webhook-url", receiver.URL+"/webhooks")
-		out := scanctl(t, env, "scan", "simulate", "--user", "member_go", "--wait", "--json")
-		var scan struct{ ScanID string `json:"scan_id"` }
-		json.Unmarshal([]byte(strings.SplitN(out, "\n", 2)[0]), &scan)
-		mu.Lock()
-		defer mu.Unlock()
-		found := false
-		for _, event := range events {
-			data, _ := event["data"].(map[string]any)
-			found = found || (event["type"] == "scan.completed" && data["scan_id"] == scan.ScanID)
-		}
-		if !found {
-			t.Fatalf("no signed scan.completed for %s among %v", scan.ScanID, events)
-		}
-	})
+// Delivery is what the receiver saw of one POST.
+type Delivery struct {
+	EventID  string
+	Verified bool
+	Event    map[string]any
+}
 
-	t.Run("a changed body fails the signature check", func(t *testing.T) {
-		mac := hmac.New(sha256.New, []byte(env["SCANCTL_WEBHOOK_SECRET"]))
-		mac.Write([]byte(`{"id":"evt_1"}`))
-		signature := fmt.Sprintf("%x", mac.Sum(nil))
-		if !verify([]byte(`{"id":"evt_1"}`), signature, env["SCANCTL_WEBHOOK_SECRET"]) || verify([]byte(`{"id":"evt_2"}`), signature, env["SCANCTL_WEBHOOK_SECRET"]) {
-			t.Fatal("verify accepts a changed body or refuses the signed one")
+// Receiver is your backend's webhook endpoint in miniature: it verifies before it parses, fails
+// each event's first attempt (HTTP 500) and acknowledges the second (204), so every test plays a retry.
+type Receiver struct {
+	*httptest.Server
+	mu         sync.Mutex
+	deliveries []Delivery
+}
+
+func NewReceiver(secret string) *Receiver {
+	r := &Receiver{}
+	r.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+		body, _ := io.ReadAll(req.Body)
+		d := Delivery{EventID: req.Header.Get("Service-Event-Id"), Verified: Verify(body, req.Header.Get("Service-Signature"), secret)}
+		if d.Verified {
+			json.Unmarshal(body, &d.Event)
 		}
-	})
+		r.mu.Lock()
+		first := true
+		for _, seen := range r.deliveries {
+			first = first && seen.EventID != d.EventID
+		}
+		r.deliveries = append(r.deliveries, d)
+		r.mu.Unlock()
+		switch {
+		case !d.Verified:
+			w.WriteHeader(http.StatusBadRequest)
+		case first:
+			w.WriteHeader(http.StatusInternalServerError)
+		default:
+			w.WriteHeader(http.StatusNoContent)
+		}
+	}))
+	return r
+}
+
+func (r *Receiver) Deliveries() []Delivery {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return append([]Delivery(nil), r.deliveries...)
+}
+
+func (r *Receiver) Clear() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.deliveries = nil
 }

@@ -31,9 +31,14 @@ const RECIPES: Record<string, Recipe> = {
     command: ['python3', '-m', 'pytest', '-q', '-p', 'no:cacheprovider'],
     passed: /\b4 passed\b/,
   },
-  java: { tool: 'java', folder: 'java', command: ['java', 'ScanctlTest.java'], passed: /ok - a changed body fails the check/ },
-  go: { tool: 'go', folder: 'go', command: ['go', 'test', '-v', '-count=1', '.'], passed: /--- PASS: TestScanctl/ },
-  ruby: { tool: 'ruby', folder: 'ruby', command: ['ruby', 'scanctl_test.rb'], passed: /3 runs, \d+ assertions, 0 failures, 0 errors/ },
+  java: {
+    tool: 'javac',
+    folder: 'java',
+    command: ['sh', '-c', 'javac -d build *.java && java -cp build WebhooksTest'],
+    passed: /^all passed$/m,
+  },
+  go: { tool: 'go', folder: 'go', command: ['go', 'test', '-count=1', '-v', './...'], passed: /^ok\s/m },
+  ruby: { tool: 'ruby', folder: 'ruby', command: ['ruby', 'webhooks_test.rb'], passed: /4 runs, \d+ assertions, 0 failures, 0 errors/ },
 };
 
 /** Runs a recipe in a copy of its folder with `env` (the contract's names not in it are unset). */

@@ -2,33 +2,40 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 
 const read = (path: string) => readFileSync(new URL(`../../../${path}`, import.meta.url), 'utf8');
-const FILES: Record<string, string[]> = {
-  python: ['examples/python/conftest.py', 'examples/python/verify.py', 'examples/python/test_webhooks.py'],
-  java: ['examples/java/ScanctlTest.java'],
-  go: ['examples/go/scanctl_test.go'],
-  ruby: ['examples/ruby/scanctl_test.rb'],
-};
 
-describe('docs/languages.md shows the recipes as they are', () => {
-  const doc = read('docs/languages.md');
-  const blocks = [...doc.matchAll(/```(python|java|go|ruby)\n([\s\S]*?)```/g)].map((m) => ({ language: m[1]!, code: m[2]! }));
+/** Code blocks of a page, each with the file the line before it names (`[\`examples/...\`](...):`). */
+function blocks(page: string) {
+  return [...read(page).matchAll(/(?:\[`([^`]+)`\]\([^)]*\):\n\n)?```(\w+)\n([\s\S]*?)```/g)].map((m) => ({
+    file: m[1],
+    language: m[2]!,
+    code: m[3]!,
+  }));
+}
 
-  it('has a block for each language', () => {
-    expect(new Set(blocks.map((b) => b.language))).toEqual(new Set(Object.keys(FILES)));
+describe('docs/languages.md shows whole files of the recipes the tests run', () => {
+  const shown = blocks('docs/languages.md');
+
+  it('has blocks for Python, Go, Ruby and Java', () => {
+    expect(new Set(shown.map((b) => b.language))).toEqual(new Set(['python', 'go', 'ruby', 'java']));
   });
 
-  it('every paragraph of every block is verbatim in the recipe file it comes from', () => {
-    for (const { language, code } of blocks) {
-      const source = FILES[language]!.map(read).join('\n');
-      // A block may join two excerpts: each paragraph of it is verbatim in the file.
-      for (const excerpt of code.split(/\n\s*\n/)) expect(source, `${language}: ${excerpt.slice(0, 60)}`).toContain(excerpt.trimEnd());
+  it('every block is a whole recipe file, named above it, as it is', () => {
+    for (const { file, code } of shown) {
+      expect(file, code.slice(0, 60)).toMatch(/^examples\/(python|go|ruby|java)\//);
+      expect(code, file).toBe(read(file!));
     }
   });
 });
 
-describe('one Python verify', () => {
-  it('docs/testing.md shows examples/python/verify.py as it is', () => {
-    const blocks = [...read('docs/testing.md').matchAll(/```python\n([\s\S]*?)```/g)].map((m) => m[1]);
-    expect(blocks).toEqual([read('examples/python/verify.py')]);
+describe('one verify per language', () => {
+  it("docs/testing.md's Python, Go and Ruby checks are the recipes' verify files, whole", () => {
+    const files: Record<string, string> = {
+      python: 'examples/python/verify.py',
+      go: 'examples/go/verify.go',
+      ruby: 'examples/ruby/verify.rb',
+    };
+    const shown = blocks('docs/testing.md').filter((b) => b.language in files);
+    expect(shown.map((b) => b.language).sort()).toEqual(['go', 'python', 'ruby']);
+    for (const { language, code } of shown) expect(code, language).toBe(read(files[language]!));
   });
 });

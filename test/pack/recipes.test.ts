@@ -1,0 +1,162 @@
+import { execFile, spawnSync } from 'node:child_process';
+import { copyFileSync, cpSync, existsSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ENVIRONMENT } from '../../src/contract/environment.js';
+import { tempDir } from '../helpers/temp.js';
+
+/**
+ * The recipes of examples/ as a team gets them: each folder copied outside this repository, scanctl
+ * packed once and put in its vendor/, installed the way its README says (`npm install`, then CI's
+ * `npm ci`), and its tests run with its own toolchain. Afterwards no process started there is alive
+ * and the folder holds only the recipe's files and what its README says running adds. Python always
+ * runs; Go, Ruby and Java where their tool is installed (.ci/run installs Go and Ruby). Slow (an
+ * install each) and alone in its file; SCANCTL_SKIP_PACK=1 skips it.
+ */
+const run = promisify(execFile);
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const TARBALL = 'vendor/scanctl-0.1.0.tgz';
+const skip = process.env.SCANCTL_SKIP_PACK === '1';
+const options = { maxBuffer: 16 * 1024 * 1024, timeout: 280_000 };
+
+interface Recipe {
+  folder: string;
+  /** The tool whose absence skips it (null: never skipped). */
+  tool: string[] | null;
+  command: string[];
+  passed: RegExp;
+  /** What running it adds beside its own files: its README says so and its .gitignore lists them. */
+  madeByRunning: string[];
+}
+
+const RECIPES: Recipe[] = [
+  {
+    folder: 'python',
+    tool: null,
+    command: ['python3', '-m', 'pytest', '-q'],
+    passed: /\b4 passed\b/,
+    madeByRunning: ['node_modules', '.scanctl', '.pytest_cache', '__pycache__'],
+  },
+  {
+    folder: 'go',
+    tool: ['go', 'version'],
+    command: ['go', 'test', '-count=1', '-v', './...'],
+    passed: /^ok\s/m,
+    madeByRunning: ['node_modules', '.scanctl'],
+  },
+  {
+    folder: 'ruby',
+    tool: ['ruby', '--version'],
+    command: ['ruby', 'webhooks_test.rb'],
+    passed: /4 runs, \d+ assertions, 0 failures, 0 errors/,
+    madeByRunning: ['node_modules', '.scanctl'],
+  },
+  {
+    folder: 'java',
+    tool: ['javac', '--version'],
+    command: ['sh', '-c', 'javac -d build *.java && java -cp build WebhooksTest'],
+    passed: /^all passed$/m,
+    madeByRunning: ['node_modules', '.scanctl', 'build'],
+  },
+];
+
+const has = (tool: string[] | null) => tool === null || spawnSync(tool[0]!, tool.slice(1)).status === 0;
+
+/** Every file under `dir`, relative, leaving out the folders `skipped` names. */
+function files(dir: string, skipped: Set<string>, root = dir): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    if (skipped.has(entry.name)) return [];
+    const path = join(dir, entry.name);
+    return entry.isDirectory() ? files(path, skipped, root) : [relative(root, path)];
+  });
+}
+
+/** Live processes whose command line or working folder is inside `dir`. */
+function processesIn(dir: string): string[] {
+  return readdirSync('/proc')
+    .filter((pid) => /^\d+$/.test(pid))
+    .flatMap((pid) => {
+      try {
+        const cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ');
+        const cwd = readlinkSync(`/proc/${pid}/cwd`);
+        return cmdline.includes(dir) || cwd.startsWith(dir) ? [`${pid}: ${cmdline}`] : [];
+      } catch {
+        return []; // ended while we looked
+      }
+    });
+}
+
+describe.skipIf(skip)('the recipes, copied out and run as their READMEs say', () => {
+  let tarball = '';
+
+  beforeAll(async () => {
+    expect(existsSync(join(ROOT, 'dist', 'cli', 'main.js')), 'run npm run build first').toBe(true);
+    const packed = tempDir('scanctl-recipes-pack-');
+    await run('npm', ['pack', '--ignore-scripts', '--pack-destination', packed], { cwd: ROOT, ...options });
+    tarball = join(packed, 'scanctl-0.1.0.tgz');
+  }, 120_000);
+
+  for (const recipe of RECIPES) {
+    const available = has(recipe.tool);
+    const name = `${recipe.folder}${available ? '' : ` (skipped: no ${recipe.tool![0]})`}`;
+    describe.skipIf(!available)(`the ${name} recipe`, () => {
+      let dir = '';
+      let result = { code: 0, output: '' };
+
+      beforeAll(async () => {
+        dir = join(tempDir(`scanctl-recipe-${recipe.folder}-`), 'recipe');
+        cpSync(join(ROOT, 'examples', recipe.folder), dir, {
+          recursive: true,
+          filter: (path) => !recipe.madeByRunning.some((made) => path.endsWith(`/${made}`)) && !path.endsWith('.tgz'),
+        });
+        copyFileSync(tarball, join(dir, TARBALL));
+        // The README: `npm install` after adding the tarball (it pins the tarball's checksum), then CI's `npm ci`.
+        const npm = ['--ignore-scripts', '--prefer-offline', '--no-audit', '--no-fund'];
+        await run('npm', ['install', ...npm], { cwd: dir, ...options });
+        await run('npm', ['ci', ...npm], { cwd: dir, ...options });
+        const env: Record<string, string | undefined> = {
+          ...process.env,
+          // The bin's `#!/usr/bin/env node` finds this Node line, as setup-node arranges in CI.
+          PATH: `${dirname(process.execPath)}:${process.env.PATH ?? ''}`,
+          NO_COLOR: '1',
+          PYTEST_DISABLE_PLUGIN_AUTOLOAD: '1',
+        };
+        for (const variable of Object.keys(ENVIRONMENT)) delete env[variable];
+        delete env.SCANCTL_COMMAND;
+        result = await run(recipe.command[0]!, recipe.command.slice(1), { cwd: dir, env, ...options }).then(
+          ({ stdout, stderr }) => ({ code: 0, output: stdout + stderr }),
+          (error: { code: number; stdout: string; stderr: string }) => ({ code: error.code, output: `${error.stdout}${error.stderr}` }),
+        );
+      }, 300_000);
+
+      it('CHOICE-49: installs scanctl from the vendored tarball into node_modules/.bin/scanctl', () => {
+        const lock = JSON.parse(readFileSync(join(dir, 'package-lock.json'), 'utf8')) as {
+          packages: Record<string, { resolved?: string }>;
+        };
+        expect(lock.packages['node_modules/scanctl']?.resolved).toBe(`file:${TARBALL}`);
+        expect(existsSync(join(dir, 'node_modules', '.bin', 'scanctl'))).toBe(true);
+      });
+
+      it('WH-4, WH-9, CHOICE-41: its tests pass: a retried webhook verified and acknowledged, each test restored to the checkpoint', () => {
+        expect(result.code, result.output).toBe(0);
+        expect(result.output).toMatch(recipe.passed);
+      });
+
+      it('CHOICE-50: leaves no process behind (the emulator is stopped with what it started)', () => {
+        expect(processesIn(dir)).toEqual([]);
+      });
+
+      it('CHOICE-50: leaves only the recipe files, the tarball and what its README says running adds', () => {
+        const made = new Set(recipe.madeByRunning);
+        const copied = files(join(ROOT, 'examples', recipe.folder), made).filter((f) => !f.endsWith('.tgz'));
+        expect(files(dir, made).sort()).toEqual([...copied, TARBALL].sort());
+        for (const folder of readdirSync(dir)) {
+          if (!copied.some((f) => f.split('/')[0] === folder) && folder !== 'vendor')
+            expect(made, `${folder} is not in the README`).toContain(folder);
+        }
+      });
+    });
+  }
+});
