@@ -1,0 +1,65 @@
+import { execFile } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { tempDir } from '../helpers/temp.js';
+
+/**
+ * A clone of this repository as a new user gets it (git clone of the committed tree, origin a local
+ * path): `npm install` builds once and leaves `git status` clean, and the README's git-dependency
+ * lines install scanctl into another project from that clone. Slow (two installs);
+ * SCANCTL_SKIP_PACK=1 skips it.
+ */
+const run = promisify(execFile);
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const skip = process.env.SCANCTL_SKIP_PACK === '1';
+const options = { maxBuffer: 32 * 1024 * 1024, timeout: 240_000 };
+const env = {
+  ...process.env,
+  PATH: `${dirname(process.execPath)}:${process.env.PATH ?? ''}`,
+  npm_config_audit: 'false',
+  npm_config_fund: 'false',
+};
+
+/** The README's shell lines for a git dependency, as a reader copies them. */
+function gitDependencyLines(): string {
+  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  const match = /# or as a git dependency[^\n]*\n((?:[^\n`][^\n]*\n)+)/.exec(readme);
+  if (!match) throw new Error('README.md has no git dependency lines');
+  return match[1]!;
+}
+
+describe.skipIf(skip)('a clone of the repository', () => {
+  let root = '';
+  let clone = '';
+  let install = '';
+
+  beforeAll(async () => {
+    root = tempDir('scanctl-clone-');
+    clone = join(root, 'scanctl');
+    await run('git', ['clone', '--quiet', ROOT, clone], options);
+    // --foreground-scripts: the lifecycle scripts' own lines, so the builds can be counted.
+    const { stdout, stderr } = await run('npm', ['install', '--prefer-offline', '--foreground-scripts'], { cwd: clone, env, ...options });
+    install = stdout + stderr;
+  }, 300_000);
+
+  it('npm install builds once (prepare) and leaves git status clean', async () => {
+    expect(install.match(/^> scanctl@[\d.]+ build$/gm), install.slice(-2000)).toHaveLength(1);
+    expect(existsSync(join(clone, 'dist', 'cli', 'main.js'))).toBe(true);
+    const { stdout } = await run('git', ['status', '--porcelain'], { cwd: clone });
+    expect(stdout).toBe('');
+  });
+
+  it("the README's git dependency installs from a clone whose origin is a local path", async () => {
+    const project = join(root, 'your-project');
+    mkdirSync(project);
+    writeFileSync(join(project, 'package.json'), '{ "name": "your-project", "private": true }\n');
+    await run('sh', ['-ec', gitDependencyLines()], { cwd: project, env: { ...env, npm_config_prefer_offline: 'true' }, ...options });
+    const pkg = JSON.parse(readFileSync(join(project, 'package.json'), 'utf8')) as { devDependencies: Record<string, string> };
+    expect(pkg.devDependencies.scanctl).toMatch(/^git\+file:\/\//);
+    const { stdout } = await run(join(project, 'node_modules', '.bin', 'scanctl'), ['--version'], { env, ...options });
+    expect(stdout.trim()).toBe('0.1.0');
+  }, 300_000);
+});
