@@ -8,8 +8,9 @@ import { tempDir } from '../helpers/temp.js';
 
 /**
  * A clone of this repository as a new user gets it (git clone of the committed tree, origin a local
- * path): `npm install` builds once and leaves `git status` clean, and the README's git-dependency
- * lines install scanctl into another project from that clone. Slow (two installs);
+ * path): `npm install` builds once and leaves `git status` clean, the README's git-dependency
+ * lines install scanctl into another project from that clone, and the CI action's `version: source`
+ * builds it from that checkout. Slow (three installs);
  * SCANCTL_SKIP_PACK=1 skips it.
  */
 const run = promisify(execFile);
@@ -60,6 +61,20 @@ describe.skipIf(skip)('a clone of the repository', () => {
     const pkg = JSON.parse(readFileSync(join(project, 'package.json'), 'utf8')) as { devDependencies: Record<string, string> };
     expect(pkg.devDependencies.scanctl).toMatch(/^git\+file:\/\//);
     const { stdout } = await run(join(project, 'node_modules', '.bin', 'scanctl'), ['--version'], { env, ...options });
+    expect(stdout.trim()).toBe('0.1.0');
+  }, 300_000);
+
+  it('the action with version: source builds scanctl from its own checkout and hands the CLI to later steps', async () => {
+    const githubEnv = join(root, 'github-env');
+    writeFileSync(githubEnv, '');
+    await run('sh', [join(clone, '.github', 'action', 'install.sh')], {
+      env: { ...env, GITHUB_ACTION_PATH: clone, GITHUB_ENV: githubEnv, INPUT_VERSION: 'source' },
+      ...options,
+    });
+    const cli = /^SCANCTL_CLI=(.+)$/m.exec(readFileSync(githubEnv, 'utf8'))?.[1];
+    expect(cli).toBe(`node ${clone}/bin/scanctl.js`);
+    const [command, ...args] = cli!.split(' ');
+    const { stdout } = await run(command!, [...args, '--version'], { env, ...options });
     expect(stdout.trim()).toBe('0.1.0');
   }, 300_000);
 });
