@@ -11,8 +11,9 @@ const LAYERS = [
   { dir: 'store', rank: 3 },
   { dir: 'webhooks', rank: 4 },
   { dir: 'emulator', rank: 5 },
-  // The web console is another face of the emulator: mounted by it, calling its domain functions.
-  { dir: 'console', rank: 5 },
+  // The web console is another face of the emulator: calling its domain functions, mounted on its app
+  // by whoever starts it (serve, startEmulator) through createEmulator's `mounts`.
+  { dir: 'console', rank: 6 },
   { dir: 'client', rank: 6 },
   { dir: 'sdk', rank: 6 },
   { dir: 'tui', rank: 7 },

@@ -1,3 +1,4 @@
+import { mountConsole } from '../console/mount.js';
 import type { Server } from 'node:http';
 import { resolve } from 'node:path';
 import { readServeState } from '../emulator/serve-state.js';
@@ -48,6 +49,8 @@ export async function startForCli(run: EmulatorRunOptions, listen: ListenOptions
       reset: listen.reset,
       rateLimitPerSecond: run.rateLimitPerSecond,
       version: packageVersion(),
+      // The web console at `/`: its code loads on the first console request, not at start-up.
+      mounts: [mountConsole],
       stateFile: listen.stateFile === null ? null : resolve(listen.cwd, listen.stateFile),
       seed: run.seed,
       clock: run.clock,

@@ -9,7 +9,6 @@ import { randomIds, type Ids } from '../util/ids.js';
 import { openClock, seededIds, type ClockSetup } from './clock-and-ids.js';
 import { createWebhookEngine } from '../webhooks/engine.js';
 import { emulatorUserAgent } from '../webhooks/headers.js';
-import { mountConsole } from '../console/mount.js';
 import { Bus } from './bus.js';
 import type { AppEnv, EmulatorConfig, EmulatorContext } from './context.js';
 import { RateLimiter } from './domain/rate-limit.js';
@@ -38,7 +37,12 @@ export interface EmulatorDeps {
   config?: Partial<EmulatorConfig>;
   /** Where warnings and internal errors go (default: nowhere). */
   logger?: Logger;
+  /** Other faces mounted beside the API, before the fallbacks (the web console: a higher layer, handed in). */
+  mounts?: ReadonlyArray<Mount>;
 }
+
+/** Mounts a face of the emulator (its own routes) on its app. */
+export type Mount = (app: Hono<AppEnv>, ctx: EmulatorContext) => void;
 
 export interface Emulator extends EmulatorContext {
   app: Hono<AppEnv>;
@@ -106,8 +110,7 @@ export function createEmulator(deps: EmulatorDeps): Emulator {
   app.use('*', limitBodies(config.maxBodyBytes, ownLimits));
   app.use('*', injectFaults(ctx));
   mountRoutes(app, ctx, ROUTES);
-  // The web console at `/`: its code loads on the first console request, not at start-up.
-  mountConsole(app, ctx);
+  for (const mount of deps.mounts ?? []) mount(app, ctx);
   installFallbacks(app, ctx.logger);
   return { ...ctx, app };
 }

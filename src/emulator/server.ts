@@ -7,7 +7,7 @@ import { InFlightRequests, type SettleReport } from './http/in-flight.js';
 import { limitConnections, maxConnectionsFor, openFileLimit } from './http/connection-limits.js';
 import { CHOICES } from '../contract/choices.js';
 import { clearServeState, writeServeState } from './serve-state.js';
-import { createEmulator, type Emulator } from './create-emulator.js';
+import { createEmulator, type Emulator, type Mount } from './create-emulator.js';
 import { startSweeper } from './sweeper.js';
 import { seedAtStart } from './seed.js';
 import type { ClockSetup } from './clock-and-ids.js';
@@ -47,6 +47,8 @@ export interface ServeOptions {
    * emulator loads). No request listener is attached to it: the caller attaches `requestListener`.
    */
   boundServer?: Server;
+  /** Faces mounted beside the API (serve and startEmulator: the web console). */
+  mounts?: ReadonlyArray<Mount>;
   /** Where warnings and internal errors go (serve: its stderr; default: nowhere). */
   logger?: Logger;
 }
@@ -117,6 +119,7 @@ export async function startEmulatorServer(options: ServeOptions): Promise<Runnin
       seed: options.seed ?? null,
       clockSetup: options.clock,
       logger: options.logger,
+      mounts: options.mounts,
       config: { version: options.version, inlineFixtures: options.inlineFixtures ?? null, rateLimitPerSecond: options.rateLimitPerSecond },
     });
     const fixturesLoaded = seedAtStart(emulator, options.fixturesPath, options.inlineFixtures ?? null);

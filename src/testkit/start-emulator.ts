@@ -1,3 +1,4 @@
+import { mountConsole } from '../console/mount.js';
 import type { z } from 'zod';
 import { CHOICES } from '../contract/choices.js';
 import type { StateFile } from '../contract/state.js';
@@ -58,6 +59,8 @@ export async function startEmulator(options: StartEmulatorOptions = {}): Promise
     reset: false,
     rateLimitPerSecond: options.rateLimitPerSecond ?? CHOICES.testRunRateLimitPerSecond,
     version: packageVersion(),
+    // The web console at `/`, as serve has it.
+    mounts: [mountConsole],
     stateFile: null,
     seed: options.seed ?? null,
     clock: {

@@ -1,3 +1,4 @@
+import { mountConsole } from '../../src/console/mount.js';
 import type { Logger } from '../../src/util/logger.js';
 import { VirtualClock, frozenBase } from '../../src/clock/clock.js';
 import { createEmulator, type Emulator } from '../../src/emulator/create-emulator.js';
@@ -50,6 +51,7 @@ export function testEmulator(
     ids: randomIds,
     box: SecretBox.random(),
     logger: options.logger,
+    mounts: [mountConsole],
     config: {
       rateLimitPerSecond: options.rateLimitPerSecond ?? 0,
       defaultAppId: DEMO.appId,
