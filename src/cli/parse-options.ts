@@ -1,4 +1,5 @@
 import { InvalidArgumentError, type Option } from 'commander';
+import { z } from 'zod';
 import { DURATION_PATTERN, formatDuration, MAX_DURATION_MS, parseDuration } from '../clock/duration.js';
 import { FAULT_METHODS, FAULT_PATH_PATTERN, type FaultCreateRequest } from '../contract/faults.js';
 import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from '../contract/webhooks.js';
@@ -33,7 +34,7 @@ function decimal(min: number, max: number): Parser<number> {
   };
 }
 
-export const probability = decimal(0, 1);
+const probability = decimal(0, 1);
 
 /** A duration such as 90s, 15m, 24h, 3d or 1h30m, in milliseconds, within limits that the message states. */
 export function duration(limits: { min?: number; max?: number } = {}): Parser<number> {
@@ -82,6 +83,38 @@ export function isHttpUrl(value: string): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * The parser of a flag that fills one field of a request body, derived from the field's schema in
+ * the contract: its bounds (and a pattern's message) are the schema's, so the flag and the wire
+ * body cannot disagree. A number field takes decimal digits (whole numbers when the schema says
+ * int); a string field is checked by the schema itself.
+ */
+export function fieldOf(field: z.ZodType): Parser<unknown> {
+  const inner = unwrap(field);
+  if (inner instanceof z.ZodNumber) {
+    const min = inner.minValue ?? Number.MIN_SAFE_INTEGER;
+    const max = inner.maxValue ?? Number.MAX_SAFE_INTEGER;
+    return inner.format?.includes('int') ? wholeNumber(min, max) : decimal(min, max);
+  }
+  return (value) => {
+    const parsed = inner.safeParse(value);
+    if (parsed.success) return parsed.data;
+    const issue = parsed.error.issues[0]!;
+    if ((issue.code === 'too_small' || issue.code === 'too_big') && inner instanceof z.ZodString && inner.maxLength !== null)
+      return fail(`text of ${inner.minLength ?? 0} to ${inner.maxLength} characters`);
+    return fail(issue.message.replace(/^must be /, ''));
+  };
+}
+
+/** The schema under .optional(), .nullable() and .default(). */
+function unwrap(field: z.ZodType): z.ZodType {
+  if (field instanceof z.ZodOptional || field instanceof z.ZodNullable || field instanceof z.ZodDefault) {
+    const inner: unknown = field.unwrap();
+    if (inner instanceof z.ZodType) return unwrap(inner);
+  }
+  return field;
 }
 
 /** Text that matches a pattern, described for the message. */

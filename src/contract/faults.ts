@@ -8,7 +8,7 @@ import { DateTime } from './time.js';
 export const FAULT_METHODS = ['*', 'GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'] as const;
 export type FaultMethod = (typeof FAULT_METHODS)[number];
 /** A code the developer picks: lowercase snake case, like every code of the spec. */
-export const FAULT_CODE_PATTERN = /^[a-z][a-z0-9]*(_[a-z0-9]+)*$/;
+const FAULT_CODE_PATTERN = /^[a-z][a-z0-9]*(_[a-z0-9]+)*$/;
 /** /v1/sessions, /v1/apps/:app_id, /v1/* ; never the control plane. */
 export const FAULT_PATH_PATTERN = /^\/[A-Za-z0-9._~:@!$&'()+,;=%/-]*\*?$/;
 

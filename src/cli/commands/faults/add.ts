@@ -1,7 +1,7 @@
 import { Option, type Command } from 'commander';
-import { FAULT_CODE_PATTERN, type FaultCreateRequest } from '../../../contract/faults.js';
+import { FaultCreateRequest } from '../../../contract/faults.js';
 import { contextOf } from '../../context.js';
-import { matching, probability, wholeNumber } from '../../parse-options.js';
+import { fieldOf } from '../../parse-options.js';
 import { describeFault } from './describe.js';
 import { parseRoute, type FaultRoute } from '../../parse-options.js';
 import { checkRouteIsDeclared } from './route.js';
@@ -16,6 +16,9 @@ interface AddFlags {
   message?: string;
 }
 
+/** The body's fields: each flag's bounds come from the schema the emulator checks the body with. */
+const field = FaultCreateRequest.shape;
+
 /** `scanctl faults add`: make a chosen route answer a chosen error on purpose. */
 export function register(group: Command): void {
   group
@@ -29,20 +32,18 @@ export function register(group: Command): void {
         .argParser(parseRoute)
         .makeOptionMandatory(),
     )
-    .addOption(new Option('--status <code>', 'HTTP status to answer, 400-599').argParser(wholeNumber(400, 599)).makeOptionMandatory())
+    .addOption(new Option('--status <code>', 'HTTP status to answer, 400-599').argParser(fieldOf(field.status)).makeOptionMandatory())
     .addOption(
       new Option('--code <code>', 'error code in lowercase snake case, e.g. rate_limited')
-        .argParser(matching(FAULT_CODE_PATTERN, 'lowercase snake case, like rate_limited'))
+        .argParser(fieldOf(field.code))
         .makeOptionMandatory(),
     )
-    .addOption(new Option('--count <n>', 'only the next n matching calls').argParser(wholeNumber(1, 1_000_000)).conflicts('probability'))
-    .addOption(new Option('--probability <p>', 'each matching call fails with probability p (0..1), seeded').argParser(probability))
-    .addOption(new Option('--seed <n>', 'seed of the probability draws (printed when not given)').argParser(wholeNumber(0, 2 ** 32 - 1)))
+    .addOption(new Option('--count <n>', 'only the next n matching calls').argParser(fieldOf(field.count)).conflicts('probability'))
     .addOption(
-      new Option('--message <text>', 'the error message (default: says the fault was injected)').argParser(
-        matching(/^[^]{1,500}$/, 'a message of 1 to 500 characters'),
-      ),
+      new Option('--probability <p>', 'each matching call fails with probability p (0..1), seeded').argParser(fieldOf(field.probability)),
     )
+    .addOption(new Option('--seed <n>', 'seed of the probability draws (printed when not given)').argParser(fieldOf(field.seed)))
+    .addOption(new Option('--message <text>', 'the error message (default: says the fault was injected)').argParser(fieldOf(field.message)))
     .addHelpText('after', '\nExample: scanctl faults add --route "POST /v1/sessions" --status 429 --code rate_limited --count 3')
     .action(async (flags: AddFlags, command: Command) => {
       const ctx = contextOf(command);

@@ -1,9 +1,9 @@
 import { Argument, Option, type Command } from 'commander';
 import { formatDuration } from '../../../clock/duration.js';
-import type { ChaosSetRequest, Chaos } from '../../../contract/chaos.js';
+import { ChaosSetRequest, type Chaos } from '../../../contract/chaos.js';
 import { contextOf } from '../../context.js';
 import { UserError } from '../../errors.js';
-import { parseDelay, probability, wholeNumber } from '../../parse-options.js';
+import { fieldOf, parseDelay } from '../../parse-options.js';
 
 interface ChaosFlags {
   drop?: number;
@@ -54,6 +54,9 @@ export function replayCommand(c: Chaos): string {
   return args.join(' ');
 }
 
+/** The body's fields: each flag's bounds come from the schema the emulator checks the body with. */
+const field = ChaosSetRequest.shape;
+
 /** scanctl webhook chaos: seeded delivery chaos, per app. */
 export function register(group: Command): void {
   group
@@ -62,9 +65,11 @@ export function register(group: Command): void {
       'seeded, reproducible delivery chaos for an app: drop, duplicate, delay, reorder, fail the first N attempts; "off" to stop; no flags shows it',
     )
     .addArgument(new Argument('[off]', '"off" turns chaos off').choices(['off']))
-    .addOption(new Option('--drop <p>', 'drop this share of attempts (not sent; retried as usual)').argParser(probability))
+    .addOption(new Option('--drop <p>', 'drop this share of attempts (not sent; retried as usual)').argParser(fieldOf(field.drop)))
     .addOption(
-      new Option('--duplicate <p>', 'send this share of deliveries twice (same bytes, same Service-Event-Id)').argParser(probability),
+      new Option('--duplicate <p>', 'send this share of deliveries twice (same bytes, same Service-Event-Id)').argParser(
+        fieldOf(field.duplicate),
+      ),
     )
     .addOption(
       new Option('--delay <duration|p>', 'delay attempts: 30s (every one), 0.2 (a share, by a seeded amount) or 30s@0.2').argParser(
@@ -74,13 +79,13 @@ export function register(group: Command): void {
     .option('--reorder', 'shuffle the order of deliveries queued together (seeded)')
     .addOption(
       new Option('--fail-first <n>', 'the first n attempts of every delivery fail as if the receiver answered --fail-status').argParser(
-        wholeNumber(0, 1000),
+        fieldOf(field.fail_first),
       ),
     )
-    .addOption(new Option('--fail-status <code>', 'status of --fail-first attempts').argParser(wholeNumber(100, 599)).default(500))
+    .addOption(new Option('--fail-status <code>', 'status of --fail-first attempts').argParser(fieldOf(field.fail_status)).default(500))
     .addOption(
       new Option('--seed <n>', 'seed of every draw (printed when not given, so a CI failure replays exactly)').argParser(
-        wholeNumber(0, 2 ** 32 - 1),
+        fieldOf(field.seed),
       ),
     )
     .addHelpText('after', '\nExample: scanctl webhook chaos --duplicate 0.2 --fail-first 2 --seed 7\n         scanctl webhook chaos off')
