@@ -50,6 +50,11 @@ export class ExchangeLog {
     return response;
   };
 
+  /** Drops what was kept from `mark` (an earlier `exchanges.length`) on: answers that are not the rule's record. */
+  discardSince(mark: number): void {
+    this.exchanges.splice(mark);
+  }
+
   private async waitForSlot(): Promise<void> {
     const gap = 1000 / this.maxPerSecond;
     const now = Date.now();
