@@ -39,3 +39,23 @@ describe('one verify per language', () => {
     for (const { language, code } of shown) expect(code, language).toBe(read(files[language]!));
   });
 });
+
+describe("docs/testing.md's TypeScript and JavaScript come from the example backend, which runs", () => {
+  it('a block named after a file is that file, whole; any other block is verbatim in one of examples/backend/', () => {
+    const sources = ['quickstart.test.ts', 'checkpoint.test.ts', 'backend.js', 'backend.test.ts'].map((f) => read(`examples/backend/${f}`));
+    const shown = blocks('docs/testing.md').filter((b) => b.language === 'ts' || b.language === 'js');
+    expect(shown.length).toBeGreaterThan(4);
+    expect(shown.filter((b) => b.file).map((b) => b.file)).toEqual([
+      'examples/backend/quickstart.test.ts',
+      'examples/backend/checkpoint.test.ts',
+    ]);
+    for (const { file, code } of shown) {
+      if (file) expect(code, file).toBe(read(file));
+      else
+        expect(
+          sources.some((source) => source.includes(code)),
+          code.slice(0, 80),
+        ).toBe(true);
+    }
+  });
+});
