@@ -72,10 +72,11 @@ describe('CHOICE-37: back-pressure on streams (built CLI)', () => {
       }
       const clock = await fetch(`${serve.baseUrl}/_scanctl/clock`);
       expect(clock.status).toBe(200);
-      // Measured (20 subscribers, small young generation): +18 MiB, against +25 MiB with the bound lifted (subscribers
-      // share each event's text, so an unbounded queue grows by a reference per event, but grows for ever).
-      // The bound's own proof is above: every stalled subscriber was closed. The kernel's socket buffers are outside RSS.
-      expect(during - before).toBeLessThan(40);
+      // The bound's own proof is above: every stalled subscriber was closed. This bounds what the streams cost beside
+      // it: ~9.5 MB of lines each, so a copy per subscriber (in the response's buffer, say) would add ~190 MiB. Measured:
+      // +18 MiB on an idle machine, up to +46 MiB while other tests load it (the heap's garbage of the load, not
+      // kept): the margin is for that. The kernel's socket buffers are outside RSS.
+      expect(during - before).toBeLessThan(80);
     },
   );
 });
