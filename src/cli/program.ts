@@ -1,6 +1,5 @@
 import { Command, CommanderError, Option } from 'commander';
-import * as accountReinstate from './commands/account/reinstate.js';
-import * as accountSuspend from './commands/account/suspend.js';
+import { ACCOUNT_STATE_VERBS } from './commands/account/change-state.js';
 import * as appShow from './commands/app/show.js';
 import * as appUpdate from './commands/app/update.js';
 import * as clockAdvance from './commands/clock/advance.js';
@@ -10,15 +9,12 @@ import * as conform from './commands/conform/run.js';
 import * as faultsAdd from './commands/faults/add.js';
 import * as faultsClear from './commands/faults/clear.js';
 import * as faultsList from './commands/faults/list.js';
-import * as installationBlock from './commands/installation/block.js';
+import { INSTALLATION_STATE_VERBS } from './commands/installation/change-state.js';
 import * as installationList from './commands/installation/list.js';
-import * as installationUnblock from './commands/installation/unblock.js';
+import { KEY_STATE_VERBS } from './commands/key/change-state.js';
 import * as keyCreate from './commands/key/create.js';
 import * as keyList from './commands/key/list.js';
-import * as keyReinstate from './commands/key/reinstate.js';
-import * as keyRevoke from './commands/key/revoke.js';
 import * as keyRotate from './commands/key/rotate.js';
-import * as keySuspend from './commands/key/suspend.js';
 import * as logsTail from './commands/logs/tail.js';
 import * as openapi from './commands/openapi.js';
 import * as record from './commands/record.js';
@@ -51,7 +47,7 @@ import type { CliIo } from './io.js';
 import { GLOBAL_OPTIONS, type GlobalOptionName } from './global-options.js';
 import { envReadByCli, httpUrl } from './parse-options.js';
 
-/** A command file: one verb, registered on its parent (the program or a group). */
+/** A command: one verb, registered on its parent (the program or a group); verbs that differ only in an action share a file. */
 interface CommandModule {
   register(parent: Command): void;
 }
@@ -79,9 +75,9 @@ const COMMANDS: Array<TopCommand | CommandGroup> = [
   {
     group: 'key',
     description: 'secret and publishable keys (the portal side)',
-    verbs: [keyList, keyCreate, keyRotate, keyRevoke, keySuspend, keyReinstate],
+    verbs: [keyList, keyCreate, keyRotate, ...KEY_STATE_VERBS],
   },
-  { group: 'account', description: 'suspend or reinstate an account (the portal side)', verbs: [accountSuspend, accountReinstate] },
+  { group: 'account', description: 'suspend or reinstate an account (the portal side)', verbs: ACCOUNT_STATE_VERBS },
   { group: 'clock', description: "the emulator's virtual clock", verbs: [clockShow, clockAdvance, clockSet] },
   {
     group: 'scan',
@@ -92,7 +88,7 @@ const COMMANDS: Array<TopCommand | CommandGroup> = [
   {
     group: 'installation',
     description: 'device installations: list, block, unblock',
-    verbs: [installationList, installationBlock, installationUnblock],
+    verbs: [installationList, ...INSTALLATION_STATE_VERBS],
   },
   {
     group: 'webhook',

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { contextOf } from '../../context.js';
 
 /** `scanctl account suspend|reinstate [account_id]` (CHOICE-8); default: the app's account. */
-export function accountStateCommand(action: 'suspend' | 'reinstate', description: string) {
+function accountStateCommand(action: 'suspend' | 'reinstate', description: string) {
   return (group: Command): void => {
     group
       .command(`${action} [account_id]`)
@@ -16,3 +16,9 @@ export function accountStateCommand(action: 'suspend' | 'reinstate', description
       });
   };
 }
+
+/** The group's verbs: they differ only in the action. */
+export const ACCOUNT_STATE_VERBS = [
+  { register: accountStateCommand('suspend', 'suspend an account: its keys get 403 account_suspended') },
+  { register: accountStateCommand('reinstate', 'lift an account suspension') },
+];

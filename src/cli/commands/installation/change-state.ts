@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { contextOf } from '../../context.js';
 
 /** `scanctl installation block|unblock INSTALLATION`: a blocked installation's next scan fails to start (DEV-3). */
-export function installationStateCommand(action: 'block' | 'unblock', description: string) {
+function installationStateCommand(action: 'block' | 'unblock', description: string) {
   return (group: Command): void => {
     group
       .command(`${action} <installation>`)
@@ -14,3 +14,14 @@ export function installationStateCommand(action: 'block' | 'unblock', descriptio
       });
   };
 }
+
+/** `scanctl installation block` and `unblock`: they differ only in the action. */
+export const INSTALLATION_STATE_VERBS = [
+  {
+    register: installationStateCommand(
+      'block',
+      'block an installation server-side: its next scan fails to start (403 installation_blocked)',
+    ),
+  },
+  { register: installationStateCommand('unblock', 'lift the block') },
+];

@@ -2,8 +2,8 @@ import type { Command } from 'commander';
 import { contextOf } from '../../context.js';
 import { envOption, renderKeys } from './render.js';
 
-/** `scanctl key revoke|suspend|reinstate [key_id]`: one shape, three actions (each in its own file). */
-export function keyStateCommand(action: 'revoke' | 'suspend' | 'reinstate', description: string) {
+/** `scanctl key revoke|suspend|reinstate [key_id]`: one shape, three actions. */
+function keyStateCommand(action: 'revoke' | 'suspend' | 'reinstate', description: string) {
   return (group: Command): void => {
     group
       .command(`${action} [key_id]`)
@@ -17,3 +17,10 @@ export function keyStateCommand(action: 'revoke' | 'suspend' | 'reinstate', desc
       });
   };
 }
+
+/** `scanctl key revoke`, `suspend` and `reinstate` (CHOICE-8): they differ only in the action. */
+export const KEY_STATE_VERBS = [
+  { register: keyStateCommand('revoke', 'revoke a key at once (final)') },
+  { register: keyStateCommand('suspend', 'suspend a key (403 key_suspended until reinstated)') },
+  { register: keyStateCommand('reinstate', 'lift a key suspension') },
+];

@@ -1,3 +1,0 @@
-import { accountStateCommand } from './change-state.js';
-
-export const register = accountStateCommand('reinstate', 'lift an account suspension');

@@ -1,3 +1,0 @@
-import { installationStateCommand } from './change-state.js';
-
-export const register = installationStateCommand('unblock', 'lift the block');
