@@ -170,7 +170,7 @@ describe.skipIf(skip)('npm pack + global install of the tarball', () => {
       }).catch((error: { stdout: string; stderr: string }) => error);
       const out = `${(tested as { stdout: string }).stdout}${(tested as { stderr: string }).stderr}`;
       expect(out).not.toContain('Cannot find module');
-      expect(out).toMatch(/Test Files\s+2 passed \(2\)/);
+      expect(out).toMatch(/Test Files\s+4 passed \(4\)/);
     }, 300_000);
   });
 });
