@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { machine, ROOT } from './lib.js';
 import coldStart from './cases/cold-start.js';
 import serveReady from './cases/serve-ready.js';
+import first201 from './cases/first-201.js';
 import sessionsThroughput from './cases/sessions-throughput.js';
 import webhookThroughput from './cases/webhook-throughput.js';
 import failingDeliveries from './cases/failing-deliveries.js';
@@ -25,6 +26,7 @@ import checkpointRestore from './cases/checkpoint-restore.js';
 const CASES = [
   coldStart,
   serveReady,
+  first201,
   sessionsThroughput,
   webhookThroughput,
   failingDeliveries,
