@@ -2,7 +2,8 @@ import { Option, type Command } from 'commander';
 import type { UpdateAppRequest } from '../../../contract/apps.js';
 import { contextOf } from '../../context.js';
 import { UserError } from '../../errors.js';
-import { webhookUrl, wholeNumber } from '../../parse-options.js';
+import { QuotaRequest } from '../../../contract/control.js';
+import { fieldOf, webhookUrl } from '../../parse-options.js';
 import { renderApp } from './view.js';
 
 /** `scanctl app update`: every flag is checked before the first request, so an update is never partial. */
@@ -12,7 +13,9 @@ export function register(group: Command): void {
     .description('change webhook_url, results delivery or the daily quota (logs in to the portal, then PATCH /v1/apps/{app_id})')
     .addOption(new Option('--webhook-url <url>', 'where deliveries go; "none" clears it').argParser(webhookUrl))
     .addOption(new Option('--results-delivery <state>', 'store results and send scan.results_available').choices(['on', 'off']))
-    .addOption(new Option('--quota <n>', 'daily session quota (emulator control plane)').argParser(wholeNumber(0, 1_000_000_000)))
+    .addOption(
+      new Option('--quota <n>', 'daily session quota (emulator control plane)').argParser(fieldOf(QuotaRequest.shape.daily_session_quota)),
+    )
     .action(async (flags: { webhookUrl?: string; resultsDelivery?: 'on' | 'off'; quota?: number }, command: Command) => {
       const ctx = contextOf(command);
       if (flags.webhookUrl === undefined && flags.resultsDelivery === undefined && flags.quota === undefined) {
