@@ -111,7 +111,11 @@ public final class Scanctl implements AutoCloseable {
     if (serve == null) return;
     serve.descendants().forEach(ProcessHandle::destroy);
     serve.destroy();
-    serve.waitFor();
+    // SIGKILL to what is left if it has not ended within 10 s.
+    if (!serve.waitFor(10, java.util.concurrent.TimeUnit.SECONDS)) {
+      serve.descendants().forEach(ProcessHandle::destroyForcibly);
+      serve.destroyForcibly().waitFor();
+    }
   }
 
   /** What the receiver saw of one POST. */

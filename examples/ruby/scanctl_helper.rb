@@ -63,7 +63,16 @@ class Scanctl
     writer.close
     Minitest.after_run do
       Process.kill("TERM", -pid)
-      Process.wait(pid)
+      # SIGKILL to the group if it has not ended within 10 s.
+      deadline = Process.clock_gettime(Process::CLOCK_MONOTONIC) + 10
+      until (ended = Process.wait(pid, Process::WNOHANG))
+        break if Process.clock_gettime(Process::CLOCK_MONOTONIC) > deadline
+        sleep 0.1
+      end
+      unless ended
+        Process.kill("KILL", -pid)
+        Process.wait(pid)
+      end
       reader.close
     end
     ready = JSON.parse(reader.gets) # serve --json: one ready line, nothing before it
