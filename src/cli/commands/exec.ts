@@ -82,7 +82,7 @@ export function register(program: Command): void {
       const gate = known ? await gatedServer() : null;
       const child = gate && known ? startChild(file, args, { cwd: ctx.io.cwd, env: childEnv(gate.url, known) }) : null;
 
-      const { startForCli, stopForCli, nowServing } = await import('../run-emulator.js');
+      const { startForCli, stopForCli } = await import('../run-emulator.js');
       let server;
       try {
         server = await startForCli(run, {
@@ -107,7 +107,8 @@ export function register(program: Command): void {
         const credentials = testCredentials(server.emulator);
         if (forward && credentials) await pointWebhooksAt(server, credentials.appId, forward);
         gate?.open(server.requestListener);
-        nowServing(server);
+        // The HTTP adapter loads on the command's first request, not before: a command that sends
+        // none does not wait for it, and one that does waits as long as it would for a warm-up.
         code = await (child ?? startChild(file, args, { cwd: ctx.io.cwd, env: childEnv(server.url, credentials) })).exited;
       } finally {
         await stopForCli(server, run.exportOnExit);
