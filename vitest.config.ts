@@ -14,7 +14,7 @@ class PackFirst extends BaseSequencer {
 
 /**
  * Three projects: `unit` (in-process, seconds: `npm run test:unit`), `e2e` (the built CLI and real
- * loopback servers: `npm run test:e2e`) and `pack` (npm pack + install of the tarball, about 75 s;
+ * loopback servers: `npm run test:e2e`) and `pack` (npm pack, installs of the tarball, the recipes and a fresh clone: minutes;
  * SCANCTL_SKIP_PACK=1 skips it). `npx vitest run` and `npm test` run all three. The random-seed
  * kill -9 soak is `npm run test:soak`; the default suite runs it once with a fixed seed.
  */
