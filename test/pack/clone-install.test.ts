@@ -1,9 +1,10 @@
 import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers/temp.js';
 
 /**
@@ -45,6 +46,9 @@ describe.skipIf(skip)('a clone of the repository', () => {
     const { stdout, stderr } = await run('npm', ['install', '--prefer-offline', '--foreground-scripts'], { cwd: clone, env, ...options });
     install = stdout + stderr;
   }, 300_000);
+  // Three installs of every dependency: removed here, without blocking, within a budget for a busy machine
+  // (the shared cleanup after the file removes folders synchronously, under the 30 s hook limit).
+  afterAll(() => rm(root, { recursive: true, force: true }), 180_000);
 
   it('npm install builds once (prepare) and leaves git status clean', async () => {
     expect(install.match(/^> scanctl@[\d.]+ build$/gm), install.slice(-2000)).toHaveLength(1);
