@@ -1,6 +1,6 @@
 // @ts-check
-// The import rules of src/: the layers of layers.config.cjs (nothing imports a higher rank, not even a type)
-// and no run-time cycle.
+// The import rules of src/: the layers of layers.config.cjs (nothing imports a higher rank, not even a type),
+// no run-time cycle, and the API's route handlers imported by createEmulator alone.
 const { LAYERS } = require('./layers.config.cjs');
 
 /** @param {string} text */
@@ -27,6 +27,14 @@ module.exports = {
       severity: 'error',
       from: { path: '^src/' },
       to: { circular: true, viaOnly: { dependencyTypesNot: ['type-only'] } },
+    },
+    {
+      name: 'route-handlers-are-leaves',
+      comment:
+        "only createEmulator mounts the API's handlers (src/emulator/routes/); what another face shares with them (the console's views, refusals, validation) lives in the emulator's domain or the contract",
+      severity: 'error',
+      from: { path: '^src/', pathNot: ['^src/emulator/routes/', '^src/emulator/create-emulator[.]ts$'] },
+      to: { path: '^src/emulator/routes/' },
     },
     {
       name: 'no-unresolvable',

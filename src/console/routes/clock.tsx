@@ -5,7 +5,7 @@ import { ClockAdvanceRequest, ClockSetRequest } from '../../contract/control.js'
 import type { EmulatorContext } from '../../emulator/context.js';
 import { advanceClockBy, setClockTo } from '../../emulator/domain/clock.js';
 import { PORTAL_COOKIE, renewPortalSession } from '../../emulator/domain/portal-sessions.js';
-import { parseWith } from '../../emulator/http/validate.js';
+import { parseWith } from '../../contract/request-errors.js';
 import type { ConsoleEnv } from '../env.js';
 import { attempt, readForm, textField, type Failure } from '../form.js';
 import { chromeOf } from '../pages/chrome.js';

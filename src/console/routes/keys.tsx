@@ -3,9 +3,9 @@ import { Hono, type Context } from 'hono';
 import { KeyActionRequest, KeyIssueRequest } from '../../contract/control.js';
 import { ApiError } from '../../contract/errors.js';
 import type { EmulatorContext } from '../../emulator/context.js';
-import { changeKeyState, issueKeyPair, keyToChange, rotateSecretKey, type KeyAction } from '../../emulator/domain/keys.js';
-import { parseWith } from '../../emulator/http/validate.js';
-import { keyView } from '../../emulator/routes/keys.js';
+import { changeKeyState, issueKeyPair, keyToChange, keyView, rotateSecretKey, type KeyAction } from '../../emulator/domain/keys.js';
+import { parseWith } from '../../contract/request-errors.js';
+
 import type { ConsoleEnv } from '../env.js';
 import { attempt, readForm, textField, type Failure } from '../form.js';
 import { chromeOf } from '../pages/chrome.js';

@@ -8,7 +8,7 @@ import { usage } from '../../emulator/domain/billing.js';
 import { installationView } from '../../emulator/domain/device.js';
 import { deleteMemberData } from '../../emulator/domain/member-data.js';
 import { scanView } from '../../emulator/domain/scans.js';
-import { parseWith } from '../../emulator/http/validate.js';
+import { parseWith } from '../../contract/request-errors.js';
 import type { ConsoleEnv } from '../env.js';
 import { attempt, failureOf, readForm, textField, type Failure } from '../form.js';
 import { chromeOf } from '../pages/chrome.js';

@@ -4,7 +4,7 @@ import { UpdateAppRequest } from '../../contract/apps.js';
 import { QuotaRequest } from '../../contract/control.js';
 import type { EmulatorContext } from '../../emulator/context.js';
 import { updateAppSettings } from '../../emulator/domain/apps.js';
-import { parseWith } from '../../emulator/http/validate.js';
+import { parseWith } from '../../contract/request-errors.js';
 import type { ConsoleEnv } from '../env.js';
 import { attempt, numberField, readForm } from '../form.js';
 import { chromeOf } from '../pages/chrome.js';

@@ -4,7 +4,7 @@ import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import { PortalLoginRequest } from '../../contract/control.js';
 import type { EmulatorContext } from '../../emulator/context.js';
 import { endPortalSession, PORTAL_COOKIE, PORTAL_COOKIE_OPTIONS, startPortalSession } from '../../emulator/domain/portal-sessions.js';
-import { parseWith } from '../../emulator/http/validate.js';
+import { parseWith } from '../../contract/request-errors.js';
 import type { ConsoleEnv } from '../env.js';
 import { attempt, readForm } from '../form.js';
 import { SignInPage } from '../pages/sign-in.js';

@@ -1,4 +1,5 @@
 import { CHOICES } from '../../contract/choices.js';
+import type { ApiKey } from '../../contract/control.js';
 import { looksPublishable, secretKeyEnv, type KeyEnv } from '../../contract/credentials.js';
 import { ApiError, type ErrorCode } from '../../contract/errors.js';
 import type { AccountRow } from '../../store/tables/accounts.js';
@@ -7,15 +8,33 @@ import type { ApiKeyRow } from '../../store/tables/api-keys.js';
 import type { Store } from '../../store/index.js';
 import { redactSecret, sha256Hex } from '../../util/crypto.js';
 import type { Ids } from '../../util/ids.js';
+import { toIso } from '../../contract/time.js';
 
 /** The spec's key states: active, in rotation grace period, revoked, suspended. */
 export type KeyState = 'active' | 'rotating' | 'revoked' | 'suspended';
 
 /** AUTH-8: a rotated key is "rotating" until its grace ends, then revoked; read off the clock, no timer needed. */
-export function keyState(row: ApiKeyRow, now: number): KeyState {
+function keyState(row: ApiKeyRow, now: number): KeyState {
   if (row.status !== 'active') return row.status;
   if (row.grace_until !== null) return now < row.grace_until ? 'rotating' : 'revoked';
   return 'active';
+}
+
+/** A key as the API and the console show it; `secret` only when it was just issued. */
+export function keyView(row: ApiKeyRow, now: number, secret?: string): ApiKey {
+  const view: ApiKey = {
+    id: row.id,
+    object: 'api_key',
+    env: row.env,
+    kind: row.kind,
+    display: row.display,
+    state: keyState(row, now),
+    grace_until: row.grace_until === null ? null : toIso(row.grace_until),
+    replaced_by: row.replaced_by,
+    created_at: toIso(row.created_at),
+  };
+  if (secret) view.secret = secret;
+  return view;
 }
 
 function hashKey(secret: string): string {

@@ -11,7 +11,8 @@ import type { AppEnv, EmulatorContext } from '../context.js';
 import { LOADERS, type LoadedOf } from './loaders.js';
 import { authenticate, type CallerOf } from './security.js';
 import { isContentfulStatus, isStatus } from './status.js';
-import { parseWith, readJson, readQuery, refuseUnexpectedBody, sentBody } from './validate.js';
+import { parseWith } from '../../contract/request-errors.js';
+import { readJson, readQuery, refuseUnexpectedBody, sentBody } from './validate.js';
 
 /** What a handler gets before its query and body are read: the caller and the loaded path rows. */
 export type BeforeInput<O extends Operation> = {

@@ -1,42 +1,10 @@
 import type { Context } from 'hono';
 import { z } from 'zod';
 import { ApiError } from '../../contract/errors.js';
-import { formatPath, issuePath } from '../../contract/issue-path.js';
-import { parseJson, validated } from '../../contract/parse-json.js';
+import { parseJson } from '../../contract/parse-json.js';
+import { parseWith, requestError } from '../../contract/request-errors.js';
 import type { AppEnv } from '../context.js';
 import { readBodyBytes } from './body-limit.js';
-
-/**
- * CHOICE-3: how an invalid request is answered. A missing field is parameter_missing, a field
- * nobody asked for is parameter_unknown, anything else about a field is parameter_invalid;
- * `param` names the field (nested ones as `scopes[0]`).
- */
-function zodIssueToApiError(issue: z.core.$ZodIssue, input?: unknown): ApiError {
-  if (issue.code === 'unrecognized_keys') {
-    const param = issuePath(issue);
-    return new ApiError('parameter_unknown', `Received unknown parameter: ${param}.`, param);
-  }
-  const param = formatPath(issue.path);
-  if (issue.code === 'invalid_type' && param && isMissing(input, issue.path)) {
-    return new ApiError('parameter_missing', `Missing required parameter: ${param}.`, param);
-  }
-  if (!param) return new ApiError('parameter_invalid', `Invalid request body: ${issue.message}.`);
-  return new ApiError('parameter_invalid', `Invalid ${param}: ${lowerFirst(issue.message)}.`, param);
-}
-
-/** True when the value at `path` is absent from `input` (zod 4 issues do not carry the input). */
-function isMissing(input: unknown, path: ReadonlyArray<PropertyKey>): boolean {
-  let value: unknown = input;
-  for (const part of path) {
-    if (value === null || typeof value !== 'object' || !Object.hasOwn(value, part)) return true;
-    value = Reflect.get(value, part);
-  }
-  return value === undefined;
-}
-
-function lowerFirst(text: string): string {
-  return text.charAt(0).toLowerCase() + text.slice(1);
-}
 
 const JSON_CONTENT_TYPE = /^application\/json\s*(;\s*charset=("?)utf-8\2\s*)?$/i;
 
@@ -67,7 +35,7 @@ export async function readJson<S extends z.ZodType>(c: Context<AppEnv>, schema: 
   const parsed = parseJson(schema, text);
   if (parsed.ok) return parsed.value;
   if (parsed.stage === 'json') throw new ApiError('invalid_json', `The request body is not valid JSON: ${parsed.message.slice(0, 200)}.`);
-  throw zodIssueToApiError(parsed.issues[0]!, parsed.input);
+  throw requestError(parsed.issues[0]!, parsed.input);
 }
 
 /** Whether the request carries a body or says what type it would be. */
@@ -97,12 +65,6 @@ export async function refuseUnexpectedBody(c: Context<AppEnv>): Promise<void> {
   if (announced && (await readBodyBytes(c)).length > 0) {
     throw new ApiError('body_not_allowed', `${c.req.method} ${c.req.path} takes no body; send none.`);
   }
-}
-
-export function parseWith<S extends z.ZodType>(schema: S, value: unknown): z.infer<S> {
-  const parsed = validated(schema, value);
-  if (!parsed.ok) throw zodIssueToApiError(parsed.issues[0]!, value);
-  return parsed.value;
 }
 
 /** What a route without query parameters accepts: none (CHOICE-14). */

@@ -1,25 +1,6 @@
-import type { ApiKey } from '../../contract/control.js';
 import { OPS } from '../../contract/operations/index.js';
-import { toIso } from '../../contract/time.js';
-import type { ApiKeyRow } from '../../store/tables/api-keys.js';
-import { changeKeyState, issueKeyPair, keyState, keyToChange, rotateSecretKey, type KeyAction } from '../domain/keys.js';
+import { changeKeyState, issueKeyPair, keyToChange, keyView, rotateSecretKey, type KeyAction } from '../domain/keys.js';
 import { implement, type RouteInput } from '../http/implement.js';
-
-export function keyView(row: ApiKeyRow, now: number, secret?: string): ApiKey {
-  const view: ApiKey = {
-    id: row.id,
-    object: 'api_key',
-    env: row.env,
-    kind: row.kind,
-    display: row.display,
-    state: keyState(row, now),
-    grace_until: row.grace_until === null ? null : toIso(row.grace_until),
-    replaced_by: row.replaced_by,
-    created_at: toIso(row.created_at),
-  };
-  if (secret) view.secret = secret;
-  return view;
-}
 
 const keyAction = (action: KeyAction) => (input: RouteInput<typeof OPS.revokeKey>) => {
   const { ctx, app, body } = input;

@@ -1,4 +1,3 @@
-import { ApiError } from '../../contract/errors.js';
 import { OPS } from '../../contract/operations/index.js';
 import { toIso } from '../../contract/time.js';
 import {
@@ -11,30 +10,14 @@ import {
 } from '../../contract/webhooks.js';
 import type { ListenerRow } from '../../store/tables/webhooks.js';
 import type { EmulatorContext } from '../context.js';
-import { effectiveWebhookUrl, resendEvent, ResendError } from '../../webhooks/outbox.js';
+import { effectiveWebhookUrl } from '../../webhooks/outbox.js';
+import { resendOrRefuse } from '../domain/resend.js';
 import { emulatorUserAgent } from '../../webhooks/headers.js';
 import { ensureSigningSecret } from '../../webhooks/signing-secret.js';
 import { deliveryDetail, deliveryView, listenerView } from '../../webhooks/views.js';
 import { implement } from '../http/implement.js';
 import { requireApp } from '../http/loaders.js';
 import { sseResponse } from '../http/sse.js';
-
-/** Queues a resend of the event and returns the new delivery's id; a refusal is the API's error. */
-export function resendOrRefuse(ctx: EmulatorContext, eventId: string): string {
-  try {
-    return resendEvent(ctx.store, ctx.ids, ctx.clock.now(), eventId);
-  } catch (error) {
-    if (!(error instanceof ResendError)) throw error;
-    const codes = {
-      no_event: 'resource_missing',
-      redacted: 'event_deleted',
-      no_url: 'webhook_url_missing',
-      results_off: 'results_delivery_disabled',
-    } as const;
-    const code = codes[error.reason];
-    throw new ApiError(code, error.message, error.reason === 'no_event' ? 'event_id' : undefined);
-  }
-}
 
 /** The webhooks' control plane: deliveries, resend, listeners, the signing secret, the live stream. */
 export const webhookRoutes = [
