@@ -17,6 +17,23 @@ const upward = LAYERS.filter((layer) => LAYERS.some((other) => other.rank > laye
   to: { path: pathOf(LAYERS.filter((other) => other.rank > layer.rank).map((other) => other.dir)) },
 }));
 
+/** The modules every command line loads (src/cli/program.ts imports each command file when it runs). */
+const CLI_ENTRY = `^src/(${[
+  'cli/main',
+  'cli/program',
+  'cli/io',
+  'cli/report-error',
+  'cli/help',
+  'cli/errors',
+  'cli/exit-codes',
+  'cli/global-options',
+  'cli/http-url',
+  'cli/option-env',
+  'client/http',
+  'util/caught',
+  'util/package-root',
+].join('|')})[.]ts$`;
+
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
@@ -35,6 +52,14 @@ module.exports = {
       severity: 'error',
       from: { path: '^src/', pathNot: ['^src/emulator/routes/', '^src/emulator/create-emulator[.]ts$'] },
       to: { path: '^src/emulator/routes/' },
+    },
+    {
+      name: 'cli-entry-stays-light',
+      comment:
+        'what every command line loads before its own command (main, the program, io, errors, the global options) imports nothing but itself, commander and node: no zod, no contract, no command (those are imported by the command that runs)',
+      severity: 'error',
+      from: { path: CLI_ENTRY },
+      to: { pathNot: [CLI_ENTRY, '^node_modules/commander/', '^node:|^[a-z_]+$'], dependencyTypesNot: ['type-only', 'dynamic-import'] },
     },
     {
       name: 'no-unresolvable',

@@ -11,7 +11,7 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const outDir = `${root}docs/cli`;
 const { version } = JSON.parse(readFileSync(`${root}package.json`, 'utf8'));
 
-const pages = renderCliReference(buildProgram(version, processIo()));
+const pages = renderCliReference(await buildProgram(version, processIo()));
 mkdirSync(outDir, { recursive: true });
 const wanted = new Set(pages.map((page) => page.file));
 for (const file of readdirSync(outDir)) if (file.endsWith('.md') && !wanted.has(file)) rmSync(`${outDir}/${file}`);

@@ -6,27 +6,14 @@ import { ApiCallError, ConnectionError } from '../client/http.js';
 import { DEFAULT_HOST, DEFAULT_PORT, findServeState } from '../emulator/serve-state.js';
 import { UserError } from './errors.js';
 import { EXIT } from './exit-codes.js';
-import { processIo, readAll, type CliIo } from './io.js';
-import { isHttpUrl } from './parse-options.js';
+import { ioOf, readAll, type CliIo } from './io.js';
+import { isHttpUrl } from './http-url.js';
 import { errorMessage, errorCode } from '../util/caught.js';
 
 export interface GlobalOptions {
   baseUrl?: string;
   app?: string;
   json?: boolean;
-}
-
-/** The io each program runs with, set by `buildProgram` on its root command. */
-const programIo = new WeakMap<Command, CliIo>();
-
-export function attachIo(program: Command, io: CliIo): void {
-  programIo.set(program, io);
-}
-
-function ioOf(command: Command): CliIo {
-  let root = command;
-  while (root.parent) root = root.parent;
-  return programIo.get(root) ?? processIo();
 }
 
 /**

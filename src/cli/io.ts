@@ -1,3 +1,4 @@
+import type { Command } from 'commander';
 import type { FetchLike } from '../client/api.js';
 
 /** Where a command writes: process.stdout in a shell, a string buffer in a test. */
@@ -61,4 +62,17 @@ export async function readAll(stream: InStream): Promise<Buffer> {
   const chunks: Buffer[] = [];
   for await (const chunk of stream) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
   return Buffer.concat(chunks);
+}
+
+/** The io each program runs with, set by `buildProgram` on its root command. */
+const programIo = new WeakMap<Command, CliIo>();
+
+export function attachIo(program: Command, io: CliIo): void {
+  programIo.set(program, io);
+}
+
+export function ioOf(command: Command): CliIo {
+  let root = command;
+  while (root.parent) root = root.parent;
+  return programIo.get(root) ?? processIo();
 }

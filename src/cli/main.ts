@@ -29,7 +29,7 @@ export async function main(argv: string[]): Promise<void> {
  * handler turns every error into one line on stderr and an exit code.
  */
 export async function runCli(args: string[], io: CliIo): Promise<number> {
-  const program = buildProgram(packageVersion(), io);
+  const program = await buildProgram(packageVersion(), io, args);
   try {
     await program.parseAsync(args, { from: 'user' });
     return EXIT.ok;

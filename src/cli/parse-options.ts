@@ -1,4 +1,5 @@
-import { InvalidArgumentError, type Option } from 'commander';
+import { InvalidArgumentError } from 'commander';
+import { httpUrl } from './http-url.js';
 import { z } from 'zod';
 import { DURATION_PATTERN, formatDuration, MAX_DURATION_MS, parseDuration } from '../clock/duration.js';
 import { FAULT_METHODS, FAULT_PATH_PATTERN, type FaultCreateRequest } from '../contract/faults.js';
@@ -70,21 +71,6 @@ export function durationOrTime(value: string): string {
   return fail('a duration such as 5m or 1h, or an RFC 3339 time such as 2026-11-22T10:00:00Z');
 }
 
-/** An http(s) URL. */
-export function httpUrl(value: string): string {
-  if (!isHttpUrl(value)) fail('an http(s) URL such as http://127.0.0.1:3000/webhooks');
-  return value;
-}
-
-export function isHttpUrl(value: string): boolean {
-  try {
-    const url = new URL(value);
-    return url.protocol === 'http:' || url.protocol === 'https:';
-  } catch {
-    return false;
-  }
-}
-
 /**
  * The parser of a flag that fills one field of a request body, derived from the field's schema in
  * the contract: its bounds (and a pattern's message) are the schema's, so the flag and the wire
@@ -121,21 +107,6 @@ function unwrap(field: z.ZodType): z.ZodType {
 export function matching(pattern: RegExp, expected: string): Parser<string> {
   return (value) => (pattern.test(value) ? value : fail(expected));
 }
-
-/**
- * The environment variables the CLI reads itself rather than through commander's Option.env()
- * (which would also take a blank value, and reads process.env instead of the command's io): named
- * here so that the reference's Env column shows them.
- */
-const readByCli = new WeakMap<Option, string>();
-
-export function envReadByCli(option: Option, name: string): Option {
-  readByCli.set(option, name);
-  return option;
-}
-
-/** The environment variable an option takes its value from, however it is read. */
-export const envOfOption = (option: Option): string | undefined => option.envVar ?? readByCli.get(option);
 
 const ISO_TIME = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2}))?$/;
 const LATEST_MS = Date.parse('9999-12-31T23:59:59.999Z');

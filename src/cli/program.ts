@@ -1,129 +1,148 @@
 import { Command, CommanderError, Option } from 'commander';
-import { ACCOUNT_STATE_VERBS } from './commands/account/change-state.js';
-import * as appShow from './commands/app/show.js';
-import * as appUpdate from './commands/app/update.js';
-import * as clockAdvance from './commands/clock/advance.js';
-import * as clockSet from './commands/clock/set.js';
-import * as clockShow from './commands/clock/show.js';
-import * as conform from './commands/conform/run.js';
-import * as faultsAdd from './commands/faults/add.js';
-import * as faultsClear from './commands/faults/clear.js';
-import * as faultsList from './commands/faults/list.js';
-import { INSTALLATION_STATE_VERBS } from './commands/installation/change-state.js';
-import * as installationList from './commands/installation/list.js';
-import { KEY_STATE_VERBS } from './commands/key/change-state.js';
-import * as keyCreate from './commands/key/create.js';
-import * as keyList from './commands/key/list.js';
-import * as keyRotate from './commands/key/rotate.js';
-import * as logsTail from './commands/logs/tail.js';
-import * as openapi from './commands/openapi.js';
-import * as record from './commands/record.js';
-import * as resultsDelete from './commands/results/delete.js';
-import * as scanList from './commands/scan/list.js';
-import * as scanSimulate from './commands/scan/simulate.js';
-import * as serve from './commands/serve.js';
-import * as exec from './commands/exec.js';
-import * as health from './commands/health.js';
-import * as wait from './commands/wait.js';
-import * as sessionMint from './commands/session/mint.js';
-import * as stateCheckpoint from './commands/state/checkpoint.js';
-import * as stateCheckpoints from './commands/state/checkpoints.js';
-import * as stateExport from './commands/state/export.js';
-import * as stateImport from './commands/state/import.js';
-import * as stateReset from './commands/state/reset.js';
-import * as stateRestore from './commands/state/restore.js';
-import * as usage from './commands/usage.js';
-import * as webhookChaos from './commands/webhook/chaos.js';
-import * as webhookCheck from './commands/webhook/check.js';
-import * as webhookDeliveries from './commands/webhook/deliveries.js';
-import * as webhookDelivery from './commands/webhook/delivery.js';
-import { registerListen } from './commands/webhook/listen.js';
-import * as webhookResend from './commands/webhook/resend.js';
-import * as webhookVerify from './commands/webhook/verify.js';
-import * as webhookWait from './commands/webhook/wait.js';
-import { attachIo } from './context.js';
 import { addHelpCommand, configureErrors } from './help.js';
-import type { CliIo } from './io.js';
+import { attachIo, type CliIo } from './io.js';
 import { GLOBAL_OPTIONS, type GlobalOptionName } from './global-options.js';
-import { envReadByCli, httpUrl } from './parse-options.js';
+import { httpUrl } from './http-url.js';
+import { envReadByCli } from './option-env.js';
 
 /** A command: one verb, registered on its parent (the program or a group); verbs that differ only in an action share a file. */
 interface CommandModule {
   register(parent: Command): void;
 }
 
-/** A command of its own at the top (serve, exec, usage, openapi), by name. */
-interface TopCommand extends CommandModule {
+/** A command of its own at the top (serve, exec, usage, openapi), by name, and the file that registers it. */
+interface TopCommand {
   name: string;
+  load(): Promise<CommandModule>;
 }
 
 interface CommandGroup {
   group: string;
   description: string;
-  verbs: CommandModule[];
+  verbs(): Promise<CommandModule[]>;
 }
 
-/** Every command and group, in the order --help lists them. */
+/**
+ * Every command and group, in the order --help lists them. Each file is imported when its command
+ * is run (or when all are listed), so a command line loads its own command and what it imports,
+ * not the other forty (docs/performance.md#start-up).
+ */
 const COMMANDS: Array<TopCommand | CommandGroup> = [
-  { name: 'serve', register: serve.register },
-  { name: 'exec', register: exec.register },
-  { name: 'health', register: health.register },
-  { name: 'wait', register: wait.register },
-  { group: 'session', description: 'session tokens (POST /v1/sessions)', verbs: [sessionMint] },
-  { group: 'results', description: "members' stored results (DELETE /v1/results)", verbs: [resultsDelete] },
-  { group: 'app', description: "the app's settings (the portal's PATCH /v1/apps/{app_id})", verbs: [appShow, appUpdate] },
+  { name: 'serve', load: () => import('./commands/serve.js') },
+  { name: 'exec', load: () => import('./commands/exec.js') },
+  { name: 'health', load: () => import('./commands/health.js') },
+  { name: 'wait', load: () => import('./commands/wait.js') },
+  { group: 'session', description: 'session tokens (POST /v1/sessions)', verbs: () => all(import('./commands/session/mint.js')) },
+  {
+    group: 'results',
+    description: "members' stored results (DELETE /v1/results)",
+    verbs: () => all(import('./commands/results/delete.js')),
+  },
+  {
+    group: 'app',
+    description: "the app's settings (the portal's PATCH /v1/apps/{app_id})",
+    verbs: () => all(import('./commands/app/show.js'), import('./commands/app/update.js')),
+  },
   {
     group: 'key',
     description: 'secret and publishable keys (the portal side)',
-    verbs: [keyList, keyCreate, keyRotate, ...KEY_STATE_VERBS],
+    verbs: async () => [
+      ...(await all(import('./commands/key/list.js'), import('./commands/key/create.js'), import('./commands/key/rotate.js'))),
+      ...(await import('./commands/key/change-state.js')).KEY_STATE_VERBS,
+    ],
   },
-  { group: 'account', description: 'suspend or reinstate an account (the portal side)', verbs: ACCOUNT_STATE_VERBS },
-  { group: 'clock', description: "the emulator's virtual clock", verbs: [clockShow, clockAdvance, clockSet] },
+  {
+    group: 'account',
+    description: 'suspend or reinstate an account (the portal side)',
+    verbs: async () => (await import('./commands/account/change-state.js')).ACCOUNT_STATE_VERBS,
+  },
+  {
+    group: 'clock',
+    description: "the emulator's virtual clock",
+    verbs: () => all(import('./commands/clock/show.js'), import('./commands/clock/advance.js'), import('./commands/clock/set.js')),
+  },
   {
     group: 'scan',
     description: "play the SDK's device side (simulate) and list recorded scans",
-    verbs: [scanSimulate, scanList],
+    verbs: () => all(import('./commands/scan/simulate.js'), import('./commands/scan/list.js')),
   },
-  { name: 'usage', register: usage.register },
+  { name: 'usage', load: () => import('./commands/usage.js') },
   {
     group: 'installation',
     description: 'device installations: list, block, unblock',
-    verbs: [installationList, ...INSTALLATION_STATE_VERBS],
+    verbs: async () => [
+      ...(await all(import('./commands/installation/list.js'))),
+      ...(await import('./commands/installation/change-state.js')).INSTALLATION_STATE_VERBS,
+    ],
   },
   {
     group: 'webhook',
     description: 'signed deliveries: listen, inspect, wait, resend, verify, check, chaos',
-    verbs: [
-      { register: registerListen },
-      webhookDeliveries,
-      webhookDelivery,
-      webhookWait,
-      webhookResend,
-      webhookVerify,
-      webhookCheck,
-      webhookChaos,
+    verbs: async () => [
+      { register: (await import('./commands/webhook/listen.js')).registerListen },
+      ...(await all(
+        import('./commands/webhook/deliveries.js'),
+        import('./commands/webhook/delivery.js'),
+        import('./commands/webhook/wait.js'),
+        import('./commands/webhook/resend.js'),
+        import('./commands/webhook/verify.js'),
+        import('./commands/webhook/check.js'),
+        import('./commands/webhook/chaos.js'),
+      )),
     ],
   },
   {
     group: 'state',
     description: "the emulator's whole state: export, import, reset, checkpoint, restore",
-    verbs: [stateExport, stateImport, stateReset, stateCheckpoint, stateRestore, stateCheckpoints],
+    verbs: () =>
+      all(
+        import('./commands/state/export.js'),
+        import('./commands/state/import.js'),
+        import('./commands/state/reset.js'),
+        import('./commands/state/checkpoint.js'),
+        import('./commands/state/restore.js'),
+        import('./commands/state/checkpoints.js'),
+      ),
   },
-  { group: 'logs', description: "the emulator's request log", verbs: [logsTail] },
-  { group: 'faults', description: 'make chosen routes fail on purpose', verbs: [faultsAdd, faultsList, faultsClear] },
-  { name: 'conform', register: conform.register },
-  { name: 'record', register: record.register },
-  { name: 'openapi', register: openapi.register },
+  { group: 'logs', description: "the emulator's request log", verbs: () => all(import('./commands/logs/tail.js')) },
+  {
+    group: 'faults',
+    description: 'make chosen routes fail on purpose',
+    verbs: () => all(import('./commands/faults/add.js'), import('./commands/faults/list.js'), import('./commands/faults/clear.js')),
+  },
+  { name: 'conform', load: () => import('./commands/conform/run.js') },
+  { name: 'record', load: () => import('./commands/record.js') },
+  { name: 'openapi', load: () => import('./commands/openapi.js') },
 ];
+
+const all = (...modules: Array<Promise<CommandModule>>): Promise<CommandModule[]> => Promise.all(modules);
+
+const nameOf = (entry: TopCommand | CommandGroup) => ('name' in entry ? entry.name : entry.group);
+
+/**
+ * The entry a command line runs: its first word that is not an option or a global option's value.
+ * Null (every command is then loaded) when there is none, or it names no command (help, a typo).
+ */
+function entryRun(args: readonly string[]): TopCommand | CommandGroup | null {
+  const takesValue = new Set<string>(GLOBAL_OPTIONS.filter((option) => option.takesValue).map((option) => option.name));
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    if (arg === '--') return null;
+    if (!arg.startsWith('-')) return COMMANDS.find((entry) => nameOf(entry) === arg) ?? null;
+    if (takesValue.has(arg)) i++;
+  }
+  return null;
+}
 
 /** The parser of a global option's value, where it needs checking. */
 const GLOBAL_PARSERS: Partial<Record<GlobalOptionName, (value: string) => unknown>> = { '--base-url': httpUrl };
 
 /**
- * Registers every command. Command files are thin and import their heavy parts (the emulator,
- * ink) lazily inside their actions, so `scanctl --help` stays fast.
+ * The program for a command line: its own command (or every command, when `args` names none or is
+ * left out, for help and the reference). Command files are thin and import their heavy parts (the
+ * emulator, ink) lazily inside their actions.
  */
-export function buildProgram(version: string, io: CliIo): Command {
+export async function buildProgram(version: string, io: CliIo, args?: readonly string[]): Promise<Command> {
   const program = new Command('scanctl')
     .description('Build and test against the body-scanning service without the service: a local emulator, its clock, and the client side.')
     .version(version, '-V, --version')
@@ -147,14 +166,15 @@ export function buildProgram(version: string, io: CliIo): Command {
   program.configureHelp({ sortSubcommands: false, showGlobalOptions: true });
   attachIo(program, io);
 
-  for (const entry of COMMANDS) {
-    if ('name' in entry) {
-      entry.register(program);
-      continue;
-    }
+  const run = args ? entryRun(args) : null;
+  const entries = run ? [run] : COMMANDS;
+  // Imported side by side, registered in the order of the table.
+  const loaded = await Promise.all(entries.map((entry) => ('name' in entry ? entry.load().then((m) => [m]) : entry.verbs())));
+  entries.forEach((entry, i) => {
+    if ('name' in entry) return loaded[i]![0]!.register(program);
     const group = program.command(entry.group).description(entry.description);
-    for (const verb of entry.verbs) verb.register(group);
-  }
+    for (const verb of loaded[i]!) verb.register(group);
+  });
   addHelpCommand(program);
   return program;
 }

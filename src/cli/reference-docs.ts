@@ -2,7 +2,7 @@ import { EventEmitter } from 'node:events';
 import { stripVTControlCharacters } from 'node:util';
 import type { Argument, Command, Option } from 'commander';
 import { JSON_OUTPUTS, jsonFieldTable } from './json-fields.js';
-import { envOfOption } from './parse-options.js';
+import { envOfOption } from './option-env.js';
 
 /**
  * The command reference in docs/cli/, rendered from the commander program itself so that it

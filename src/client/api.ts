@@ -1,7 +1,8 @@
 import { fillPath, type BodyInput, type Operation, type PathParams, type QueryInput, type Result } from '../contract/operation.js';
 import { z } from 'zod';
 import { parseJson } from '../contract/parse-json.js';
-import { ApiCallError, ConnectionError, ContractError, describeFetchError, readErrorBody } from './http.js';
+import { ApiCallError, ConnectionError, ContractError, describeFetchError } from './http.js';
+import { readErrorBody } from './read-error-body.js';
 import { readServerSentEvents, type ServerSentEvent } from './sse.js';
 import { errorMessage } from '../util/caught.js';
 

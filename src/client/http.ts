@@ -1,5 +1,4 @@
-import { ErrorBody } from '../contract/errors.js';
-import { parseJson } from '../contract/parse-json.js';
+import type { ErrorBody } from '../contract/errors.js';
 import type { Operation } from '../contract/operation.js';
 import { errorCode, errorMessage } from '../util/caught.js';
 
@@ -38,18 +37,6 @@ export class ContractError extends Error {
     super(`${operation.method.toUpperCase()} ${operation.path} answered ${status}, but ${reason}`);
     this.name = 'ContractError';
   }
-}
-
-/** The spec's error body of a failed answer, or null when it sent something else. */
-export async function readErrorBody(response: Response): Promise<ErrorBody['error'] | null> {
-  let text: string;
-  try {
-    text = await response.text();
-  } catch {
-    return null;
-  }
-  const parsed = parseJson(ErrorBody, text);
-  return parsed.ok ? parsed.value.error : null;
 }
 
 export function describeFetchError(error: unknown): string {

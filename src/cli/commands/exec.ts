@@ -12,7 +12,7 @@ import { streamLogger } from '../../util/logger.js';
 import { contextOf } from '../context.js';
 import { addEmulatorOptions, parseEmulatorFlags, type EmulatorFlags } from '../emulator-flags.js';
 import { ExitWith, UserError } from '../errors.js';
-import { httpUrl } from '../parse-options.js';
+import { httpUrl } from '../http-url.js';
 
 interface ExecFlags extends EmulatorFlags {
   forward?: string;

@@ -2,7 +2,7 @@ import { Option, type Command } from 'commander';
 import { writeFileSync } from 'node:fs';
 import { contextOf } from '../context.js';
 import { UserError } from '../errors.js';
-import { httpUrl } from '../parse-options.js';
+import { httpUrl } from '../http-url.js';
 import { errorMessage, errorCode } from '../../util/caught.js';
 
 /**

@@ -1,6 +1,7 @@
 import { Option, type Command } from 'commander';
 import { contextOf } from '../context.js';
-import { httpUrl, wholeNumber } from '../parse-options.js';
+import { httpUrl } from '../http-url.js';
+import { wholeNumber } from '../parse-options.js';
 
 /** scanctl record: a recording proxy in front of the service; the cassette feeds `conform replay`. */
 export function register(program: Command): void {

@@ -25,8 +25,8 @@ describe('the --json output of webhook deliveries, delivery and wait, documented
     }
   });
 
-  it('is in docs/cli: the pages of webhook and scan carry the tables (the reference-docs test keeps them current)', () => {
-    const pages = renderCliReference(buildProgram('0.0.0-test', processIo()));
+  it('is in docs/cli: the pages of webhook and scan carry the tables (the reference-docs test keeps them current)', async () => {
+    const pages = renderCliReference(await buildProgram('0.0.0-test', processIo()));
     const webhook = pages.find((p) => p.file === 'webhook.md')!.content;
     for (const field of [
       '| `data[].last_status` |',

@@ -113,7 +113,7 @@ describe('--help', () => {
   });
 
   it('no stack trace for any bad invocation of any command: an unknown option or a missing argument exits 2 with one line', async () => {
-    const all = leaves(buildProgram('test', processIo()));
+    const all = leaves(await buildProgram('test', processIo()));
     expect(all.length).toBeGreaterThan(30);
     for (const { path, command } of all) {
       const unknown = await runCommand([...path, '--no-such-option']);

@@ -10,8 +10,8 @@ import { renderCliReference } from '../../../src/cli/reference-docs.js';
 const DOCS = fileURLToPath(new URL('../../../docs/cli', import.meta.url));
 const STALE = 'docs/cli is stale: run `npm run docs:cli` and commit the result';
 
-function render() {
-  return renderCliReference(buildProgram('0.0.0-test', processIo()));
+async function render() {
+  return renderCliReference(await buildProgram('0.0.0-test', processIo()));
 }
 
 function runnable(command: Command): Command[] {
@@ -19,9 +19,9 @@ function runnable(command: Command): Command[] {
   return command.commands.length === 0 ? [command] : command.commands.filter((c) => c.name() !== 'help').flatMap(runnable);
 }
 
-describe('docs/cli, the command reference generated from the program', () => {
-  const pages = render();
+const pages = await render();
 
+describe('docs/cli, the command reference generated from the program', () => {
   it('matches the program: every page is as npm run docs:cli would write it', () => {
     for (const page of pages) {
       let onDisk: string | null = null;
@@ -39,9 +39,9 @@ describe('docs/cli, the command reference generated from the program', () => {
     expect(extra, STALE).toEqual([]);
   });
 
-  it('documents every command, every option and every argument of the program', () => {
+  it('documents every command, every option and every argument of the program', async () => {
     const all = pages.map((page) => page.content).join('\n');
-    for (const command of runnable(buildProgram('0.0.0-test', processIo()))) {
+    for (const command of runnable(await buildProgram('0.0.0-test', processIo()))) {
       const names: string[] = [];
       for (let c: Command | null = command; c; c = c.parent) names.unshift(c.name());
       expect(all).toContain(`## ${names.join(' ')}\n`);
@@ -50,8 +50,8 @@ describe('docs/cli, the command reference generated from the program', () => {
     }
   });
 
-  it('is deterministic and names no path of this machine', () => {
-    expect(render()).toEqual(pages);
+  it('is deterministic and names no path of this machine', async () => {
+    expect(await render()).toEqual(pages);
     const all = pages.map((page) => page.content).join('\n');
     expect(all).not.toMatch(/(?:^|[\s`'"(])\/(?:work|tmp|home|root|Users|var)\//m);
     expect(all).not.toContain(process.cwd());

@@ -13,11 +13,11 @@ import { testEmulator } from '../../helpers/emulator.js';
 
 /** Each list below is derived from its one declaration; these checks fail when a copy comes back. */
 describe('one declaration per thing', () => {
-  it('the delivery statuses: the store, the control client and `webhook deliveries --status` take the contract enum', () => {
+  it('the delivery statuses: the store, the control client and `webhook deliveries --status` take the contract enum', async () => {
     expectTypeOf<DeliveryRow['status']>().toEqualTypeOf<DeliveryStatus>();
     expectTypeOf<EventRow['type']>().toEqualTypeOf<WebhookEventType>();
     expectTypeOf<Parameters<ControlClient['deliveries']>[0]>().toEqualTypeOf<z.output<typeof WebhookDeliveryListQuery> | undefined>();
-    const program = buildProgram('test', processIo());
+    const program = await buildProgram('test', processIo());
     const deliveries = program.commands.find((c) => c.name() === 'webhook')!.commands.find((c) => c.name() === 'deliveries')!;
     expect(deliveries.options.find((o) => o.long === '--status')!.argChoices).toEqual(DeliveryStatus.options);
   });
@@ -32,13 +32,13 @@ describe('one declaration per thing', () => {
     expect([...listed].sort()).toEqual([...DeliveryStatus.options].sort());
   });
 
-  it('the global options: the program registers GLOBAL_OPTIONS', () => {
-    const program = buildProgram('test', processIo());
+  it('the global options: the program registers GLOBAL_OPTIONS', async () => {
+    const program = await buildProgram('test', processIo());
     const globals = program.options.map((o) => o.long).filter((long) => long !== '--version');
     expect(globals).toEqual(GLOBAL_OPTIONS.map((o) => o.name));
   });
 
-  it("scan simulate's choices: every one has its flag, with the shared defaults", () => {
+  it("scan simulate's choices: every one has its flag, with the shared defaults", async () => {
     // The names of SimulateChoices; the type check fails when a choice is added without its flag here.
     const names = [
       'user',
@@ -55,7 +55,7 @@ describe('one declaration per thing', () => {
       'appVersion',
     ] as const;
     expectTypeOf<(typeof names)[number]>().toEqualTypeOf<keyof SimulateChoices>();
-    const program = buildProgram('test', processIo());
+    const program = await buildProgram('test', processIo());
     const simulate: Command = program.commands.find((c) => c.name() === 'scan')!.commands.find((c) => c.name() === 'simulate')!;
     const flags = new Map(simulate.options.map((o) => [o.attributeName(), o]));
     for (const name of names) expect(flags.has(name), name).toBe(true);

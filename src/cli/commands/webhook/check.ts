@@ -7,7 +7,8 @@ import { appSigningSecret } from './app-secret.js';
 import { UserError } from '../../errors.js';
 import { EXIT } from '../../exit-codes.js';
 import { columns } from '../../output.js';
-import { duration, httpUrl, matching } from '../../parse-options.js';
+import { httpUrl } from '../../http-url.js';
+import { duration, matching } from '../../parse-options.js';
 import { green, red } from '../../style.js';
 import { errorMessage, errorCode } from '../../../util/caught.js';
 

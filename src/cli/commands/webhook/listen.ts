@@ -4,7 +4,8 @@ import { WEBHOOK_EVENT_TYPES, type WebhookStreamEvent, type WebhookEventType } f
 import { contextOf } from '../../context.js';
 import { UserError } from '../../errors.js';
 import { waitForInterrupt } from '../../io.js';
-import { eventTypes, httpUrl } from '../../parse-options.js';
+import { httpUrl } from '../../http-url.js';
+import { eventTypes } from '../../parse-options.js';
 import { attemptLine } from './format.js';
 import { streamEndError } from './listen-end.js';
 
