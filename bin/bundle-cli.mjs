@@ -30,7 +30,7 @@ const zodEnglishOnly = {
 const noHttp2ForHonoServer = {
   name: 'no-http2-for-hono-node-server',
   setup(b) {
-    b.onResolve({ filter: /^http2$/ }, (args) =>
+    b.onResolve({ filter: /^(node:)?http2$/ }, (args) =>
       /[\\/]@hono[\\/]node-server[\\/]/.test(args.importer) ? { path: 'http2-stub', namespace: 'scanctl-stub' } : undefined,
     );
     b.onLoad({ filter: /.*/, namespace: 'scanctl-stub' }, () => ({
