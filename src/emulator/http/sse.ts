@@ -7,6 +7,7 @@ import type { StreamClosed } from '../../contract/stream-closed.js';
 const SSE_KEEP_ALIVE_MS = 15_000;
 /** After the last event was queued on a dropped stream, the connection is cut if it has not gone out by then (real ms). */
 const SSE_LAST_EVENT_GRACE_MS = 1_000;
+const KEEP_ALIVE = Buffer.from(': keep-alive\n\n');
 
 export interface SseChannel {
   /** Queues one event; writes happen in order, one at a time. */
@@ -38,16 +39,17 @@ const MESSAGES: Record<StreamClosed['reason'], string> = {
   subscriber_too_slow: `This subscriber fell more than ${CHOICES.streamBufferBytes} bytes behind and was dropped; reconnect to follow again.`,
 };
 
-// One text per event, however many subscribers get it (a delivery goes to every stream of its app): the
-// queues of many slow subscribers then share their strings instead of holding a copy each.
-const serialized = new WeakMap<object, { event: string; id: string | undefined; text: string }>();
-function eventText(event: string, data: unknown, id?: string): string {
-  if (data === null || typeof data !== 'object') return sseText(event, JSON.stringify(data), id);
+// One encoding per event, however many subscribers get it (a delivery goes to every stream of its app): the
+// queues and socket writes of many subscribers then share its bytes instead of encoding a copy each.
+const encoder = new TextEncoder();
+const serialized = new WeakMap<object, { event: string; id: string | undefined; bytes: Uint8Array }>();
+function eventBytes(event: string, data: unknown, id?: string): Uint8Array {
+  if (data === null || typeof data !== 'object') return encoder.encode(sseText(event, JSON.stringify(data), id));
   const known = serialized.get(data);
-  if (known && known.event === event && known.id === id) return known.text;
-  const text = sseText(event, JSON.stringify(data), id);
-  serialized.set(data, { event, id, text });
-  return text;
+  if (known && known.event === event && known.id === id) return known.bytes;
+  const bytes = encoder.encode(sseText(event, JSON.stringify(data), id));
+  serialized.set(data, { event, id, bytes });
+  return bytes;
 }
 
 /**
@@ -63,7 +65,7 @@ export function sseResponse(
   open: (channel: SseChannel) => Promise<(() => void) | void> | (() => void) | void,
 ): Response {
   return streamSSE(c, async (stream) => {
-    const queue: string[] = [];
+    const queue: Uint8Array[] = [];
     let queuedBytes = 0;
     let pumping: Promise<void> | null = null;
     let ending = false;
@@ -79,9 +81,9 @@ export function sseResponse(
       if (pumping) return;
       pumping = (async () => {
         while (queue.length > 0) {
-          const text = queue.shift()!;
-          queuedBytes -= text.length;
-          await stream.write(text);
+          const bytes = queue.shift()!;
+          queuedBytes -= bytes.byteLength;
+          await stream.write(bytes);
         }
       })();
       void pumping.then(() => {
@@ -90,9 +92,9 @@ export function sseResponse(
         else if (ending) end();
       });
     };
-    const enqueue = (text: string) => {
-      queue.push(text);
-      queuedBytes += text.length;
+    const enqueue = (bytes: Uint8Array) => {
+      queue.push(bytes);
+      queuedBytes += bytes.byteLength;
       pump();
     };
     let graceTimer: NodeJS.Timeout | undefined;
@@ -116,13 +118,13 @@ export function sseResponse(
           SSE_LAST_EVENT_GRACE_MS,
         );
       }
-      enqueue(eventText('close', { object: 'stream.closed', reason, message: MESSAGES[reason] } satisfies StreamClosed));
+      enqueue(eventBytes('close', { object: 'stream.closed', reason, message: MESSAGES[reason] } satisfies StreamClosed));
       ending = true;
     };
     const channel: SseChannel = {
       send: (event, data, id) => {
         if (ending) return;
-        enqueue(eventText(event, data, id));
+        enqueue(eventBytes(event, data, id));
         if (bounded && queuedBytes > CHOICES.streamBufferBytes) finish('subscriber_too_slow');
       },
       flushed: async () => {
@@ -135,7 +137,7 @@ export function sseResponse(
       },
     };
     const keepAlive = setInterval(() => {
-      if (!ending && queue.length === 0) enqueue(': keep-alive\n\n');
+      if (!ending && queue.length === 0) enqueue(KEEP_ALIVE);
     }, SSE_KEEP_ALIVE_MS);
     const unregister = streams.add(finish);
     try {
