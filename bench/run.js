@@ -22,6 +22,7 @@ import clockAdvanceLoad from './cases/clock-advance-load.js';
 import heapFlags from './cases/heap-flags.js';
 import clockAdvanceScans from './cases/clock-advance-scans.js';
 import checkpointRestore from './cases/checkpoint-restore.js';
+import stalledSubscribers from './cases/stalled-subscribers.js';
 
 const CASES = [
   coldStart,
@@ -41,6 +42,7 @@ const CASES = [
   heapFlags,
   clockAdvanceScans,
   checkpointRestore,
+  stalledSubscribers,
 ];
 
 const args = process.argv.slice(2);
