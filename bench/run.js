@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // scanctl's benchmarks: `npm run bench` (builds first) or `node bench/run.js [--quick] [--only id,id] [--no-write] [--strict]`.
 // One run prints every figure, each as a ratio against a baseline measured in the same run (or
-// against an absolute target), and writes the table and the machine to bench/RESULTS.md.
+// against an absolute target), and writes the table and the machine to bench/RESULTS.md, one block per Node line.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { machine, ROOT } from './lib.js';
@@ -146,11 +146,12 @@ console.log(`\n${table}\n`);
 
 if (write && !only) {
   const notes = [...rows.filter((r) => r.result.note).map(({ bench, result }) => `- ${bench.title}: ${result.note}`), ...caseNotes];
-  const md = [
-    '# Benchmark results',
+  const major = Number(process.versions.node.split('.')[0]);
+  const block = [
+    `<!-- node ${major} -->`,
+    `# Node ${major}`,
     '',
-    `Written by \`npm run bench\`${quick ? ' (--quick)' : ''} on ${info.date}. Each figure is measured against a baseline in the same run, so a`,
-    'slower or busier machine moves both sides alike; absolute targets are marked "none (absolute)".',
+    `Written by \`npm run bench\`${quick ? ' (--quick)' : ''} on ${info.date}.`,
     '',
     '## Machine',
     '',
@@ -166,12 +167,30 @@ if (write && !only) {
     '',
     ...(notes.length ? ['## How each was measured', '', ...notes, ''] : []),
     ...sections.flatMap((section) => [section, '']),
+    `<!-- /node ${major} -->`,
   ].join('\n');
-  // The A/B table of bench/ab.js below the full run ("# A/B ...") is kept: it is measured by another script.
   const file = join(ROOT, 'bench', 'RESULTS.md');
-  const previous = existsSync(file) ? readFileSync(file, 'utf8') : '';
+  writeFileSync(file, withLineBlock(existsSync(file) ? readFileSync(file, 'utf8') : '', major, block));
+  console.log(`wrote the Node ${major} table of bench/RESULTS.md`);
+}
+
+/**
+ * RESULTS.md: a short header, then one block per Node line (its last full run on that line,
+ * replaced as a whole), then the A/B tables of bench/ab.js ("# A/B ..."), which are kept as they are.
+ */
+function withLineBlock(previous, major, block) {
+  const header = [
+    '# Benchmark results',
+    '',
+    'One table per Node line, each from the last full `npm run bench` on that line. Each figure is measured against a',
+    'baseline in the same run, so a slower or busier machine moves both sides alike; absolute targets are marked "none (absolute)".',
+  ].join('\n');
   const ab = previous.indexOf('\n# A/B');
-  writeFileSync(file, ab >= 0 ? `${md.trimEnd()}\n${previous.slice(ab)}` : md);
-  console.log('wrote bench/RESULTS.md');
+  const tail = ab >= 0 ? previous.slice(ab + 1) : '';
+  const blocks = new Map();
+  for (const match of previous.matchAll(/<!-- node (\d+) -->[\s\S]*?<!-- \/node \1 -->/g)) blocks.set(Number(match[1]), match[0]);
+  blocks.set(major, block);
+  const lines = [...blocks.keys()].sort((x, y) => x - y).map((key) => blocks.get(key));
+  return `${[header, ...lines].join('\n\n').trimEnd()}\n${tail ? `\n${tail}` : ''}`;
 }
 if (strict && rows.some((r) => r.row.verdict === 'MISSED' || r.row.verdict === 'FAILED')) process.exitCode = 1;
