@@ -23,9 +23,10 @@ export default {
     const { VirtualClock, frozenBase } = await load('clock/clock.js');
     const { applyFixtures } = await load('emulator/domain/apply-fixtures.js');
     const { readFixtures } = await load('emulator/fixture-file.js');
+    const { mountConsole } = await load('console/mount.js');
     const db = openDatabase(':memory:');
     const clock = new VirtualClock({ base: frozenBase() });
-    const emulator = createEmulator({ db, clock, config: { defaultAppId: 'app_demo', rateLimitPerSecond: 0 } });
+    const emulator = createEmulator({ db, clock, config: { defaultAppId: 'app_demo', rateLimitPerSecond: 0 }, mounts: [mountConsole] });
     applyFixtures(emulator.store, emulator.ids, emulator.box, clock.now(), readFixtures(join(ROOT, 'fixtures', 'default.json')));
     const start = clock.now() - count * 1000;
     // The outbox as 100,000 scans would leave it: one event and one delivery each, one in ten failed.

@@ -34,7 +34,7 @@ async function prepare(rows) {
     dist('emulator/domain/apply-fixtures.js'),
     dist('emulator/fixture-file.js'),
     dist('util/ids.js'),
-    dist('emulator/domain/device.js'),
+    dist('contract/device.js'),
   ]);
   const { db, emulator } = await open();
   const now = Date.now();
@@ -156,7 +156,7 @@ async function timed(runs, warmup, fn) {
 }
 
 async function measure(ops) {
-  const [{ chaosVerdict }, { MODEL_VERSIONS }] = await Promise.all([dist('webhooks/chaos.js'), dist('emulator/domain/device.js')]);
+  const [{ chaosVerdict }, { MODEL_VERSIONS }] = await Promise.all([dist('webhooks/chaos.js'), dist('contract/device.js')]);
   const { db, emulator } = await open();
   const { app, store } = emulator;
   const auth = { authorization: 'Bearer sk_test_demoSecretKey00000000000001', 'content-type': 'application/json' };
@@ -198,7 +198,7 @@ async function measure(ops) {
         const ms = performance.now() - started;
         if (rows.length === 0) throw new Error('no due delivery to claim');
         if (i >= 30) samples.push(ms);
-        store.webhooks.forgetClaims();
+        store.webhooks.forgetClaims(now);
       }
       results.claim = median(samples);
     } else if (op === 'usage') results.usage = await timed(30, 3, () => json('/_scanctl/usage'));
