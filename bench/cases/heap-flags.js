@@ -137,7 +137,13 @@ export default {
           unit: 'MB',
           target: { ratio: 'max', value: 0.6 },
         },
-        { label: `state export of ~${k(exportRows * 6)} rows under the flags: serve's peak VmRSS`, value: exported.peak, unit: 'MB' },
+        {
+          // The export must complete (200, checked above) under the old-space limit the flags set.
+          label: `state export of ~${k(exportRows * 6)} rows under the flags: serve's peak VmRSS`,
+          value: exported.peak,
+          unit: 'MB',
+          target: { max: 1024, unit: 'MB' },
+        },
       ],
     };
   },
