@@ -126,7 +126,75 @@ export function loadFixtures(dir, { webhookUrl } = {}) {
   if (webhookUrl) fixtures.apps[0].webhook_url = webhookUrl;
   const file = join(dir, 'bench-fixtures.json');
   writeFileSync(file, JSON.stringify(fixtures, null, 2));
-  return { file, testSecret: fixtures.apps[0].keys.test.secret, appId: fixtures.apps[0].id };
+  return { file, app: fixtures.apps[0], testSecret: fixtures.apps[0].keys.test.secret, appId: fixtures.apps[0].id };
+}
+
+/** The options of `scanctl scan simulate` for one completed scan of the fixtures' first app (`loadFixtures`). */
+export function simulateOptions(baseUrl, fixtures, hostUserRef = 'member_0') {
+  return {
+    baseUrl,
+    secretKey: fixtures.testSecret,
+    hostUserRef,
+    outcome: 'completed',
+    count: 1,
+    offlineLateMs: null,
+    result: {},
+    noScope: false,
+    duplicateReport: false,
+    uploadRetries: 0,
+    installationId: null,
+    reinstall: false,
+    bundleId: fixtures.app.bundle_id,
+    teamId: fixtures.app.team_id,
+    appVersion: '1.0.0',
+  };
+}
+
+/** One installation enrolled through the simulated SDK (one completed scan): its id and the model version it got. */
+export async function enrollInstallation(baseUrl, fixtures) {
+  const { simulate } = await distModule('sdk/simulate.js');
+  const [first] = await simulate(simulateOptions(baseUrl, fixtures), () => {});
+  return { installationId: first.installation_id, modelVersion: first.steps.find((s) => s.step === 'model').model_version };
+}
+
+/**
+ * Scans `from` to `to` (not included) reported as an app syncing them does: for each, a session minted for
+ * one of `members` members and POST /v1/scan-events `completed` from the enrolled installation
+ * (`enrollInstallation`), `concurrency` at a time over keep-alive; every answer must be 201.
+ */
+export async function reportScans(
+  baseUrl,
+  fixtures,
+  { installationId, modelVersion },
+  { from = 0, to, tag, members = 1000, concurrency = 32 },
+) {
+  const auth = { authorization: `Bearer ${fixtures.testSecret}` };
+  let next = from;
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < to) {
+        const i = next++;
+        const minted = await request(`${baseUrl}/v1/sessions`, {
+          method: 'POST',
+          headers: auth,
+          json: { host_user_ref: `member_${i % members}` },
+        });
+        if (minted.status !== 201) throw new Error(`mint answered ${minted.status}: ${JSON.stringify(minted.body)}`);
+        const reported = await request(`${baseUrl}/v1/scan-events`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${minted.body.session_token}`, 'idempotency-key': `idem_${tag}${i}` },
+          json: {
+            installation_id: installationId,
+            scan_id: `scn_${tag}${i}`,
+            status: 'completed',
+            occurred_at: new Date().toISOString(),
+            model_version: modelVersion,
+          },
+        });
+        if (reported.status !== 201) throw new Error(`scan event answered ${reported.status}: ${JSON.stringify(reported.body)}`);
+      }
+    }),
+  );
 }
 
 /** Starts a child node process running `script` and resolves with the URL it prints first. */

@@ -5,9 +5,17 @@
 // the advance's real time (goal: 10 s); the note says how many scans came in meanwhile.
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { pathToFileURL } from 'node:url';
-import { readFileSync } from 'node:fs';
-import { keepAliveAgent, loadFixtures, removeDir, request, ROOT, startChildServer, startServe, tempDir } from '../lib.js';
+import {
+  enrollInstallation,
+  keepAliveAgent,
+  loadFixtures,
+  removeDir,
+  request,
+  ROOT,
+  startChildServer,
+  startServe,
+  tempDir,
+} from '../lib.js';
 
 const CLIENTS = 3;
 /** Scans reported before the advance starts, so retries are pending across the window. */
@@ -20,11 +28,9 @@ export default {
   baseline: 'none (absolute)',
   target: { max: 10, unit: 's' },
   async run() {
-    const { simulate } = await import(pathToFileURL(join(ROOT, 'dist', 'sdk', 'simulate.js')).href);
     const receiver = await startChildServer(join(ROOT, 'bench', 'receiver.js'), ['fail-twentieth', '50']);
     const dir = tempDir();
     const fixtures = loadFixtures(dir, { webhookUrl: receiver.url });
-    const app = JSON.parse(readFileSync(fixtures.file, 'utf8')).apps[0];
     const serve = await startServe(['--rate-limit', '0', '--fixtures', fixtures.file], { dir });
     const base = serve.baseUrl;
     const auth = { authorization: `Bearer ${fixtures.testSecret}` };
@@ -33,27 +39,7 @@ export default {
     let failures = 0;
     let firstFailure = null;
     try {
-      const [first] = await simulate(
-        {
-          baseUrl: base,
-          secretKey: fixtures.testSecret,
-          hostUserRef: 'member_0',
-          outcome: 'completed',
-          count: 1,
-          offlineLateMs: null,
-          result: {},
-          noScope: false,
-          duplicateReport: false,
-          uploadRetries: 0,
-          installationId: null,
-          reinstall: false,
-          bundleId: app.bundle_id,
-          teamId: app.team_id,
-          appVersion: '1.0.0',
-        },
-        () => {},
-      );
-      const modelVersion = first.steps.find((s) => s.step === 'model').model_version;
+      const { installationId, modelVersion } = await enrollInstallation(base, fixtures);
       const oneScan = async () => {
         const i = scans++;
         const minted = await request(`${base}/v1/sessions`, {
@@ -66,7 +52,7 @@ export default {
           method: 'POST',
           headers: { authorization: `Bearer ${minted.body.session_token}`, 'idempotency-key': `idem_${i}` },
           json: {
-            installation_id: first.installation_id,
+            installation_id: installationId,
             scan_id: `scn_adv${i}`,
             status: 'completed',
             occurred_at: new Date().toISOString(),

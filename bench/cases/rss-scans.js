@@ -8,13 +8,13 @@
 // (the first reading is always taken at a third of the count).
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { pathToFileURL } from 'node:url';
 import { readFileSync } from 'node:fs';
 import {
+  enrollInstallation,
   loadFixtures,
   outboxCounts,
   removeDir,
-  request,
+  reportScans,
   ROOT,
   rssMb,
   startChildServer,
@@ -75,67 +75,22 @@ export default {
 /** One fresh serve: `total` scans, VmRSS at a third of them and at the end (each after the outbox drained). */
 export async function oneRun(scans, { env = {} } = {}) {
   const checkpoints = [];
-  const { simulate } = await import(pathToFileURL(join(ROOT, 'dist', 'sdk', 'simulate.js')).href);
   const receiver = await startChildServer(join(ROOT, 'bench', 'receiver.js'), ['200']);
   const dir = tempDir();
   const fixtures = loadFixtures(dir, { webhookUrl: receiver.url });
-  const app = JSON.parse(readFileSync(fixtures.file, 'utf8')).apps[0];
   const serve = await startServe(['--rate-limit', '0', '--fixtures', fixtures.file], { dir, env });
   const base = serve.baseUrl;
-  const auth = { authorization: `Bearer ${fixtures.testSecret}` };
   let peak;
   let startRss;
   let seconds;
   try {
     startRss = rssMb(serve.child.pid);
-    // One enrolled installation (and the model version) through the simulated SDK.
-    const [first] = await simulate(
-      {
-        baseUrl: base,
-        secretKey: fixtures.testSecret,
-        hostUserRef: 'member_0',
-        outcome: 'completed',
-        count: 1,
-        offlineLateMs: null,
-        result: {},
-        noScope: false,
-        duplicateReport: false,
-        uploadRetries: 0,
-        installationId: null,
-        reinstall: false,
-        bundleId: app.bundle_id,
-        teamId: app.team_id,
-        appVersion: '1.0.0',
-      },
-      () => {},
-    );
-    const installation = first.installation_id;
-    const modelVersion = first.steps.find((s) => s.step === 'model').model_version;
-    let next = 0;
+    const installation = await enrollInstallation(base, fixtures);
+    let reported = 0;
     const started = performance.now();
     for (const stop of [Math.round(scans / 3), scans]) {
-      await Promise.all(
-        Array.from({ length: CONCURRENCY }, async () => {
-          while (next < stop) {
-            const i = next++;
-            const member = `member_${i % 1000}`;
-            const minted = await request(`${base}/v1/sessions`, { method: 'POST', headers: auth, json: { host_user_ref: member } });
-            if (minted.status !== 201) throw new Error(`mint answered ${minted.status}: ${JSON.stringify(minted.body)}`);
-            const reported = await request(`${base}/v1/scan-events`, {
-              method: 'POST',
-              headers: { authorization: `Bearer ${minted.body.session_token}`, 'idempotency-key': `idem_${i}` },
-              json: {
-                installation_id: installation,
-                scan_id: `scn_rss${i}`,
-                status: 'completed',
-                occurred_at: new Date().toISOString(),
-                model_version: modelVersion,
-              },
-            });
-            if (reported.status !== 201) throw new Error(`scan event answered ${reported.status}: ${JSON.stringify(reported.body)}`);
-          }
-        }),
-      );
+      await reportScans(base, fixtures, installation, { from: reported, to: stop, tag: 'rss', concurrency: CONCURRENCY });
+      reported = stop;
       await waitForOutboxDrained(base, { timeoutMs: 300_000, intervalMs: 100 });
       checkpoints.push({ scans: stop, rss: rssMb(serve.child.pid) });
     }

@@ -6,7 +6,7 @@ import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
-import { loadFixtures, percentile, removeDir, ROOT, startServe, tempDir } from '../lib.js';
+import { loadFixtures, percentile, removeDir, ROOT, simulateOptions, startServe, tempDir } from '../lib.js';
 
 /** A receiver in this process: answers 200 and notes when each scan's webhook was acknowledged. */
 function startReceiver() {
@@ -62,24 +62,7 @@ export default {
     const dir = tempDir();
     const fixtures = loadFixtures(dir, { webhookUrl: receiver.url });
     const serve = await startServe(['--rate-limit', '0', '--fixtures', fixtures.file], { dir });
-    const app = JSON.parse((await import('node:fs')).readFileSync(fixtures.file, 'utf8')).apps[0];
-    const options = {
-      baseUrl: serve.baseUrl,
-      secretKey: fixtures.testSecret,
-      hostUserRef: 'member_bench',
-      outcome: 'completed',
-      count: 1,
-      offlineLateMs: null,
-      result: {},
-      noScope: false,
-      duplicateReport: false,
-      uploadRetries: 0,
-      installationId: null,
-      reinstall: false,
-      bundleId: app.bundle_id,
-      teamId: app.team_id,
-      appVersion: '1.0.0',
-    };
+    const options = simulateOptions(serve.baseUrl, fixtures, 'member_bench');
     const samples = [];
     try {
       // The first run enrolls the installation; every timed scan reuses it, as an installed app does.

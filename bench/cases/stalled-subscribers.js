@@ -6,9 +6,18 @@
 // the same run, first), which says the memory came back: what remains is the work's, not theirs.
 import { connect } from 'node:net';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { readFileSync } from 'node:fs';
-import { loadFixtures, removeDir, request, ROOT, rssMb, startChildServer, startServe, tempDir, waitForOutboxDrained } from '../lib.js';
+import {
+  enrollInstallation,
+  loadFixtures,
+  removeDir,
+  reportScans,
+  ROOT,
+  rssMb,
+  startChildServer,
+  startServe,
+  tempDir,
+  waitForOutboxDrained,
+} from '../lib.js';
 
 const SUBSCRIBERS = 40;
 const CONCURRENCY = 32;
@@ -54,13 +63,12 @@ async function oneServe(subscribers, deliveries) {
   const receiver = await startChildServer(join(ROOT, 'bench', 'receiver.js'), ['200']);
   const dir = tempDir();
   const fixtures = loadFixtures(dir, { webhookUrl: receiver.url });
-  const app = JSON.parse(readFileSync(fixtures.file, 'utf8')).apps[0];
   const serve = await startServe(['--rate-limit', '0', '--fixtures', fixtures.file], { dir });
   const base = serve.baseUrl;
   const pid = serve.child.pid;
   const sockets = [];
   try {
-    const scans = await scanReporter(base, fixtures.testSecret, app);
+    const scans = await scanReporter(base, fixtures);
     // Warm up with the same work, so that the reading before is of a serve that has done it.
     await scans(1_000, 'warm');
     await waitForOutboxDrained(base, { timeoutMs: 120_000, intervalMs: 50 });
@@ -100,58 +108,8 @@ function stalledSubscriber(base, appId) {
   });
 }
 
-/** Mint + scan-events completed from one enrolled installation, `CONCURRENCY` at a time. */
-async function scanReporter(base, secret, app) {
-  const { simulate } = await import(pathToFileURL(join(ROOT, 'dist', 'sdk', 'simulate.js')).href);
-  const [first] = await simulate(
-    {
-      baseUrl: base,
-      secretKey: secret,
-      hostUserRef: 'member_0',
-      outcome: 'completed',
-      count: 1,
-      offlineLateMs: null,
-      result: {},
-      noScope: false,
-      duplicateReport: false,
-      uploadRetries: 0,
-      installationId: null,
-      reinstall: false,
-      bundleId: app.bundle_id,
-      teamId: app.team_id,
-      appVersion: '1.0.0',
-    },
-    () => {},
-  );
-  const installation = first.installation_id;
-  const modelVersion = first.steps.find((s) => s.step === 'model').model_version;
-  const auth = { authorization: `Bearer ${secret}` };
-  return async (count, tag) => {
-    let next = 0;
-    await Promise.all(
-      Array.from({ length: CONCURRENCY }, async () => {
-        while (next < count) {
-          const i = next++;
-          const minted = await request(`${base}/v1/sessions`, {
-            method: 'POST',
-            headers: auth,
-            json: { host_user_ref: `member_${i % 100}` },
-          });
-          if (minted.status !== 201) throw new Error(`mint answered ${minted.status}: ${JSON.stringify(minted.body)}`);
-          const reported = await request(`${base}/v1/scan-events`, {
-            method: 'POST',
-            headers: { authorization: `Bearer ${minted.body.session_token}`, 'idempotency-key': `idem_${tag}_${i}` },
-            json: {
-              installation_id: installation,
-              scan_id: `scn_${tag}${i}`,
-              status: 'completed',
-              occurred_at: new Date().toISOString(),
-              model_version: modelVersion,
-            },
-          });
-          if (reported.status !== 201) throw new Error(`scan event answered ${reported.status}: ${JSON.stringify(reported.body)}`);
-        }
-      }),
-    );
-  };
+/** Scans with acknowledged webhooks from one enrolled installation, `CONCURRENCY` at a time: `scans(count, tag)`. */
+async function scanReporter(base, fixtures) {
+  const installation = await enrollInstallation(base, fixtures);
+  return (count, tag) => reportScans(base, fixtures, installation, { to: count, tag, members: 100, concurrency: CONCURRENCY });
 }
