@@ -4,16 +4,18 @@ import { z } from 'zod';
 export const ERROR_TYPES = ['invalid_request_error', 'authentication_error', 'permission_error', 'rate_limit_error', 'api_error'] as const;
 export type ErrorType = (typeof ERROR_TYPES)[number];
 
-export const ErrorBody = z
-  .object({
-    error: z.object({
-      type: z.enum(ERROR_TYPES),
-      code: z.string(),
-      message: z.string(),
-      param: z.string().optional(),
-    }),
-  })
-  .meta({ id: 'ErrorBody', description: 'Every non-2xx answer of the emulator (ERR-1).' });
+export const ErrorBody = z.lazy(() =>
+  z
+    .object({
+      error: z.object({
+        type: z.enum(ERROR_TYPES),
+        code: z.string(),
+        message: z.string(),
+        param: z.string().optional(),
+      }),
+    })
+    .meta({ id: 'ErrorBody', description: 'Every non-2xx answer of the emulator (ERR-1).' }),
+);
 export type ErrorBody = z.infer<typeof ErrorBody>;
 
 /**

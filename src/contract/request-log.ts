@@ -4,20 +4,22 @@ import { DateTime, DateTimeInput, DURATION_PATTERN, queryInteger } from './time.
 
 /** The emulator's request log (`scanctl logs tail`): what was called, answered how, by which key (display form only). */
 
-export const RequestLogLine = z
-  .object({
-    seq: z.number().int(),
-    time: DateTime,
-    method: z.string(),
-    path: z.string(),
-    status: z.number().int(),
-    latency_ms: z.number(),
-    key: z.string().optional().describe('The display form of the key (prefix and last four), never the key.'),
-    env: z.enum(['test', 'live']).optional(),
-    app_id: z.string().optional(),
-    error_code: z.string().optional(),
-  })
-  .meta({ id: 'RequestLogLine' });
+export const RequestLogLine = z.lazy(() =>
+  z
+    .object({
+      seq: z.number().int(),
+      time: DateTime,
+      method: z.string(),
+      path: z.string(),
+      status: z.number().int(),
+      latency_ms: z.number(),
+      key: z.string().optional().describe('The display form of the key (prefix and last four), never the key.'),
+      env: z.enum(['test', 'live']).optional(),
+      app_id: z.string().optional(),
+      error_code: z.string().optional(),
+    })
+    .meta({ id: 'RequestLogLine' }),
+);
 export type RequestLogLine = z.infer<typeof RequestLogLine>;
 
 /** Filters of GET /_scanctl/logs and its live stream. */
@@ -40,5 +42,5 @@ export const LogQuery = z.strictObject({
 });
 export type LogQuery = z.infer<typeof LogQuery>;
 
-export const RequestLogList = listOf(RequestLogLine, 'RequestLogList');
+export const RequestLogList = z.lazy(() => listOf(RequestLogLine, 'RequestLogList'));
 export type RequestLogList = z.infer<typeof RequestLogList>;

@@ -16,19 +16,23 @@ export const SCOPES = ['scan.create'] as const;
 export type Scope = (typeof SCOPES)[number];
 
 /** SES-1: the session request body. Unknown fields are refused so a typo never passes silently. */
-export const CreateSessionRequest = z
-  .strictObject({
-    host_user_ref: HostUserRef,
-    scopes: z.array(z.enum(SCOPES)).optional(),
-  })
-  .meta({ id: 'CreateSessionRequest' });
+export const CreateSessionRequest = z.lazy(() =>
+  z
+    .strictObject({
+      host_user_ref: HostUserRef,
+      scopes: z.array(z.enum(SCOPES)).optional(),
+    })
+    .meta({ id: 'CreateSessionRequest' }),
+);
 export type CreateSessionRequest = z.infer<typeof CreateSessionRequest>;
 
 /** SES-2: 201 with a vst_ token that expires 15 minutes after minting. */
-export const SessionResponse = z
-  .object({
-    session_token: z.string().startsWith('vst_'),
-    expires_at: z.iso.datetime(),
-  })
-  .meta({ id: 'SessionResponse' });
+export const SessionResponse = z.lazy(() =>
+  z
+    .object({
+      session_token: z.string().startsWith('vst_'),
+      expires_at: z.iso.datetime(),
+    })
+    .meta({ id: 'SessionResponse' }),
+);
 export type SessionResponse = z.infer<typeof SessionResponse>;

@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import type { WebhookStreamEvent, WebhookListenerEnded, WebhookListenerReplaced } from '../contract/webhooks.js';
+import type { WebhookStreamEvent, WebhookListenerEnded, WebhookListenerReplaced } from '../contract/webhook-stream.js';
 
 /**
  * What the emulator's engines announce. Printers, the TUI and the control plane's live stream

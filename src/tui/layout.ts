@@ -1,4 +1,4 @@
-import type { WebhookStreamEvent } from '../contract/webhooks.js';
+import type { WebhookStreamEvent } from '../contract/webhook-stream.js';
 
 /** The live view is drawn for at least this many columns; a narrower terminal wraps. */
 export const MIN_COLUMNS = 80;

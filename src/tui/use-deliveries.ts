@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import type { WebhookStreamEvent } from '../contract/webhooks.js';
+import type { WebhookStreamEvent } from '../contract/webhook-stream.js';
 
 export type Subscribe = (listener: (event: WebhookStreamEvent) => void) => () => void;
 

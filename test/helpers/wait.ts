@@ -1,4 +1,4 @@
-import type { WebhookStreamEvent } from '../../src/contract/webhooks.js';
+import type { WebhookStreamEvent } from '../../src/contract/webhook-stream.js';
 import { openDeliveryStream } from '../../src/client/webhook-stream.js';
 
 /**

@@ -3,15 +3,14 @@ import {
   WebhookDeliveryDetail,
   WebhookDeliveryListQuery,
   WebhookDeliveryList,
-  WebhookStreamData,
   WebhookDelivery,
   WebhookListenerList,
   ResultsAvailableEvent,
   ScanCompletedEvent,
   ScanFailedEvent,
   WebhookSigningSecretRequest,
-  WebhookStreamQuery,
 } from '../webhooks.js';
+import { WebhookStreamData, WebhookStreamQuery } from '../webhook-stream.js';
 import { byOperationId, type WebhookEvent } from '../operation.js';
 import { controlOperation as control } from './define.js';
 

@@ -1,13 +1,13 @@
 import { OPS } from '../../contract/operations/index.js';
 import { toIso } from '../../contract/time.js';
+import { type WebhookEventType } from '../../contract/webhooks.js';
 import {
   parseEventList,
   type WebhookStreamEvent,
   type WebhookStreamReady,
   type WebhookListenerEnded,
   type WebhookListenerReplaced,
-  type WebhookEventType,
-} from '../../contract/webhooks.js';
+} from '../../contract/webhook-stream.js';
 import type { ListenerRow } from '../../store/tables/webhooks.js';
 import type { EmulatorContext } from '../context.js';
 import { effectiveWebhookUrl } from '../../webhooks/outbox.js';

@@ -1,5 +1,5 @@
 import { toIso } from '../../contract/time.js';
-import type { WebhookListenerEnded } from '../../contract/webhooks.js';
+import type { WebhookListenerEnded } from '../../contract/webhook-stream.js';
 import type { ListenerRow } from '../../store/tables/webhooks.js';
 import { signingSecretOf, webhookSecretHint } from '../../webhooks/signing-secret.js';
 import type { EmulatorContext } from '../context.js';

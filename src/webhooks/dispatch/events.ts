@@ -1,7 +1,7 @@
 import type { Clock } from '../../clock/clock.js';
 import { CHOICES } from '../../contract/choices.js';
 import { toIso } from '../../contract/time.js';
-import type { WebhookStreamEvent } from '../../contract/webhooks.js';
+import type { WebhookStreamEvent } from '../../contract/webhook-stream.js';
 import type { Store } from '../../store/index.js';
 import type { DeliveryWithEvent } from '../../store/tables/webhooks.js';
 import { onOutboxChange } from '../outbox.js';

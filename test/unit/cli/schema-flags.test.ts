@@ -25,15 +25,15 @@ describe('flags that fill a request body take their limits from its schema (one 
   });
 
   it("a string field: the schema's own length and pattern", () => {
-    const code = fieldOf(FaultCreateRequest.shape.code);
+    const code = fieldOf(FaultCreateRequest.unwrap().shape.code);
     expect(code('rate_limited')).toBe('rate_limited');
     expect(refusal(code, 'Rate-Limited')).toBe('Expected lowercase snake case, like rate_limited.');
-    expect(refusal(fieldOf(FaultCreateRequest.shape.message), '')).toBe('Expected text of 1 to 500 characters.');
+    expect(refusal(fieldOf(FaultCreateRequest.unwrap().shape.message), '')).toBe('Expected text of 1 to 500 characters.');
   });
 
   it('faults add and webhook chaos refuse exactly outside the bounds of FaultCreateRequest and ChaosSetRequest', async () => {
-    const status = FaultCreateRequest.shape.status;
-    const failFirst = ChaosSetRequest.shape.fail_first.unwrap();
+    const status = FaultCreateRequest.unwrap().shape.status;
+    const failFirst = ChaosSetRequest.unwrap().shape.fail_first.unwrap();
     const cases: Array<[string[], string]> = [
       [
         ['faults', 'add', '--route', 'POST /v1/sessions', '--code', 'x', '--status', String(status.maxValue! + 1)],

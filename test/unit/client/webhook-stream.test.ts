@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import { openDeliveryStream, type StreamNotice } from '../../../src/client/webhook-stream.js';
-import type { WebhookStreamEvent, WebhookListenerEnded } from '../../../src/contract/webhooks.js';
+import type { WebhookStreamEvent, WebhookListenerEnded } from '../../../src/contract/webhook-stream.js';
 import { streamEndError } from '../../../src/cli/commands/webhook/listen-end.js';
 import { EXIT } from '../../../src/cli/exit-codes.js';
 import { DEMO, expectErrorBody, portalCookie, testEmulator, type TestEmulator } from '../../helpers/emulator.js';

@@ -51,7 +51,9 @@ describe('OpenAPI 3.1 document (VER-1)', () => {
     const modules: Record<string, unknown>[] = await Promise.all(files.map((file) => import(new URL(file, folder).href)));
     const named = modules.flatMap((exports) =>
       Object.entries(exports).flatMap(([name, value]) => {
-        const id = value instanceof z.ZodType ? z.globalRegistry.get(value)?.id : undefined;
+        // Wire bodies are z.lazy (built on first use): the name is on the schema inside.
+        const schema = value instanceof z.ZodLazy ? value.unwrap() : value;
+        const id = schema instanceof z.ZodType ? z.globalRegistry.get(schema)?.id : undefined;
         return id ? [{ name, id }] : [];
       }),
     );

@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
-import type { WebhookDeliveryDetail, WebhookStreamEvent } from '../../../src/contract/webhooks.js';
+import type { WebhookDeliveryDetail } from '../../../src/contract/webhooks.js';
+import type { WebhookStreamEvent } from '../../../src/contract/webhook-stream.js';
 import { fitColumns, windowStart } from '../../../src/tui/layout.js';
 import { ListenApp, type ListenAppProps } from '../../../src/tui/listen-app.js';
 import { foldDelivery, type Subscribe } from '../../../src/tui/use-deliveries.js';

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { VirtualClock, frozenBase } from '../../../src/clock/clock.js';
 import { WEBHOOK_RETRY_GAPS_MS } from '../../../src/contract/choices.js';
-import type { WebhookStreamEvent } from '../../../src/contract/webhooks.js';
+import type { WebhookStreamEvent } from '../../../src/contract/webhook-stream.js';
 import { applyFixtures } from '../../../src/emulator/domain/apply-fixtures.js';
 import { readFixtures } from '../../../src/emulator/fixture-file.js';
 import { openDatabase } from '../../../src/store/db.js';

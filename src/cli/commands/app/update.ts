@@ -14,7 +14,9 @@ export function register(group: Command): void {
     .addOption(new Option('--webhook-url <url>', 'where deliveries go; "none" clears it').argParser(webhookUrl))
     .addOption(new Option('--results-delivery <state>', 'store results and send scan.results_available').choices(['on', 'off']))
     .addOption(
-      new Option('--quota <n>', 'daily session quota (emulator control plane)').argParser(fieldOf(QuotaRequest.shape.daily_session_quota)),
+      new Option('--quota <n>', 'daily session quota (emulator control plane)').argParser(
+        fieldOf(QuotaRequest.unwrap().shape.daily_session_quota),
+      ),
     )
     .action(async (flags: { webhookUrl?: string; resultsDelivery?: 'on' | 'off'; quota?: number }, command: Command) => {
       const ctx = contextOf(command);

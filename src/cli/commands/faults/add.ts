@@ -17,7 +17,7 @@ interface AddFlags {
 }
 
 /** The body's fields: each flag's bounds come from the schema the emulator checks the body with. */
-const field = FaultCreateRequest.shape;
+const field = FaultCreateRequest.unwrap().shape;
 
 /** `scanctl faults add`: make a chosen route answer a chosen error on purpose. */
 export function register(group: Command): void {

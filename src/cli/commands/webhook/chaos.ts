@@ -55,7 +55,7 @@ export function replayCommand(c: Chaos): string {
 }
 
 /** The body's fields: each flag's bounds come from the schema the emulator checks the body with. */
-const field = ChaosSetRequest.shape;
+const field = ChaosSetRequest.unwrap().shape;
 
 /** scanctl webhook chaos: seeded delivery chaos, per app. */
 export function register(group: Command): void {

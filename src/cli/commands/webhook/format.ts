@@ -1,4 +1,5 @@
-import type { WebhookStreamEvent, WebhookDelivery } from '../../../contract/webhooks.js';
+import type { WebhookDelivery } from '../../../contract/webhooks.js';
+import type { WebhookStreamEvent } from '../../../contract/webhook-stream.js';
 
 /** One plain line per finished attempt, for `webhook listen` off a terminal. */
 export function attemptLine(e: WebhookStreamEvent): string {

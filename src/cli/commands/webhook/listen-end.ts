@@ -1,5 +1,5 @@
 import type { StreamEnd } from '../../../client/webhook-stream.js';
-import type { WebhookListenerEnded, WebhookListenerReplaced } from '../../../contract/webhooks.js';
+import type { WebhookListenerEnded, WebhookListenerReplaced } from '../../../contract/webhook-stream.js';
 import { UserError } from '../../errors.js';
 import { EXIT } from '../../exit-codes.js';
 
