@@ -109,7 +109,7 @@ export class FixtureError extends Error {
 }
 
 export function parseFixtures(text: string, file: string): Fixtures {
-  const parsed = parseJson(Fixtures, text);
+  const parsed = parseJson(Fixtures, text, { jitless: true });
   if (!parsed.ok && parsed.stage === 'json') throw new FixtureError(file, [{ field: '', reason: `not valid JSON (${parsed.message})` }]);
   if (!parsed.ok) {
     const problems = parsed.issues.flatMap((issue) =>
