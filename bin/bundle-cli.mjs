@@ -3,6 +3,7 @@
 // has a top-level await), which cli.cjs imports only when `webhook listen` draws on a terminal.
 // Inside cli.cjs, modules that are imported lazily (the emulator, the console) are still evaluated
 // only when first imported. better-sqlite3 stays in node_modules, where it finds its own addon.
+// global-options.cjs is the launcher's: which command a command line runs, before cli.cjs loads.
 // tsc still builds dist/ for the library entry and the types.
 import { build } from 'esbuild';
 import { rmSync } from 'node:fs';
@@ -93,4 +94,12 @@ await build({
   banner: {
     js: "import { createRequire as __scanctlCreateRequire } from 'node:module'; const require = __scanctlCreateRequire(import.meta.url);",
   },
+});
+// The launcher (bin/scanctl.js) reads which command a command line runs before it loads the CLI, with
+// the CLI's own function (src/cli/global-options.ts), so `scanctl --app X serve` is serve to both.
+await build({
+  ...common,
+  entryPoints: { 'global-options': 'src/cli/global-options.ts' },
+  outExtension: { '.js': '.cjs' },
+  format: 'cjs',
 });

@@ -60,7 +60,13 @@ function enableCompileCache() {
  * names other flags (empty: none), or where process.execve is missing (Node 22.14).
  */
 function boundHeapOfLongRunningCommands() {
-  const command = args.find((arg) => !arg.startsWith('-'));
+  let command;
+  try {
+    // The CLI's own reading of a command line (`scanctl --app X serve` is serve), built beside cli.cjs.
+    command = require(join(__dirname, '..', 'dist', 'bundle', 'global-options.cjs')).commandName(args);
+  } catch {
+    return; // Not built: the CLI's load below says so.
+  }
   if (command !== 'serve' && command !== 'exec') return;
   const flags = (process.env.SCANCTL_NODE_FLAGS ?? DEFAULT_NODE_FLAGS).split(/\s+/).filter(Boolean);
   const given = [...process.execArgv, ...(process.env.NODE_OPTIONS ?? '').split(/\s+/)];

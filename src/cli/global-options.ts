@@ -25,3 +25,20 @@ export const GLOBAL_OPTIONS = [
 ] as const;
 
 export type GlobalOptionName = (typeof GLOBAL_OPTIONS)[number]['name'];
+
+/**
+ * The command a command line names: its first word that is neither an option nor a global option's
+ * value (`--app app_demo serve` is serve); null when there is none before `--`. The launcher,
+ * bin/scanctl.js, uses this same function (built to dist/bundle/global-options.cjs) to give serve and
+ * exec their heap flags before the CLI loads.
+ */
+export function commandName(args: readonly string[]): string | null {
+  const takesValue = new Set<string>(GLOBAL_OPTIONS.filter((option) => option.takesValue).map((option) => option.name));
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    if (arg === '--') return null;
+    if (!arg.startsWith('-')) return arg;
+    if (takesValue.has(arg)) i++;
+  }
+  return null;
+}

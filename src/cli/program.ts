@@ -1,7 +1,7 @@
 import { Command, CommanderError, Option } from 'commander';
 import { addHelpCommand, configureErrors } from './help.js';
 import { attachIo, type CliIo } from './io.js';
-import { GLOBAL_OPTIONS, type GlobalOptionName } from './global-options.js';
+import { commandName, GLOBAL_OPTIONS, type GlobalOptionName } from './global-options.js';
 import { httpUrl } from './http-url.js';
 import { envReadByCli } from './option-env.js';
 
@@ -119,19 +119,10 @@ const all = (...modules: Array<Promise<CommandModule>>): Promise<CommandModule[]
 
 const nameOf = (entry: TopCommand | CommandGroup) => ('name' in entry ? entry.name : entry.group);
 
-/**
- * The entry a command line runs: its first word that is not an option or a global option's value.
- * Null (every command is then loaded) when there is none, or it names no command (help, a typo).
- */
+/** The entry a command line runs; null (every command is then loaded) when it names none (help, a typo). */
 function entryRun(args: readonly string[]): TopCommand | CommandGroup | null {
-  const takesValue = new Set<string>(GLOBAL_OPTIONS.filter((option) => option.takesValue).map((option) => option.name));
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i]!;
-    if (arg === '--') return null;
-    if (!arg.startsWith('-')) return COMMANDS.find((entry) => nameOf(entry) === arg) ?? null;
-    if (takesValue.has(arg)) i++;
-  }
-  return null;
+  const name = commandName(args);
+  return COMMANDS.find((entry) => nameOf(entry) === name) ?? null;
 }
 
 /** The parser of a global option's value, where it needs checking. */

@@ -17,8 +17,8 @@ function nodeArgs(pid: number): string[] {
   );
 }
 
-async function serveWith(env: Record<string, string>): Promise<ServeProcess> {
-  const serve = await startServe([], { env });
+async function serveWith(env: Record<string, string>, before: string[] = []): Promise<ServeProcess> {
+  const serve = await startServe([], { env, before });
   started.push(serve);
   return serve;
 }
@@ -30,6 +30,10 @@ describe.skipIf(process.platform !== 'linux' || typeof process.execve !== 'funct
     expect(nodeArgs(serve.child.pid!)).toEqual(FLAGS);
     expect(await serve.stop()).toBe(0);
     started.pop();
+  });
+
+  it('a global option and its value before the command (--app app_demo serve) still get serve its flags', async () => {
+    expect(nodeArgs((await serveWith({ NODE_OPTIONS: '' }, ['--app', 'app_demo', '--json'])).child.pid!)).toEqual(FLAGS);
   });
 
   it("the user's own heap flags in NODE_OPTIONS win: serve is not started again", async () => {

@@ -62,11 +62,13 @@ export interface ServeProcess {
  */
 export async function startServe(
   extraArgs: string[] = [],
-  options: { dir?: string; db?: string; env?: Record<string, string>; bin?: string } = {},
+  options: { dir?: string; db?: string; env?: Record<string, string>; bin?: string; before?: string[] } = {},
 ): Promise<ServeProcess> {
   const dir = options.dir ?? tempDir('scanctl-e2e-');
   const db = options.db ?? join(dir, 'emulator.db');
-  const child = spawn(process.execPath, [options.bin ?? BIN, 'serve', '--port', '0', '--json', '--db', db, ...extraArgs], {
+  // `before`: global options written before the command (`scanctl --app X serve`).
+  const args = [...(options.before ?? []), 'serve', '--port', '0', '--json', '--db', db, ...extraArgs];
+  const child = spawn(process.execPath, [options.bin ?? BIN, ...args], {
     cwd: dir,
     env: { ...process.env, NO_COLOR: '1', SCANCTL_BASE_URL: '', ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],
