@@ -3,7 +3,7 @@ import { DateTime } from './time.js';
 import { StreamClosed } from './stream-closed.js';
 import { WEBHOOK_EVENT_TYPES, WebhookEventType, WebhookListener } from './webhooks.js';
 
-/** The live delivery stream (`webhook listen`, the console): its query and the objects it streams. */
+// The live delivery stream (`webhook listen`, the console): its query and the objects it streams.
 
 const EVENT_NAME = WEBHOOK_EVENT_TYPES.map((t) => t.replace('.', '\\.')).join('|');
 const EVENT_LIST = new RegExp(`^(${EVENT_NAME})(,(${EVENT_NAME}))*$`);
