@@ -7,28 +7,20 @@ const run = promisify(execFile);
 /**
  * In one process (the built package, imported once), `startEmulator()` until its first answered
  * request (POST /v1/sessions, 201), then close: what a test file pays per emulator. The request is
- * sent with node:http: a test process's first fetch() costs ~18 ms of its own (undici's client
+ * sent with node:http (bench/lib.js's `request`): a test process's first fetch() costs ~18 ms of its own (undici's client
  * side), whatever it calls, and that is not the emulator's.
  */
 const SCRIPT = `
-import { request } from 'node:http';
 import { startEmulator } from 'scanctl';
+import { request } from './bench/lib.js';
 const runs = Number(process.argv[1]);
-const mint = (emu) =>
-  new Promise((resolve, reject) => {
-    const req = request(emu.baseUrl + '/v1/sessions', { method: 'POST', headers: { authorization: 'Bearer ' + emu.secretKey, 'content-type': 'application/json' } }, (res) => {
-      res.resume();
-      res.on('end', () => resolve(res.statusCode));
-    });
-    req.on('error', reject);
-    req.end('{"host_user_ref":"bench"}');
-  });
 const samples = [];
 let firstMs = null;
 for (let i = 0; i < runs + 1; i++) {
   const started = performance.now();
   const emu = await startEmulator();
-  const status = await mint(emu);
+  // A connection of its own (agent: false): no keep-alive socket outlives the emulator it was opened to.
+  const { status } = await request(emu.baseUrl + '/v1/sessions', { method: 'POST', headers: { authorization: 'Bearer ' + emu.secretKey }, json: { host_user_ref: 'bench' }, agent: false });
   if (status !== 201) throw new Error('mint answered ' + status);
   const ms = performance.now() - started;
   await emu.close();
