@@ -1,5 +1,5 @@
 import { OPS } from '../contract/operations/index.js';
-import { type WebhookEventType } from '../contract/webhooks.js';
+import type { WebhookEventType } from '../contract/webhooks.js';
 import { WebhookStreamEvent, WebhookStreamReady, WebhookListenerEnded, WebhookListenerReplaced } from '../contract/webhook-stream.js';
 import { StreamClosed } from '../contract/stream-closed.js';
 import { ApiClient, streamData, type FetchLike } from './api.js';

@@ -2,7 +2,7 @@
 import type { Context } from 'hono';
 import { ApiError } from '../contract/errors.js';
 import { DeliveryStatus } from '../contract/webhooks.js';
-import { type WebhookStreamEvent } from '../contract/webhook-stream.js';
+import type { WebhookStreamEvent } from '../contract/webhook-stream.js';
 import type { EmulatorContext } from '../emulator/context.js';
 import { sseResponse } from '../emulator/http/sse.js';
 import { emulatorUserAgent } from '../webhooks/headers.js';

@@ -1,6 +1,6 @@
 import { OPS } from '../../contract/operations/index.js';
 import { toIso } from '../../contract/time.js';
-import { type WebhookEventType } from '../../contract/webhooks.js';
+import type { WebhookEventType } from '../../contract/webhooks.js';
 import {
   parseEventList,
   type WebhookStreamEvent,

@@ -1,7 +1,7 @@
 import { Option, type Command } from 'commander';
 import type { StreamEnd, StreamNotice } from '../../../client/webhook-stream.js';
 import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from '../../../contract/webhooks.js';
-import { type WebhookStreamEvent } from '../../../contract/webhook-stream.js';
+import type { WebhookStreamEvent } from '../../../contract/webhook-stream.js';
 import { contextOf } from '../../context.js';
 import { UserError } from '../../errors.js';
 import { waitForInterrupt } from '../../io.js';
