@@ -1,11 +1,9 @@
 import type { Health } from '../contract/control.js';
 import type { ControlClient } from './control.js';
-import type { WaitTimer } from './wait.js';
+import { realTimer, type WaitTimer } from './wait.js';
 import { errorMessage } from '../util/caught.js';
 
 export type ReadyOutcome = { ok: true; health: Health } | { ok: false; last: string };
-
-const realTimer: WaitTimer = { now: () => Date.now(), sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)) };
 
 /** Between two looks at a starting emulator: short, since serve is ready within a few hundred ms. */
 const READY_POLL_MS = 100;

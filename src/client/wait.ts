@@ -55,7 +55,8 @@ export class NotAnEmulatorError extends Error {
   }
 }
 
-const realTimer: WaitTimer = { now: () => Date.now(), sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)) };
+/** Real time, what every command uses outside tests. */
+export const realTimer: WaitTimer = { now: () => Date.now(), sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)) };
 
 /** Resolves when the base URL is a scanctl emulator (its /_scanctl/info answers as one); else NotAnEmulatorError. */
 export async function requireEmulator(control: ControlClient): Promise<void> {

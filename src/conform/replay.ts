@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { parseJson } from '../contract/parse-json.js';
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { FetchLike } from '../client/api.js';
+import { realTimer, type WaitTimer } from '../client/wait.js';
 import type { CassetteExchange } from '../contract/conformance.js';
 import { OPERATIONS } from '../contract/operations/index.js';
 import { PSEUDONYM } from './redact.js';
@@ -11,9 +11,15 @@ export interface ReplayOptions {
   baseUrl: string;
   /** Stands for the cassette's first secret key of the same kind. */
   key: string;
-  /** Keep the recorded pace (the default): a rate limit then sees what the recording saw. */
+  /**
+   * Keep the recorded pace (the default): no request goes out sooner after the one before than it
+   * arrived after it in the recording, so a rate limit sees no more requests in a second than the
+   * recording's did, however slowly the target answers.
+   */
   paced: boolean;
   fetch?: FetchLike;
+  /** Real time: tests pass one that moves only when slept on or when a request takes time. */
+  timer?: WaitTimer;
 }
 
 /** Where the target answered one recorded exchange otherwise. */
@@ -124,10 +130,19 @@ export class CassetteReplay {
 
   async replay(exchanges: readonly CassetteExchange[]): Promise<ReplayReport> {
     const differences: ReplayDifference[] = [];
-    const start = Date.now();
-    for (const recorded of [...exchanges].sort((a, b) => a.seq - b.seq)) {
-      const due = start + recorded.at_ms - Date.now();
-      if (this.options.paced && due > 0) await sleep(due);
+    const timer = this.options.timer ?? realTimer;
+    // In the order they arrived (seq is the order they were answered in). A request that used an
+    // earlier answer arrived after it, so each pseudonym is bound before it is needed.
+    const ordered = [...exchanges].sort((a, b) => a.at_ms - b.at_ms || a.seq - b.seq);
+    let previous: { at_ms: number; sent: number } | undefined;
+    for (const recorded of ordered) {
+      // The recorded gap to the request before, counted from when that one went out: a target
+      // that answers slowly stretches the replay, never packs the requests closer together.
+      if (this.options.paced && previous) {
+        const wait = previous.sent + (recorded.at_ms - previous.at_ms) - timer.now();
+        if (wait > 0) await timer.sleep(wait);
+      }
+      previous = { at_ms: recorded.at_ms, sent: timer.now() };
       const headers: Record<string, string> = {};
       for (const [name, value] of Object.entries(recorded.request_headers)) headers[name] = this.substitute(value);
       const response = await this.fetchImpl(`${this.options.baseUrl}${this.substitute(recorded.path)}`, {
