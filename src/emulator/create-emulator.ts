@@ -1,4 +1,5 @@
 import { Hono } from 'hono';
+import { TrieRouter } from 'hono/router/trie-router';
 import type { VirtualClock } from '../clock/clock.js';
 import { CHOICES } from '../contract/choices.js';
 import type { Db } from '../store/db.js';
@@ -100,7 +101,9 @@ export function createEmulator(deps: EmulatorDeps): Emulator {
   };
   ctx.scheduler.register(ctx.webhooks);
 
-  const app = new Hono<AppEnv>();
+  // hono's default router compiles one regular expression of every route on the first request (~7
+  // ms for ~70 routes, paid again by each emulator a test process starts); the trie needs no compiling.
+  const app = new Hono<AppEnv>({ router: new TrieRouter() });
   app.use('*', requestLog(ctx));
   // Before everything else, so that no route (now or added later) answers a rebound or cross-site request.
   app.use('*', hostGuard(config));
