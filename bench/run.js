@@ -95,6 +95,8 @@ function describeTarget(t) {
 const rows = [];
 /** Extra Markdown a case adds to RESULTS.md (the flat-costs curve). */
 const sections = [];
+/** Files a case adds beside RESULTS.md (the flat-costs plot), written with it. */
+const files = new Map();
 /** The notes of cases that report several figures (their rows carry none). */
 const caseNotes = [];
 const info = machine();
@@ -131,6 +133,7 @@ for (const bench of CASES) {
     console.log(part === result ? line : `  - ${part.label}: ${line}`);
   }
   if (result.section) sections.push(result.section);
+  for (const [name, content] of Object.entries(result.files ?? {})) files.set(name, content);
 }
 
 const header = ['Benchmark', 'Baseline (same run)', 'Measured', 'Baseline', 'Ratio', 'Target', 'Result'];
@@ -172,6 +175,10 @@ if (write && !only) {
   const file = join(ROOT, 'bench', 'RESULTS.md');
   writeFileSync(file, withLineBlock(existsSync(file) ? readFileSync(file, 'utf8') : '', major, block));
   console.log(`wrote the Node ${major} table of bench/RESULTS.md`);
+  for (const [name, content] of files) {
+    writeFileSync(join(ROOT, 'bench', name), content);
+    console.log(`wrote bench/${name}`);
+  }
 }
 
 /**

@@ -2,11 +2,11 @@
 // idempotency keys, events, deliveries, attempts; a year of history) are built with direct SQL
 // (bench/flat/worker.js prepare), then each operation is timed on each (worker.js measure, a fresh
 // process per size and pass) and reported as its cost at the largest size over its cost at 10^4.
-// Writes the curve as bench/flat-costs.svg and a table in RESULTS.md.
+// Its curve goes to bench/flat-costs.svg and its table to RESULTS.md (run.js writes both, after a full run).
 // SCANCTL_BENCH_FLAT_SIZES=10000,100000 picks the sizes; SCANCTL_BENCH_FLAT_DIR=<dir> keeps the
 // prepared databases there between runs (they are rebuilt only when missing).
 import { spawn } from 'node:child_process';
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { ratioPlot } from '../flat/plot.js';
 import { removeDir, ROOT, tempDir } from '../lib.js';
@@ -92,15 +92,13 @@ export default {
       return { label: op.label, value: costs[last][op.id], baselineValue: costs[0][op.id], unit: op.unit };
     });
     const ratio = (s, op) => (costs[s][op] !== undefined && costs[0][op] ? costs[s][op] / costs[0][op] : null);
-    writeFileSync(
-      join(ROOT, 'bench', 'flat-costs.svg'),
-      ratioPlot({
-        title: 'Cost per operation as the database grows (1.0 = cost at 10^4 rows)',
-        sizes,
-        goal: GOAL,
-        series: OPERATIONS.map((op) => ({ label: op.label, ratios: sizes.map((_, s) => ratio(s, op.id)) })),
-      }),
-    );
+    // Written with RESULTS.md by run.js (not by --no-write or --only).
+    const plot = ratioPlot({
+      title: 'Cost per operation as the database grows (1.0 = cost at 10^4 rows)',
+      sizes,
+      goal: GOAL,
+      series: OPERATIONS.map((op) => ({ label: op.label, ratios: sizes.map((_, s) => ratio(s, op.id)) })),
+    });
     const head = ['Operation', ...sizes.map((n) => `${sizeLabel(n)} (ms)`), ...sizes.slice(1).map((n) => `${sizeLabel(n)} / 10^4`)];
     const table = [
       `| ${head.join(' | ')} |`,
@@ -121,9 +119,10 @@ export default {
         ? `${sizeLabel(sizes[s])}: ${d.rows.toLocaleString('en')} rows, ${(d.bytes / 2 ** 20).toFixed(1)} MB in ${(d.ms / 1000).toFixed(2)} s, first byte after ${d.first_byte_ms?.toFixed(1)} ms, RSS growth ${d.rss_growth_mb.toFixed(0)} MB`
         : `${sizeLabel(sizes[s])}: ${failures[s].export ?? 'not measured'}`,
     );
-    console.log(`\n${table}\n  state export: ${exports.join('; ')}\n  wrote bench/flat-costs.svg`);
+    console.log(`\n${table}\n  state export: ${exports.join('; ')}`);
     return {
       rows,
+      files: { 'flat-costs.svg': plot },
       note: `databases of ${sizes.map(sizeLabel).join(', ')} rows per table; median of each operation in a fresh process per size, ${quick ? 'one pass' : 'the lower of two interleaved passes'}`,
       section: [
         '## Flat costs: the curve',
