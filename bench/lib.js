@@ -223,12 +223,15 @@ export function rssMb(pid) {
   return kb / 1024;
 }
 
-/** The commit measured (with -dirty when the work tree has changes), or 'unknown' outside git. */
+/**
+ * The commit measured (with -dirty when the work tree has changes other than the benchmarks' own
+ * output, which a run on one Node line leaves for the next), or 'unknown' outside git.
+ */
 function gitCommit() {
   const git = (args) => spawnSync('git', args, { cwd: ROOT, encoding: 'utf8' });
   const head = git(['rev-parse', '--short', 'HEAD']);
   if (head.status !== 0) return 'unknown';
-  return `${head.stdout.trim()}${git(['status', '--porcelain', '--untracked-files=no']).stdout.trim() ? '-dirty' : ''}`;
+  return `${head.stdout.trim()}${git(['status', '--porcelain', '--untracked-files=no', '--', '.', ':!bench/RESULTS.md', ':!bench/flat-costs.svg']).stdout.trim() ? '-dirty' : ''}`;
 }
 
 export function machine() {
