@@ -101,7 +101,7 @@ export function createEmulator(deps: EmulatorDeps): Emulator {
   };
   ctx.scheduler.register(ctx.webhooks);
 
-  // hono's default router compiles one regular expression of every route on the first request (~7
+  // hono's default router compiles one regular expression of every route on the first request (~9
   // ms for ~70 routes, paid again by each emulator a test process starts); the trie needs no compiling.
   const app = new Hono<AppEnv>({ router: new TrieRouter() });
   app.use('*', requestLog(ctx));
