@@ -15,8 +15,8 @@ const exchange = (seq: number, at_ms: number): CassetteExchange => ({
 });
 
 /**
- * Time that moves only when the replay sleeps or a request takes its latency: what each request's
- * send time was, by its path.
+ * Time that moves only when the replay sleeps or a request takes its latency; `sentAt(seq)` is when
+ * the request of that exchange went out, from the replay's start.
  */
 function slowTarget(latency: (path: string) => number) {
   let now = 10_000;
@@ -34,7 +34,8 @@ function slowTarget(latency: (path: string) => number) {
     now += latency(path);
     return new Response('{"deleted":0}', { status: 200, headers: { 'content-type': 'application/json' } });
   };
-  return { timer, fetch, sent };
+  const sentAt = (seq: number) => sent.get(`/v1/results?host_user_ref=m${seq}`)! - 10_000;
+  return { timer, fetch, sentAt };
 }
 
 const replay = (target: ReturnType<typeof slowTarget>, paced = true) =>
@@ -48,22 +49,19 @@ describe('CHOICE-66: the pace of conform replay', () => {
     const recorded = [exchange(1, 0), exchange(2, 900), exchange(3, 1000), exchange(4, 1000), exchange(5, 2000)];
     const report = await replay(target).replay(recorded);
     expect(report.differing).toBe(0);
-    const at = (seq: number) => target.sent.get(`/v1/results?host_user_ref=m${seq}`)! - 10_000;
-    expect([1, 2, 3, 4, 5].map(at)).toEqual([0, 1500, 1600, 1610, 2610]);
+    expect([1, 2, 3, 4, 5].map(target.sentAt)).toEqual([0, 1500, 1600, 1610, 2610]);
   });
 
   it('CHOICE-66: requests go out in the order they arrived in the recording (seq is the order of the answers), at their recorded gaps', async () => {
     // Two requests in flight at once: the one that arrived second was answered first.
     const target = slowTarget(() => 0);
     await replay(target).replay([exchange(1, 50), exchange(2, 20), exchange(3, 300)]);
-    const at = (seq: number) => target.sent.get(`/v1/results?host_user_ref=m${seq}`)! - 10_000;
-    expect([at(2), at(1), at(3)]).toEqual([0, 30, 280]);
+    expect([target.sentAt(2), target.sentAt(1), target.sentAt(3)]).toEqual([0, 30, 280]);
   });
 
   it('CHOICE-66: --no-pace sends each request as soon as the one before is answered', async () => {
     const target = slowTarget(() => 5);
     await replay(target, false).replay([exchange(1, 0), exchange(2, 900), exchange(3, 5000)]);
-    const at = (seq: number) => target.sent.get(`/v1/results?host_user_ref=m${seq}`)! - 10_000;
-    expect([1, 2, 3].map(at)).toEqual([0, 5, 10]);
+    expect([1, 2, 3].map(target.sentAt)).toEqual([0, 5, 10]);
   });
 });
