@@ -7,8 +7,8 @@ const run = promisify(execFile);
 /**
  * In one process (the built package, imported once), `startEmulator()` until its first answered
  * request (POST /v1/sessions, 201), then close: what a test file pays per emulator. The request is
- * sent with node:http (bench/lib.js's `request`): a test process's first fetch() costs ~18 ms of its own (undici's client
- * side), whatever it calls, and that is not the emulator's.
+ * sent with node:http (bench/lib.js's `request`): a test process's first fetch() costs ~18 ms of
+ * its own (undici's client side), whatever it calls, and that is not the emulator's.
  */
 const SCRIPT = `
 import { startEmulator } from 'scanctl';
