@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Launcher: answers --version without loading anything else, turns on Node's compile cache in the
-// user's cache folder, then runs the CLI's esbuild bundle (bin/bundle-cli.mjs), which starts serve
+// user's cache folder, then runs the CLI's esbuild bundle (bin/bundle.mjs), which starts serve
 // about twice as fast as the same modules loaded one by one (docs/performance.md).
 'use strict';
 const { readFileSync } = require('node:fs');

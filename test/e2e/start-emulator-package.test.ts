@@ -12,7 +12,7 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 /** `import { startEmulator } from 'scanctl'` as a user's test file does it: the built package, through its exports map. */
 describe("startEmulator from the built package ('scanctl')", () => {
   it('two emulators in one process, used and closed: the ports are free and the process exits on its own', async () => {
-    expect(existsSync(join(ROOT, 'dist', 'index.js')), 'run npm run build first').toBe(true);
+    expect(existsSync(join(ROOT, 'dist', 'bundle', 'index.mjs')), 'run npm run build first').toBe(true);
     const script = `
       import { startEmulator } from 'scanctl';
       const a = await startEmulator({ clock: { start: '2026-01-01T00:00:00Z', frozen: true } });
@@ -36,6 +36,25 @@ describe("startEmulator from the built package ('scanctl')", () => {
         probe.listen(port, '127.0.0.1', () => probe.close(() => resolve()));
       });
     }
+  });
+
+  it("runs the library's bundle, which shares scanctl/verify's module: one SignatureVerificationError for both entries", async () => {
+    const script = `
+      const main = await import('scanctl');
+      const verify = await import('scanctl/verify');
+      let caught;
+      try { main.verifySignature('{}', 't=1,v1=00', 'whsec_x'); } catch (error) { caught = error; }
+      console.log(JSON.stringify({
+        resolved: import.meta.resolve('scanctl'),
+        sameClass: main.SignatureVerificationError === verify.SignatureVerificationError,
+        caughtByVerify: caught instanceof verify.SignatureVerificationError,
+      }));
+    `;
+    const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script], { cwd: ROOT, timeout: 20_000 });
+    const out = JSON.parse(stdout) as { resolved: string; sameClass: boolean; caughtByVerify: boolean };
+    expect(out.resolved).toMatch(/\/dist\/bundle\/index\.mjs$/);
+    expect(out.sameClass).toBe(true);
+    expect(out.caughtByVerify).toBe(true);
   });
 
   it('ships its types: startEmulator and the handle from dist/index.d.ts, verifySignature from dist/verify.d.ts', () => {
