@@ -1,4 +1,5 @@
 import { execFile, spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { copyFileSync, cpSync, existsSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -9,11 +10,12 @@ import { tempDir } from '../helpers/temp.js';
 
 /**
  * The recipes of examples/ as a team gets them: each folder copied outside this repository, scanctl
- * packed once and put in its vendor/, installed the way its README says (`npm install`, then CI's
- * `npm ci`), and its tests run with its own toolchain. Afterwards no process started there is alive
- * and the folder holds only the recipe's files and what its README says running adds. Python always
- * runs; Go, Ruby and Java where their tool is installed (.ci/run installs Go and Ruby). Slow (an
- * install each) and alone in its file; SCANCTL_SKIP_PACK=1 skips it.
+ * packed once and put in its vendor/, installed the way its README says (`npm install --ignore-scripts
+ * ./vendor/scanctl-0.1.0.tgz`, which pins the new tarball's checksum, then CI's `npm ci`), and its
+ * tests run with its own toolchain. Afterwards no process started there is alive and the folder holds
+ * only the recipe's files and what its README says running adds. Python always runs; Go, Ruby and
+ * Java where their tool is installed (.ci/run installs Go and Ruby). Slow (an install each) and alone
+ * in its file; SCANCTL_SKIP_PACK=1 skips it.
  */
 const run = promisify(execFile);
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -61,6 +63,15 @@ const RECIPES: Recipe[] = [
     madeByRunning: ['node_modules', '.scanctl', 'build'],
   },
 ];
+
+/** The README's npm commands (the lines of its sh block that start with `npm`, comments cut), as npm's arguments. */
+function npmSteps(readme: string): string[][] {
+  const block = /```sh\n([\s\S]*?)```/.exec(readme)?.[1] ?? '';
+  return block
+    .split('\n')
+    .filter((line) => line.startsWith('npm '))
+    .map((line) => line.replace(/#.*/, '').trim().split(/\s+/).slice(1));
+}
 
 const has = (tool: string[] | null) => tool === null || spawnSync(tool[0]!, tool.slice(1)).status === 0;
 
@@ -112,10 +123,14 @@ describe.skipIf(skip)('the recipes, copied out and run as their READMEs say', ()
           filter: (path) => !recipe.madeByRunning.some((made) => path.endsWith(`/${made}`)) && !path.endsWith('.tgz'),
         });
         copyFileSync(tarball, join(dir, TARBALL));
-        // The README: `npm install` after adding the tarball (it pins the tarball's checksum), then CI's `npm ci`.
-        const npm = ['--ignore-scripts', '--prefer-offline', '--no-audit', '--no-fund'];
-        await run('npm', ['install', ...npm], { cwd: dir, ...options });
-        await run('npm', ['ci', ...npm], { cwd: dir, ...options });
+        // The README's commands: `npm install` naming the tarball just added (a plain `npm install` keeps the
+        // lock's old checksum: EINTEGRITY, or the old tarball from npm's cache), then CI's `npm ci`.
+        const steps = npmSteps(readFileSync(join(dir, 'README.md'), 'utf8'));
+        expect(steps, 'the README installs scanctl this way').toEqual([
+          ['install', '--ignore-scripts', `./${TARBALL}`],
+          ['ci', '--ignore-scripts'],
+        ]);
+        for (const step of steps) await run('npm', [...step, '--prefer-offline', '--no-audit', '--no-fund'], { cwd: dir, ...options });
         const env: Record<string, string | undefined> = {
           ...process.env,
           // The bin's `#!/usr/bin/env node` finds this Node line, as setup-node arranges in CI.
@@ -133,9 +148,13 @@ describe.skipIf(skip)('the recipes, copied out and run as their READMEs say', ()
 
       it('CHOICE-49: installs scanctl from the vendored tarball into node_modules/.bin/scanctl', () => {
         const lock = JSON.parse(readFileSync(join(dir, 'package-lock.json'), 'utf8')) as {
-          packages: Record<string, { resolved?: string }>;
+          packages: Record<string, { resolved?: string; integrity?: string }>;
         };
         expect(lock.packages['node_modules/scanctl']?.resolved).toBe(`file:${TARBALL}`);
+        const packed = `sha512-${createHash('sha512').update(readFileSync(tarball)).digest('base64')}`;
+        expect(lock.packages['node_modules/scanctl']?.integrity, 'the lock pins the tarball just packed, not an older one').toBe(packed);
+        const readPackage = (folder: string) => readFileSync(join(folder, 'package.json'), 'utf8');
+        expect(readPackage(dir), 'package.json keeps file:vendor/...').toBe(readPackage(join(ROOT, 'examples', recipe.folder)));
         expect(existsSync(join(dir, 'node_modules', '.bin', 'scanctl'))).toBe(true);
       });
 
