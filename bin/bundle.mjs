@@ -116,6 +116,10 @@ await build({
   format: 'esm',
   splitting: true,
   chunkNames: 'lib-[hash]',
+  // Readable: a user's test that fails inside scanctl gets a stack trace they can follow (minified
+  // or not, it imported in the same time: median 186 against 182 ms of 11 interleaved, Node 24).
+  minifyWhitespace: false,
+  minifySyntax: false,
   plugins: [zodEnglishOnly, noHttp2ForHonoServer, verifyShared],
 });
 // The launcher (bin/scanctl.js) reads which command a command line runs before it loads the CLI, with
