@@ -60,6 +60,16 @@ const tuiSeparate = {
   },
 };
 
+/** Every import of src/verify.ts stays an import of the built dist/verify.js: one instance for both entries. */
+const verifyShared = {
+  name: 'verify-shared',
+  setup(b) {
+    b.onResolve({ filter: /[\\/]verify\.js$/ }, (args) =>
+      resolve(args.resolveDir, args.path) === join(root, 'src', 'verify.js') ? { path: '../verify.js', external: true } : undefined,
+    );
+  },
+};
+
 const outdir = `${root}dist/bundle`;
 rmSync(outdir, { recursive: true, force: true });
 const common = {
@@ -100,15 +110,6 @@ await build({
     js: "import { createRequire as __scanctlCreateRequire } from 'node:module'; const require = __scanctlCreateRequire(import.meta.url);",
   },
 });
-/** Every import of src/verify.ts stays an import of the built dist/verify.js: one instance for both entries. */
-const verifyShared = {
-  name: 'verify-shared',
-  setup(b) {
-    b.onResolve({ filter: /[\\/]verify\.js$/ }, (args) =>
-      resolve(args.resolveDir, args.path) === join(root, 'src', 'verify.js') ? { path: '../verify.js', external: true } : undefined,
-    );
-  },
-};
 await build({
   ...common,
   entryPoints: { index: 'src/index.ts' },
