@@ -5,6 +5,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { skipPack } from '../helpers/skip-pack.js';
 import { tempDir } from '../helpers/temp.js';
 
 /**
@@ -16,7 +17,7 @@ import { tempDir } from '../helpers/temp.js';
  */
 const run = promisify(execFile);
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const skip = process.env.SCANCTL_SKIP_PACK === '1';
+const skip = skipPack('clone-install');
 const options = { maxBuffer: 32 * 1024 * 1024, timeout: 240_000 };
 const env = {
   ...process.env,

@@ -5,6 +5,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { skipPack } from '../helpers/skip-pack.js';
 import { tempDir } from '../helpers/temp.js';
 
 /**
@@ -20,7 +21,7 @@ const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
   version: string;
   devDependencies: Record<string, string>;
 };
-const skip = process.env.SCANCTL_SKIP_PACK === '1';
+const skip = skipPack('pack-install');
 
 describe.skipIf(skip)('npm pack + global install of the tarball', () => {
   // Made in beforeAll, not while collecting: a skipped suite (SCANCTL_SKIP_PACK=1) runs no hook

@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ENVIRONMENT } from '../../src/contract/environment.js';
+import { skipPack } from '../helpers/skip-pack.js';
 import { tempDir } from '../helpers/temp.js';
 
 /**
@@ -20,7 +21,7 @@ import { tempDir } from '../helpers/temp.js';
 const run = promisify(execFile);
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const TARBALL = 'vendor/scanctl-0.1.0.tgz';
-const skip = process.env.SCANCTL_SKIP_PACK === '1';
+const skip = skipPack('recipes');
 const options = { maxBuffer: 16 * 1024 * 1024, timeout: 280_000 };
 
 interface Recipe {
