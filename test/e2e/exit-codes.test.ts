@@ -9,9 +9,14 @@ import { tempDir } from '../helpers/temp.js';
  * played many times because such a crash comes and goes with the collector's timing.
  */
 const RUNS = 10;
+/**
+ * Each test starts 10-20 processes: ~1 s each beside the rest of the suite on 2 cores (CI saw the
+ * SIGTERM/SIGINT one take 22 s), so the default 30 s would fail a slow run, not a crash.
+ */
+const LOOP_TIMEOUT_MS = 120_000;
 const dir = tempDir('scanctl-exit-');
 
-describe(`every way a command ends gives its exit code (${RUNS} times each, Node ${process.version})`, () => {
+describe(`every way a command ends gives its exit code (${RUNS} times each, Node ${process.version})`, { timeout: LOOP_TIMEOUT_MS }, () => {
   it('serve stopped by SIGTERM exits 0, and by SIGINT exits 0, every time', async () => {
     const codes: Array<[string, number | null, string | null]> = [];
     for (let i = 0; i < RUNS; i++) {
