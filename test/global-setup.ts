@@ -1,5 +1,5 @@
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdtempSync, readdirSync, rmdirSync, rmSync } from 'node:fs';
+import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 
 /**
@@ -11,12 +11,32 @@ import { join } from 'node:path';
  * Each vitest project runs its global setup; the first one makes the folder, the last
  * teardown checks and removes it.
  */
-const shared = globalThis as typeof globalThis & { scanctlTestRun?: { root: string; users: number; tmpBefore: string | undefined } };
+const shared = globalThis as typeof globalThis & {
+  scanctlTestRun?: { root: string; users: number; tmpBefore: string | undefined; jvmFolderBefore: boolean };
+};
+
+/**
+ * The JVM (the Java recipe's javac and java) keeps its performance data in /tmp/hsperfdata_<user>
+ * whatever TMPDIR says, and leaves that folder, empty, when it exits.
+ */
+function jvmFolder(): string | null {
+  try {
+    return join('/tmp', `hsperfdata_${userInfo().username}`);
+  } catch {
+    return null; // A user with no name (a container's bare uid): nothing to look for.
+  }
+}
+const JVM_FOLDER = jvmFolder();
 
 export function setup(): void {
   if (!shared.scanctlTestRun) {
     const root = mkdtempSync(join(tmpdir(), 'scanctl-test-run-'));
-    shared.scanctlTestRun = { root, users: 0, tmpBefore: process.env.TMPDIR };
+    shared.scanctlTestRun = {
+      root,
+      users: 0,
+      tmpBefore: process.env.TMPDIR,
+      jvmFolderBefore: JVM_FOLDER === null || existsSync(JVM_FOLDER),
+    };
     process.env.TMPDIR = root;
   }
   shared.scanctlTestRun.users += 1;
@@ -28,6 +48,13 @@ export function teardown(): void {
   shared.scanctlTestRun = undefined;
   if (run.tmpBefore === undefined) delete process.env.TMPDIR;
   else process.env.TMPDIR = run.tmpBefore;
+  if (JVM_FOLDER !== null && !run.jvmFolderBefore && existsSync(JVM_FOLDER)) {
+    try {
+      rmdirSync(JVM_FOLDER); // Only when empty: a JVM still running elsewhere keeps it.
+    } catch {
+      // Not empty, or not ours to remove.
+    }
+  }
   const left = readdirSync(run.root);
   rmSync(run.root, { recursive: true, force: true });
   const ours = left.filter((name) => name.startsWith('scanctl-'));
