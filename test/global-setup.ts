@@ -12,7 +12,8 @@ import { join } from 'node:path';
  * teardown checks and removes it.
  */
 const shared = globalThis as typeof globalThis & {
-  scanctlTestRun?: { root: string; users: number; tmpBefore: string | undefined; jvmFolderBefore: boolean };
+  /** jvmFolder: the JVM's folder when it was not there at the start (this run may make it), else null. */
+  scanctlTestRun?: { root: string; users: number; tmpBefore: string | undefined; jvmFolder: string | null };
 };
 
 /**
@@ -35,7 +36,7 @@ export function setup(): void {
       root,
       users: 0,
       tmpBefore: process.env.TMPDIR,
-      jvmFolderBefore: JVM_FOLDER === null || existsSync(JVM_FOLDER),
+      jvmFolder: JVM_FOLDER !== null && !existsSync(JVM_FOLDER) ? JVM_FOLDER : null,
     };
     process.env.TMPDIR = root;
   }
@@ -48,11 +49,11 @@ export function teardown(): void {
   shared.scanctlTestRun = undefined;
   if (run.tmpBefore === undefined) delete process.env.TMPDIR;
   else process.env.TMPDIR = run.tmpBefore;
-  if (JVM_FOLDER !== null && !run.jvmFolderBefore && existsSync(JVM_FOLDER)) {
+  if (run.jvmFolder !== null) {
     try {
-      rmdirSync(JVM_FOLDER); // Only when empty: a JVM still running elsewhere keeps it.
+      rmdirSync(run.jvmFolder); // Only when empty: a JVM still running elsewhere keeps it.
     } catch {
-      // Not empty, or not ours to remove.
+      // Never made, not empty, or not ours to remove.
     }
   }
   const left = readdirSync(run.root);
