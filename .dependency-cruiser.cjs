@@ -32,6 +32,7 @@ const CLI_ENTRY = `^src/(${[
   'client/http',
   'util/caught',
   'util/package-root',
+  'util/executable',
 ].join('|')})[.]ts$`;
 
 /** @type {import('dependency-cruiser').IConfiguration} */

@@ -71,14 +71,15 @@ export default defineConfig(
     rules: { 'no-restricted-imports': 'off' },
   },
   {
-    // JSON.parse where no schema applies: the helper itself; the package's own package.json, checked field by field;
-    // one JSON string literal of text already validated, decoded.
-    files: ['src/contract/parse-json.ts', 'src/util/package-root.ts', 'src/util/raw-json.ts'],
+    // JSON.parse where no schema applies: the helper itself; the package's own package.json and the executable's
+    // manifest, checked field by field; one JSON string literal of text already validated, decoded.
+    files: ['src/contract/parse-json.ts', 'src/util/package-root.ts', 'src/util/executable.ts', 'src/util/raw-json.ts'],
     rules: { 'no-restricted-syntax': 'off' },
   },
   {
-    // Hosts that print by request: startEmulator({ quiet: false }) logs requests to stderr; the TUI draws on the terminal.
-    files: ['src/testkit/start-emulator.ts', 'src/tui/render.tsx'],
+    // Hosts that print by request: startEmulator({ quiet: false }) logs requests to stderr; the TUI draws on the terminal;
+    // the executable's entry answers --version before the CLI loads, as bin/scanctl.js does.
+    files: ['src/testkit/start-emulator.ts', 'src/tui/render.tsx', 'src/exe/main.ts'],
     rules: { 'no-restricted-properties': 'off' },
   },
   {

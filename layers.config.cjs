@@ -24,6 +24,8 @@ const LAYERS = [
   { dir: 'cli', rank: 8 },
   // The package's library entry (src/index.ts) may re-export anything.
   { dir: 'index.ts', rank: 9 },
+  // The single executable's entry (bin/build-exe.mjs): the launcher's work, then the CLI.
+  { dir: 'exe', rank: 9 },
 ];
 
 module.exports = { LAYERS };

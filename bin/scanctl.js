@@ -7,8 +7,6 @@ const { readFileSync } = require('node:fs');
 const { join } = require('node:path');
 
 const args = process.argv.slice(2);
-/** Node's heap flags for serve and exec (see boundHeapOfLongRunningCommands). */
-const DEFAULT_NODE_FLAGS = '--max-semi-space-size=4 --max-old-space-size=1024';
 const [major, minor] = process.versions.node.split('.').map(Number);
 if (major < 22 || (major === 22 && minor < 14) || (major === 23 && minor < 6)) {
   // better-sqlite3's prebuilt addon needs Node-API 10: an older Node crashes loading it.
@@ -60,15 +58,16 @@ function enableCompileCache() {
  * names other flags (empty: none), or where process.execve is missing (Node 22.14).
  */
 function boundHeapOfLongRunningCommands() {
-  let command;
+  let globalOptions;
   try {
     // The CLI's own reading of a command line (`scanctl --app X serve` is serve), built beside cli.cjs.
-    command = require(join(__dirname, '..', 'dist', 'bundle', 'global-options.cjs')).commandName(args);
+    globalOptions = require(join(__dirname, '..', 'dist', 'bundle', 'global-options.cjs'));
   } catch {
     return; // Not built: the CLI's load below says so.
   }
+  const command = globalOptions.commandName(args);
   if (command !== 'serve' && command !== 'exec') return;
-  const flags = (process.env.SCANCTL_NODE_FLAGS ?? DEFAULT_NODE_FLAGS).split(/\s+/).filter(Boolean);
+  const flags = (process.env.SCANCTL_NODE_FLAGS ?? globalOptions.DEFAULT_NODE_FLAGS.join(' ')).split(/\s+/).filter(Boolean);
   const given = [...process.execArgv, ...(process.env.NODE_OPTIONS ?? '').split(/\s+/)];
   if (flags.length === 0 || typeof process.execve !== 'function') return;
   if (given.some((arg) => /^--max-(semi|old)-space-size\b/.test(arg))) return;

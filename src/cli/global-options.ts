@@ -24,6 +24,13 @@ export const GLOBAL_OPTIONS = [
   },
 ] as const;
 
+/**
+ * Node's heap flags for the emulator's long runs (docs/performance.md#memory): the launcher,
+ * bin/scanctl.js, gives them to serve and exec by a second start; the single executable carries them
+ * in its execArgv (bin/build-exe.mjs). SCANCTL_NODE_FLAGS replaces them (empty: none).
+ */
+export const DEFAULT_NODE_FLAGS = ['--max-semi-space-size=4', '--max-old-space-size=1024'] as const;
+
 export type GlobalOptionName = (typeof GLOBAL_OPTIONS)[number]['name'];
 
 /**

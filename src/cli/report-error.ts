@@ -4,6 +4,7 @@ import { ExitWith, UserError } from './errors.js';
 import { EXIT } from './exit-codes.js';
 import type { CliIo } from './io.js';
 import { errorMessage } from '../util/caught.js';
+import { RuntimeFolderError } from '../util/executable.js';
 
 /** What every failed command reports: the same fields in plain text and under --json. */
 export interface CliErrorReport {
@@ -73,6 +74,10 @@ function describeError(error: unknown, debug: boolean, help = 'scanctl --help'):
         '  hint: start the emulator with `scanctl serve` (or `npx scanctl serve`), or pass --base-url / set SCANCTL_BASE_URL',
       ],
     };
+  }
+  if (error instanceof RuntimeFolderError) {
+    // The single executable could not unpack its addon and fixtures: the machine's doing, not a bug.
+    return { report: report('cli_error', 'runtime_folder_unwritable', error.message, EXIT.internal), lines: [`scanctl: ${error.message}`] };
   }
   const message = error instanceof ContractError ? error.message : `unexpected error: ${errorMessage(error)}`;
   return {

@@ -1,16 +1,16 @@
 import { z } from 'zod';
-import Database from 'better-sqlite3';
 import { chmodSync, existsSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { MIGRATIONS, runMigrations } from './migrations/index.js';
+import { openSqlite } from './sqlite.js';
 import { SecretBox } from '../util/crypto.js';
 import { CHOICES } from '../contract/choices.js';
 import { makeDir } from '../util/make-dir.js';
 import { damaged, refuseDamaged, refuseEmptyFile, refuseWrongVersion } from './open-checks.js';
 import { errorMessage, errorCode } from '../util/caught.js';
 
-export type Db = Database.Database;
+export type Db = ReturnType<typeof openSqlite>;
 
 /** Thrown when another process holds the database (a second `scanctl serve` on the same file). */
 export class DatabaseLockedError extends Error {
@@ -50,7 +50,7 @@ export function openDatabase(path: string, options: OpenOptions = {}): Db {
   if (path !== ':memory:') makeDir(dirname(path), CHOICES.privateDirMode);
   refuseEmptyFile(path, Boolean(options.reset));
   const created = path !== ':memory:' && !existsSync(path);
-  const db = new Database(path, { timeout: 0 });
+  const db = openSqlite(path, { timeout: 0 });
   try {
     if (options.exclusive && path !== ':memory:') {
       db.pragma('locking_mode = EXCLUSIVE');

