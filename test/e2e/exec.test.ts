@@ -1,10 +1,10 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterAll, describe, expect, it } from 'vitest';
-import { BIN, runCli, startServe } from '../helpers/cli.js';
+import { runCli, scanctlArgv, startServe } from '../helpers/cli.js';
 import { DEMO } from '../helpers/emulator.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'scanctl-exec-'));
@@ -64,17 +64,22 @@ describe('scanctl exec -- COMMAND', () => {
     expect(missing.stderr.trim()).toBe('scanctl: exec: scanctl-no-such-command: command not found');
   });
 
+  it('a command that cannot be started (a symlink loop: spawn throws at once) is one line, exit 2, and scanctl ends', async () => {
+    symlinkSync('loop', join(dir, 'loop'));
+    const result = await exec(['--', join(dir, 'loop')]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe(`scanctl: exec: cannot run ${join(dir, 'loop')}: spawn ELOOP\n`);
+  });
+
   it('passes SIGTERM on to the command and exits as it does', async () => {
     const child = spawn(
-      process.execPath,
-      [
-        BIN,
+      ...scanctlArgv([
         'exec',
         '--',
         ...node(
           "process.on('SIGTERM', () => { console.log('got SIGTERM'); process.exit(0); }); console.log('ready'); setInterval(() => {}, 1000);",
         ),
-      ],
+      ]),
       {
         cwd: dir,
         stdio: ['ignore', 'pipe', 'pipe'],
@@ -145,7 +150,7 @@ describe('scanctl exec -- COMMAND', () => {
     expect(state.tables.sessions.map((s: { host_user_ref: string }) => s.host_user_ref)).toEqual(['carried']);
     expect(state.includes_secrets).toBe(true);
 
-    const second = await exec(['--import', file, '--', process.execPath, BIN, 'state', 'export', '-']);
+    const second = await exec(['--import', file, '--', ...scanctlArgv(['state', 'export', '-']).flat()]);
     expect(second.code, second.stderr).toBe(0);
     expect(JSON.parse(second.stdout).tables.sessions.map((s: { host_user_ref: string }) => s.host_user_ref)).toEqual(['carried']);
   });

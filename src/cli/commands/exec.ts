@@ -1,5 +1,6 @@
 import { CommanderError, Option, type Command } from 'commander';
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { errorCode, errorMessage } from '../../util/caught.js';
 import { readFileSync } from 'node:fs';
 import { createServer, type RequestListener, type Server } from 'node:http';
 import { constants } from 'node:os';
@@ -154,25 +155,42 @@ async function pointWebhooksAt(server: import('../../emulator/server.js').Runnin
 
 /** Starts the command with inherited stdio, passing SIGINT and SIGTERM on; `exited` resolves with its exit code. */
 function startChild(file: string, args: string[], options: { cwd: string; env: Record<string, string | undefined> }) {
-  const child = spawn(file, args, { cwd: options.cwd, env: options.env, stdio: 'inherit' });
+  const notStarted = (error: unknown): number => {
+    if (errorCode(error) !== 'ENOENT') throw new UserError(`exec: cannot run ${file}: ${errorMessage(error)}`);
+    process.stderr.write(`scanctl: exec: ${file}: command not found\n`);
+    return COMMAND_NOT_FOUND;
+  };
+  let child: ChildProcess;
+  try {
+    child = spawn(file, args, { cwd: options.cwd, env: options.env, stdio: 'inherit' });
+  } catch (error) {
+    // Some failures (ELOOP, EACCES on a folder) throw at once instead of emitting 'error'.
+    const exited = Promise.resolve().then(() => notStarted(error));
+    exited.catch(() => undefined);
+    return { exited, stop: () => Promise.resolve() };
+  }
   const listeners = FORWARDED_SIGNALS.map((signal) => [signal, () => void child.kill(signal)] as const);
   for (const [signal, listener] of listeners) process.on(signal, listener);
   const exited = new Promise<number>((resolve, reject) => {
     const done = () => {
       for (const [signal, listener] of listeners) process.off(signal, listener);
     };
-    child.once('error', (error: NodeJS.ErrnoException) => {
+    child.once('error', (error) => {
       done();
-      if (error.code === 'ENOENT') {
-        process.stderr.write(`scanctl: exec: ${file}: command not found\n`);
-        resolve(COMMAND_NOT_FOUND);
-      } else reject(new UserError(`exec: cannot run ${file}: ${error.message}`));
+      try {
+        resolve(notStarted(error));
+      } catch (refused) {
+        reject(refused instanceof Error ? refused : new Error(String(refused)));
+      }
     });
     child.once('exit', (code, signal) => {
       done();
       resolve(signal ? 128 + (constants.signals[signal] ?? 0) : (code ?? 1));
     });
   });
+  // The command may fail to start before anyone awaits `exited` (it starts while the emulator loads):
+  // handled here, so that is not an unhandled rejection; the await below still sees it.
+  exited.catch(() => undefined);
   return {
     exited,
     /** The emulator could not start: the command goes too. */
