@@ -34,6 +34,8 @@ export default defineConfig({
       { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.{ts,tsx}'] } },
       { extends: true, test: { name: 'e2e', include: ['test/e2e/**/*.test.{ts,tsx}', 'examples/**/*.test.{ts,tsx}'] } },
       { extends: true, test: { name: 'pack', include: ['test/pack/**/*.test.ts'] } },
+      // The single executable (dist/exe/scanctl, built by npm test) run as a user without Node runs it.
+      { extends: true, test: { name: 'exe', include: ['test/exe/**/*.test.ts'] } },
     ],
   },
 });

@@ -3,7 +3,8 @@
 //   node bin/build-exe.mjs --all    also every platform buildable here, each as a release archive
 //                                   beside it, and SHA256SUMS               (npm run build:exe:all)
 // Options: --node PATH (the Node 24 binary to carry, where the npm registry has none for this
-// platform: macOS, Windows), --cache code|snapshot|none (the start-up cache, for measuring).
+// platform: macOS, Windows), --cache code|snapshot|none (the start-up cache, for measuring),
+// --target PLATFORM --out DIR (that platform's executable alone, as DIR/scanctl: the tests').
 // Needs `npm run build` first (the Ink view's bundle, dist/bundle/tui*.mjs, is carried as it is).
 import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
@@ -11,7 +12,7 @@ import { createHash } from 'node:crypto';
 import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { arch, platform } from 'node:os';
-import { join, relative } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { inject } from 'postject';
 import * as tar from 'tar';
@@ -57,24 +58,36 @@ const undiciBundled = {
 };
 
 const { values: options } = parseArgs({
-  options: { all: { type: 'boolean', default: false }, node: { type: 'string' }, cache: { type: 'string', default: 'code' } },
+  options: {
+    all: { type: 'boolean', default: false },
+    node: { type: 'string' },
+    cache: { type: 'string', default: 'code' },
+    target: { type: 'string' },
+    out: { type: 'string' },
+  },
 });
 if (!['code', 'snapshot', 'none'].includes(options.cache)) fail(`--cache is code, snapshot or none, not ${options.cache}`);
 const host = `${platform()}-${arch()}`;
 if (!(host in PLATFORMS)) fail(`no single executable for ${host}: the platforms are ${Object.keys(PLATFORMS).join(', ')}`);
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 const { DEFAULT_NODE_FLAGS } = createRequire(import.meta.url)(join(root, 'dist', 'bundle', 'global-options.cjs'));
-const out = join(root, 'dist', 'exe');
+if (options.target !== undefined && !(options.target in PLATFORMS)) fail(`--target is one of ${Object.keys(PLATFORMS).join(', ')}`);
+if ((options.target === undefined) !== (options.out === undefined)) fail('--target and --out go together');
+const out = options.out ? resolve(options.out) : join(root, 'dist', 'exe');
 const work = join(out, '.build');
-rmSync(out, { recursive: true, force: true });
+if (!options.out) rmSync(out, { recursive: true, force: true });
 mkdirSync(work, { recursive: true });
 
 const main = await bundleMain();
 const hostNode = nodeBinary(host);
-const targets = options.all ? [host, ...Object.keys(PLATFORMS).filter((p) => p !== host && canBuild(p))] : [host];
+const targets = options.target
+  ? [options.target]
+  : options.all
+    ? [host, ...Object.keys(PLATFORMS).filter((p) => p !== host && canBuild(p))]
+    : [host];
 const archives = [];
 for (const target of targets) {
-  const file = target === host ? join(out, exeName(target)) : join(out, target, exeName(target));
+  const file = target === host || options.out ? join(out, exeName(target)) : join(out, target, exeName(target));
   const started = Date.now();
   await buildExecutable(target, file);
   console.log(`${relative(root, file)}: ${mb(file)} MB, Node ${NODE_VERSION}, ${target}, ${Date.now() - started} ms`);

@@ -39,6 +39,8 @@ export function setup(): void {
       jvmFolder: JVM_FOLDER !== null && !existsSync(JVM_FOLDER) ? JVM_FOLDER : null,
     };
     process.env.TMPDIR = root;
+    // The single executable unpacks its runtime folder into the user's cache: under test, the run's own.
+    if (process.env.SCANCTL_TEST_EXE) process.env.XDG_CACHE_HOME = join(root, 'exe-cache');
   }
   shared.scanctlTestRun.users += 1;
 }

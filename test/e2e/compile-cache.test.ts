@@ -2,13 +2,14 @@ import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { runCli } from '../helpers/cli.js';
+import { runCli, TEST_EXE } from '../helpers/cli.js';
 import { tempDir } from '../helpers/temp.js';
 
 const BUNDLE = fileURLToPath(new URL('../../dist/bundle', import.meta.url));
 
 /** bin/scanctl.js turns on Node's compile cache in the user's cache folder, never in the installed package. */
-describe("Node's compile cache", () => {
+// The single executable carries V8's code cache inside instead (test/exe/).
+describe.skipIf(TEST_EXE)("Node's compile cache", () => {
   it('is written under $XDG_CACHE_HOME/scanctl/compile-cache, and nothing is written beside the bundle', async () => {
     const cache = tempDir('scanctl-xdg-');
     const before = readdirSync(BUNDLE).sort();

@@ -5,7 +5,7 @@ import { maxConnectionsFor, openFileLimit } from '../../src/emulator/http/connec
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { join } from 'node:path';
-import { BIN, startServe } from '../helpers/cli.js';
+import { SCANCTL_SHELL, startServe } from '../helpers/cli.js';
 import { tempDir } from '../helpers/temp.js';
 
 const cleanups: Array<() => Promise<unknown>> = [];
@@ -58,15 +58,11 @@ describe('CHOICE-39: connection limits (built CLI)', () => {
     'CHOICE-39: under a file limit of 256, 300 idle connections leave serve able to answer others (the limit is measured from the file limit: 160)',
     async () => {
       const dir = tempDir('scanctl-nofile-');
-      const child = spawn(
-        'sh',
-        ['-c', `ulimit -n 256 && exec "${process.execPath}" "${BIN}" serve --port 0 --json --db "${join(dir, 'e.db')}"`],
-        {
-          cwd: dir,
-          env: { ...process.env, NO_COLOR: '1', SCANCTL_BASE_URL: '' },
-          stdio: ['ignore', 'pipe', 'pipe'],
-        },
-      );
+      const child = spawn('sh', ['-c', `ulimit -n 256 && exec ${SCANCTL_SHELL} serve --port 0 --json --db "${join(dir, 'e.db')}"`], {
+        cwd: dir,
+        env: { ...process.env, NO_COLOR: '1', SCANCTL_BASE_URL: '' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
       let stderr = '';
       child.stderr.on('data', (chunk) => (stderr += chunk));
       const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));

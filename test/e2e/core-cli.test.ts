@@ -2,7 +2,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, runCli, startServe, type ServeProcess } from '../helpers/cli.js';
+import { exeNodeVersion, runCli, scanctlArgv, startServe, TEST_EXE, type ServeProcess } from '../helpers/cli.js';
 import { tempDir } from '../helpers/temp.js';
 import { freePort } from '../helpers/net.js';
 
@@ -14,7 +14,12 @@ const json = (stdout: string) => JSON.parse(stdout);
 describe('scanctl as a process (the rest runs in-process: test/unit/cli/)', () => {
   it('--version prints the package version', async () => {
     const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
-    expect(await runCli(['--version'])).toMatchObject({ code: 0, stdout: `${pkg.version}\n`, stderr: '' });
+    const result = await runCli(['--version']);
+    expect(result).toMatchObject({ code: 0, stderr: '' });
+    // The single executable also says so, and which Node it carries.
+    if (TEST_EXE)
+      expect(result.stdout).toBe(`${pkg.version} (single executable, Node ${exeNodeVersion()}, ${process.platform}-${process.arch})\n`);
+    else expect(result.stdout).toBe(`${pkg.version}\n`);
   });
 
   it('a connection error to a real closed port exits 4 naming the URL', async () => {
@@ -157,7 +162,7 @@ describe('serve lifecycle', () => {
   it('SIGINT exits 0 and removes .scanctl/serve.json (human output)', async () => {
     const serve = await start();
     await serve.stop();
-    const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--db', serve.db], {
+    const child = spawn(...scanctlArgv(['serve', '--port', '0', '--db', serve.db]), {
       cwd: serve.dir,
       env: { ...process.env, NO_COLOR: '1' },
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, runCli, startServe, type ServeProcess } from '../helpers/cli.js';
+import { scanctlArgv, runCli, startServe, type ServeProcess } from '../helpers/cli.js';
 import { Condition } from '../helpers/wait.js';
 
 describe('scanctl logs tail following (built CLI, real socket; the rest is in test/unit/cli/commands/faults-state-logs.test.ts)', () => {
@@ -14,7 +14,7 @@ describe('scanctl logs tail following (built CLI, real socket; the rest is in te
   });
 
   it('logs tail follows the live log (SSE): a request made after it started is printed', async () => {
-    const child = spawn(process.execPath, [BIN, 'logs', 'tail', '-n', '0', '--path', '/v1/results', '--base-url', serve.baseUrl], {
+    const child = spawn(...scanctlArgv(['logs', 'tail', '-n', '0', '--path', '/v1/results', '--base-url', serve.baseUrl]), {
       env: { ...process.env, NO_COLOR: '1' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { WaitResult } from '../../src/contract/wait.js';
 import { WEBHOOK_RETRY_GAPS_MS } from '../../src/contract/choices.js';
-import { BIN, runCli, startServe, type ServeProcess } from '../helpers/cli.js';
+import { SCANCTL_SHELL, runCli, startServe, type ServeProcess } from '../helpers/cli.js';
 import { DEMO } from '../helpers/emulator.js';
 import { startReceiver, type Behaviour, type Receiver } from '../helpers/webhook-receiver.js';
 
@@ -70,7 +70,7 @@ describe('retries played on the virtual clock (built CLI, real receiver)', () =>
 
   it('CHOICE-41: works under scanctl exec (frozen clock): the retry is played and acknowledged, exit 0', async () => {
     receiver = await startReceiver(DEMO.webhookSecret, (n) => (n === 1 ? 503 : 200));
-    const cli = `"${process.execPath}" "${BIN}"`;
+    const cli = SCANCTL_SHELL;
     const script = `${cli} app update --webhook-url ${receiver.url} >/dev/null && ${cli} scan simulate --user member_e --wait --play-retries --json`;
     const run = await runCli(['exec', '--frozen-clock', '--', 'sh', '-c', script]);
     expect(run.code).toBe(0);

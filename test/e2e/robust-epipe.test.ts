@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { BIN, startServe } from '../helpers/cli.js';
+import { scanctlArgv, startServe } from '../helpers/cli.js';
 
 /**
  * `scanctl openapi | head -1`: the reader closes the pipe after what it wanted. The CLI must
@@ -11,7 +11,7 @@ function readFirstChunkThenClose(
   trigger?: () => Promise<void>,
 ): Promise<{ code: number | null; signal: string | null; first: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], {
+    const child = spawn(...scanctlArgv(args), {
       env: { ...process.env, NO_COLOR: '1', SCANCTL_BASE_URL: '' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
-import { BIN, runCli, startServe, type ServeProcess } from '../helpers/cli.js';
+import { scanctlArgv, runCli, startServe, type ServeProcess } from '../helpers/cli.js';
 import { DEMO } from '../helpers/emulator.js';
 import { startReceiver, type Receiver } from '../helpers/webhook-receiver.js';
 
@@ -46,7 +46,7 @@ describe('scanctl scan simulate --wait (built CLI, real receiver)', () => {
     receiver = await startReceiver(DEMO.webhookSecret, () => 500);
     const at = ['--base-url', serve.baseUrl];
     await runCli(['app', 'update', '--webhook-url', receiver.url, ...at]);
-    const child = spawn(process.execPath, [BIN, 'scan', 'simulate', '--user', 'member_x', '--wait', '--timeout', '60s', ...at], {
+    const child = spawn(...scanctlArgv(['scan', 'simulate', '--user', 'member_x', '--wait', '--timeout', '60s', ...at]), {
       env: { ...process.env, NO_COLOR: '1' },
     });
     let stderr = '';

@@ -1,12 +1,34 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { cpSync, symlinkSync } from 'node:fs';
-import { join } from 'node:path';
+import { cpSync, readFileSync, symlinkSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createInterface } from 'node:readline';
 import { tempDir } from './temp.js';
 
 export const BIN = fileURLToPath(new URL('../../bin/scanctl.js', import.meta.url));
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+/**
+ * The single executable under test, when SCANCTL_TEST_EXE names one (`npm run test:exe` runs the e2e
+ * project so, against dist/exe/scanctl); otherwise the npm package's launcher is.
+ */
+export const TEST_EXE = process.env.SCANCTL_TEST_EXE ? resolve(ROOT, process.env.SCANCTL_TEST_EXE) : undefined;
+
+/** The program and arguments that run scanctl with `args` (`bin`: another launcher, a package copy's). */
+export function scanctlArgv(args: string[], bin?: string): [string, string[]] {
+  if (TEST_EXE && bin === undefined) return [TEST_EXE, args];
+  return [process.execPath, [bin ?? BIN, ...args]];
+}
+
+/** The Node the single executable carries: bin/build-exe.mjs's NODE_VERSION, as `v24.x.y`. */
+export function exeNodeVersion(): string {
+  const pinned = /^const NODE_VERSION = '([\d.]+)';$/m.exec(readFileSync(join(ROOT, 'bin', 'build-exe.mjs'), 'utf8'))?.[1];
+  if (!pinned) throw new Error('bin/build-exe.mjs pins no NODE_VERSION');
+  return `v${pinned}`;
+}
+
+/** scanctl as words for a shell command line (quoted paths). */
+export const SCANCTL_SHELL = TEST_EXE ? `"${TEST_EXE}"` : `"${process.execPath}" "${BIN}"`;
 
 /**
  * A copy of the built package (bin, dist, fixtures, package.json; node_modules linked) in a fresh
@@ -28,7 +50,7 @@ export interface CliResult {
 /** Runs the built CLI as a child process (npm test builds first). */
 export function runCli(args: string[], options: { cwd?: string; env?: Record<string, string>; input?: string } = {}): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], {
+    const child = spawn(...scanctlArgv(args), {
       cwd: options.cwd,
       env: { ...process.env, NO_COLOR: '1', SCANCTL_BASE_URL: '', SCANCTL_SECRET_KEY: '', ...options.env },
       stdio: ['pipe', 'pipe', 'pipe'],
@@ -68,7 +90,7 @@ export async function startServe(
   const db = options.db ?? join(dir, 'emulator.db');
   // `before`: global options written before the command (`scanctl --app X serve`).
   const args = [...(options.before ?? []), 'serve', '--port', '0', '--json', '--db', db, ...extraArgs];
-  const child = spawn(process.execPath, [options.bin ?? BIN, ...args], {
+  const child = spawn(...scanctlArgv(args, options.bin), {
     cwd: dir,
     env: { ...process.env, NO_COLOR: '1', SCANCTL_BASE_URL: '', ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],

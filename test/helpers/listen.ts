@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
-import { BIN } from './cli.js';
+import { scanctlArgv } from './cli.js';
 
 /**
  * `scanctl webhook listen` as a child process (not a terminal), its stdout read line by line.
@@ -8,7 +8,7 @@ import { BIN } from './cli.js';
  * once n lines are out: both on the lines as they arrive, never by polling.
  */
 export function spawnListen(args: string[], cleanups: Array<() => Promise<unknown>>) {
-  const child = spawn(process.execPath, [BIN, 'webhook', 'listen', ...args], {
+  const child = spawn(...scanctlArgv(['webhook', 'listen', ...args]), {
     env: { ...process.env, NO_COLOR: '1' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
-import { BIN, runCli } from './cli.js';
+import { runCli, scanctlArgv } from './cli.js';
 import { Condition } from './wait.js';
 
 /** A built-CLI child process whose stdout is collected line by line while it runs. */
@@ -18,7 +18,7 @@ export interface StreamingCli {
 }
 
 export function spawnCli(args: string[], onLine?: (line: string) => void): StreamingCli {
-  const child = spawn(process.execPath, [BIN, ...args], {
+  const child = spawn(...scanctlArgv(args), {
     env: { ...process.env, NO_COLOR: '1', SCANCTL_BASE_URL: '', SCANCTL_SECRET_KEY: '' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
