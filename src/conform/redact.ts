@@ -9,6 +9,10 @@ import { parseJson } from '../contract/parse-json.js';
  * a scan result keeps its structure with every value blanked.
  */
 const CREDENTIAL = /\b(?:sk_live|sk_test|pk_live|pk_test|vst|whsec)_[A-Za-z0-9+/=_-]+/g;
+/** The kind of a credential, from its fixed prefix only (`sk_test`, `vst`): never a part of the secret itself. */
+export function credentialKind(secret: string): string {
+  return /^(?:[sp]k_(?:live|test)|vst|whsec)/.exec(secret)?.[0] ?? 'secret';
+}
 /** A pseudonym as written in a cassette: kind, number and, for member ids, the length. */
 export const PSEUDONYM = /<([a-z_]+):(\d+)(?::(\d+))?>/g;
 const DROPPED_HEADERS = new Set(['service-signature', 'proxy-authorization']);
@@ -51,7 +55,7 @@ export class Redactor {
   }
 
   text(text: string): string {
-    return text.replace(CREDENTIAL, (secret) => this.pseudonym(secret.slice(0, secret.lastIndexOf('_')), secret));
+    return text.replace(CREDENTIAL, (secret) => this.pseudonym(credentialKind(secret), secret));
   }
 
   headers(headers: Headers | Record<string, string | string[] | undefined>): Record<string, string> {
