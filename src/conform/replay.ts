@@ -7,7 +7,7 @@ import type { CassetteExchange } from '../contract/conformance.js';
 import { OPERATIONS } from '../contract/operations/index.js';
 import { ConnectionError, describeFetchError } from '../client/http.js';
 import { credentialKind, PSEUDONYM } from './redact.js';
-import { MAX_PSEUDONYM_LENGTH, ReplayRefused, targetUrl } from './sendable.js';
+import { headerValues, MAX_PSEUDONYM_LENGTH, ReplayRefused, targetUrl } from './sendable.js';
 
 export interface ReplayOptions {
   baseUrl: string;
@@ -131,7 +131,8 @@ export class CassetteReplay {
     const url = targetUrl(this.options.baseUrl, this.substitute(recorded.path, encodeURIComponent), recorded.seq);
     const headers = new Headers();
     try {
-      for (const [name, value] of Object.entries(recorded.request_headers)) headers.set(name, this.substitute(value));
+      for (const [name, value] of Object.entries(recorded.request_headers))
+        for (const item of headerValues(value)) headers.append(name, this.substitute(item));
     } catch {
       throw new ReplayRefused(recorded.seq, 'a header, once its pseudonyms are replaced, is not one fetch can send');
     }
@@ -151,7 +152,7 @@ export class CassetteReplay {
   /** Whether the request of `recorded` carries the key given. */
   private sentKey(recorded: CassetteExchange): boolean {
     const pseudonym = `<${credentialKind(this.options.key)}:1>`;
-    return [recorded.path, recorded.request_body ?? '', ...Object.values(recorded.request_headers)].some((text) =>
+    return [recorded.path, recorded.request_body ?? '', ...Object.values(recorded.request_headers).flatMap(headerValues)].some((text) =>
       text.includes(pseudonym),
     );
   }
@@ -193,9 +194,12 @@ export class CassetteReplay {
       const recordedBody = parse(recorded.response_body);
       const replayedBody = parse(text);
       this.bind(recordedBody, replayedBody);
-      const cookie = recorded.response_headers['set-cookie'];
-      const replayCookie = response.headers.get('set-cookie')?.split(';')[0]?.trim();
-      if (cookie && replayCookie && !this.bindings.has(cookie)) this.bindings.set(cookie, replayCookie);
+      // Each recorded cookie stands for the one the replay's answer set at the same place.
+      const replayCookies = response.headers.getSetCookie();
+      headerValues(recorded.response_headers['set-cookie']).forEach((cookie, i) => {
+        const replayCookie = replayCookies[i]?.split(';')[0]?.trim();
+        if (replayCookie && !this.bindings.has(cookie)) this.bindings.set(cookie, replayCookie);
+      });
       const aspects = compare(recorded, recordedBody, response, replayedBody);
       if (aspects.length > 0)
         differences.push({
@@ -221,10 +225,10 @@ function compare(recorded: CassetteExchange, recordedBody: unknown, response: Re
   if (recorded.status !== response.status) aspects.push('status');
   else if (codeOf(recordedBody) !== codeOf(replayedBody)) aspects.push('code');
   else if (JSON.stringify(shape(recordedBody)) !== JSON.stringify(shape(replayedBody))) aspects.push('shape');
-  if (mediaType(recorded.response_headers['content-type']) !== mediaType(response.headers.get('content-type') ?? undefined))
+  const recordedHeader = (name: string) => headerValues(recorded.response_headers[name]).join(', ') || null;
+  if (mediaType(recordedHeader('content-type') ?? undefined) !== mediaType(response.headers.get('content-type') ?? undefined))
     aspects.push('header:content-type');
-  for (const name of MATTERING_HEADERS)
-    if ((recorded.response_headers[name] ?? null) !== response.headers.get(name)) aspects.push(`header:${name}`);
+  for (const name of MATTERING_HEADERS) if (recordedHeader(name) !== response.headers.get(name)) aspects.push(`header:${name}`);
   return aspects;
 }
 

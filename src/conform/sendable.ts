@@ -16,6 +16,10 @@ export class ReplayRefused extends Error {
   }
 }
 
+/** A recorded header's values: one, or each of a repeated header. */
+export const headerValues = (value: string | readonly string[] | undefined): string[] =>
+  value === undefined ? [] : typeof value === 'string' ? [value] : [...value];
+
 /** RFC 9110 token: a method or a header name. */
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 /** Methods fetch refuses to send. */
@@ -59,9 +63,9 @@ export function unsendable(exchange: CassetteExchange, baseUrl: string): string 
   }
   for (const [name, value] of Object.entries(exchange.request_headers)) {
     if (!TOKEN.test(name)) return `its header name ${JSON.stringify(name.slice(0, 40))} is not a token (a space, CR LF or ":")`;
-    if (NOT_IN_HEADER_VALUE.test(value)) return `its header ${name} holds CR, LF or NUL`;
+    if (headerValues(value).some((v) => NOT_IN_HEADER_VALUE.test(v))) return `its header ${name} holds CR, LF or NUL`;
   }
-  for (const text of [exchange.path, exchange.request_body ?? '', ...Object.values(exchange.request_headers)])
+  for (const text of [exchange.path, exchange.request_body ?? '', ...Object.values(exchange.request_headers).flatMap(headerValues)])
     for (const match of text.matchAll(/<[a-z_]+:\d+:(\d+)>/g))
       if (Number(match[1]) > MAX_PSEUDONYM_LENGTH) return `its pseudonym ${match[0]} is longer than ${MAX_PSEUDONYM_LENGTH} characters`;
   return null;
