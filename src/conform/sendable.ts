@@ -29,8 +29,11 @@ const FORBIDDEN_METHODS = new Set(['CONNECT', 'TRACE', 'TRACK']);
 const NOT_IN_PATH = /[\u0000-\u0020\u007f\\]/;
 // eslint-disable-next-line no-control-regex -- the point is to find CR, LF and NUL
 const NOT_IN_HEADER_VALUE = /[\r\n\u0000]/;
-/** A pseudonym's length (member ids): the spec's host_user_ref is at most 255 characters. */
-export const MAX_PSEUDONYM_LENGTH = 255;
+/**
+ * A pseudonym's length (member ids), at most: the spec's host_user_ref is at most 255 characters,
+ * and a recording may hold longer ones (a request refused for its length, as a conform probe sends).
+ */
+export const MAX_PSEUDONYM_LENGTH = 4096;
 
 /** The replay's URL of a recorded path: the URL API against the base URL (its path prefix kept), refused if it leaves the base's origin. */
 export function targetUrl(baseUrl: string, path: string, seq: number | null = null): URL {

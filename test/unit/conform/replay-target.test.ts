@@ -99,7 +99,7 @@ describe('CHOICE-66: a replay stays on --base-url', () => {
       [{ request_headers: { 'x-a\r\nx-b': '1' } }, /its header name .* is not a token/],
       [{ request_headers: { 'x-a': 'one\r\nx-b: two' } }, /its header x-a holds CR, LF or NUL/],
       [{ method: 'GET', request_body: '{}' }, /a GET request cannot have a body/],
-      [{ path: '/v1/results?host_user_ref=<host_user_ref:1:99999999999>' }, /its pseudonym .* is longer than 255/],
+      [{ path: '/v1/results?host_user_ref=<host_user_ref:1:99999999999>' }, /its pseudonym .* is longer than 4096/],
       [{ method: 'GE T' }, /its method .* is not an HTTP method/],
       [{ method: 'CONNECT' }, /its method CONNECT cannot be sent/],
     ];
