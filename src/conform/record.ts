@@ -1,45 +1,34 @@
 import { createWriteStream, type WriteStream } from 'node:fs';
 import http from 'node:http';
+import https from 'node:https';
 import type { Socket } from 'node:net';
 import type { CassetteExchange } from '../contract/conformance.js';
 import { errorMessage } from '../util/caught.js';
 import { listeningPort } from '../util/listening-port.js';
 import { Redactor } from './redact.js';
+import { endToEnd, readableBody, sendUpstream, UpstreamFailed, type UpstreamAnswer } from './upstream.js';
 
 export interface RecorderOptions {
   upstream: string;
   port: number;
   /** The NDJSON cassette; written as exchanges complete. */
   out: string;
+  /** From the request to the upstream's last byte; past it the client gets a 504. */
+  upstreamTimeoutMs: number;
   onExchange?(exchange: CassetteExchange): void;
+  /** An exchange the upstream did not complete: the client got `status` (502, 504) and the error body. */
+  onUpstreamFailure?(failure: { method: string; path: string; status: number; reason: string }): void;
 }
 
-/** Hop-by-hop headers a proxy never forwards. */
-const HOP_BY_HOP = new Set([
-  'connection',
-  'keep-alive',
-  'transfer-encoding',
-  'upgrade',
-  'proxy-connection',
-  'te',
-  'trailer',
-  'host',
-  'content-length',
-]);
-
-const forwardable = (headers: http.IncomingHttpHeaders) => {
-  const out = new Headers();
-  for (const [name, value] of Object.entries(headers)) {
-    if (value === undefined || HOP_BY_HOP.has(name)) continue;
-    for (const item of Array.isArray(value) ? value : [value]) out.append(name, item);
-  }
-  return out;
-};
+/** The error body of the service's interface (ERR-1), for an answer record gives itself. */
+const errorBody = (code: string, message: string) => JSON.stringify({ error: { type: 'api_error', code, message } });
 
 /**
  * `scanctl record`: a proxy on 127.0.0.1 in front of the service (or an emulator). Every request
- * is forwarded as it came and its answer returned as it came; the cassette gets each exchange
- * redacted (redact.ts), in the order the answers complete.
+ * is forwarded as it came (each header as many times as it came) and the upstream's whole answer
+ * returned as it came; the cassette gets each exchange redacted (redact.ts), in the order the
+ * answers complete. An upstream that fails or takes longer than the upstream timeout gets the
+ * client a 502 or 504 in the error body, and is not recorded; `close()` ends everything at once.
  */
 export class Recorder {
   private seq = 0;
@@ -48,12 +37,21 @@ export class Recorder {
   private readonly sockets = new Set<Socket>();
   private readonly server: http.Server;
   private readonly cassette: WriteStream;
+  private readonly agent: http.Agent;
+  private readonly stopping = new AbortController();
+  private readonly upstream: URL;
   url = '';
 
   constructor(private readonly options: RecorderOptions) {
+    this.upstream = new URL(options.upstream);
+    this.agent = this.upstream.protocol === 'https:' ? new https.Agent({ keepAlive: true }) : new http.Agent({ keepAlive: true });
     this.cassette = createWriteStream(options.out, { flags: 'w', mode: 0o600 });
     this.server = http.createServer((req, res) => {
-      void this.forward(req, res);
+      this.forward(req, res).catch((error: unknown) => {
+        // Only the client's side can fail here (it went away): nothing to answer.
+        if (!res.headersSent) res.writeHead(400, { 'content-type': 'application/json' });
+        res.end(errorBody('request_broken', `scanctl record: the request broke off (${errorMessage(error)})`));
+      });
     });
     this.server.on('connection', (socket: Socket) => {
       this.sockets.add(socket);
@@ -78,46 +76,84 @@ export class Recorder {
       req.on('data', (chunk: Buffer) => chunks.push(chunk));
       req.on('end', () => resolve(Buffer.concat(chunks)));
       req.on('error', reject);
+      req.on('close', () => {
+        if (!req.complete) reject(new Error('the client closed the connection in the middle of its request'));
+      });
     });
     const path = req.url ?? '/';
     const method = req.method ?? 'GET';
-    let response: Response;
+    // Not accept-encoding: an answer the cassette can read (a compressed one is still decompressed for it).
+    const requestHeaders = endToEnd(req.rawHeaders, ['accept-encoding']);
+    let answer;
     try {
-      response = await fetch(new URL(path, this.options.upstream), {
-        method,
-        headers: forwardable(req.headers),
-        body: body.length > 0 && method !== 'GET' && method !== 'HEAD' ? body : undefined,
-        redirect: 'manual',
-      });
+      answer = await sendUpstream(
+        this.upstream,
+        { method, path, headers: requestHeaders, body },
+        { agent: this.agent, timeoutMs: this.options.upstreamTimeoutMs, signal: this.stopping.signal },
+      );
     } catch (error) {
-      res.writeHead(502, { 'content-type': 'text/plain' }).end(`scanctl record: the upstream did not answer (${errorMessage(error)})`);
+      const failed = error instanceof UpstreamFailed ? error : new UpstreamFailed(502, errorMessage(error));
+      const code = failed.status === 504 ? 'upstream_timeout' : 'upstream_failed';
+      res.writeHead(failed.status, { 'content-type': 'application/json' });
+      res.end(errorBody(code, `scanctl record: ${this.options.upstream} gave no whole answer: ${failed.message}`));
+      if (!this.stopping.signal.aborted)
+        this.options.onUpstreamFailure?.({ method, path: this.redact.path(path), status: failed.status, reason: failed.message });
       return;
     }
-    const answer = Buffer.from(await response.arrayBuffer());
-    const headers: Record<string, string> = {};
-    response.headers.forEach((value, name) => {
-      if (!HOP_BY_HOP.has(name) && name !== 'content-encoding') headers[name] = value;
-    });
-    res.writeHead(response.status, headers).end(answer);
+    const flat = answer.headers.flat();
+    res.writeHead(answer.status, [...flat, 'content-length', String(answer.body.length)]).end(answer.body);
+    this.record(at, method, path, req.rawHeaders, body, answer);
+  }
+
+  private record(at: number, method: string, path: string, rawHeaders: string[], body: Buffer, answer: UpstreamAnswer) {
+    // Stopping: the cassette is being closed, and an answer that completed meanwhile is not written.
+    if (this.stopping.signal.aborted) return;
     this.seq += 1;
-    const exchange: CassetteExchange = {
-      seq: this.seq,
-      at_ms: at,
-      method,
-      path: this.redact.path(path),
-      request_headers: this.redact.headers(req.headers),
-      request_body: body.length > 0 ? this.redact.body(body.toString('utf8')) : null,
-      status: response.status,
-      response_headers: this.redact.headers(response.headers),
-      response_body: answer.length > 0 ? this.redact.body(answer.toString('utf8')) : null,
-    };
+    const exchange = cassetteLine(this.redact, { seq: this.seq, at, method, path, headers: endToEnd(rawHeaders), body }, answer);
     this.cassette.write(`${JSON.stringify(exchange)}\n`);
     this.options.onExchange?.(exchange);
   }
 
+  /** Stops at once, whatever the upstream is doing: requests in flight are abandoned (not recorded), the cassette is closed whole. */
   async close(): Promise<void> {
+    this.stopping.abort();
+    this.server.close();
     for (const socket of this.sockets) socket.destroy();
-    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+    this.agent.destroy();
     await new Promise<void>((resolve) => this.cassette.end(() => resolve()));
   }
+}
+
+/** What came in, as the proxy read it: header pairs in their order, the body's bytes. */
+export interface ProxiedRequest {
+  seq: number;
+  at: number;
+  method: string;
+  path: string;
+  headers: ReadonlyArray<readonly [string, string]>;
+  body: Buffer;
+}
+
+const headerOf = (pairs: ReadonlyArray<readonly [string, string]>, name: string) => pairs.find(([n]) => n.toLowerCase() === name)?.[1];
+
+/** A body for the cassette: decompressed if it says it is, redacted by its content type; one that cannot be decompressed is not kept. */
+function cassetteBody(redact: Redactor, body: Buffer, headers: ReadonlyArray<readonly [string, string]>): string | null {
+  if (body.length === 0) return null;
+  const readable = readableBody(body, headerOf(headers, 'content-encoding'));
+  return readable === null ? '<undecodable>' : redact.body(readable.toString('utf8'), headerOf(headers, 'content-type'));
+}
+
+/** One exchange as the cassette keeps it (redact.ts): what `record` writes, a line per exchange. */
+export function cassetteLine(redact: Redactor, request: ProxiedRequest, answer: UpstreamAnswer): CassetteExchange {
+  return {
+    seq: request.seq,
+    at_ms: request.at,
+    method: request.method,
+    path: redact.path(request.path),
+    request_headers: redact.headers(request.headers),
+    request_body: cassetteBody(redact, request.body, request.headers),
+    status: answer.status,
+    response_headers: redact.headers(answer.headers),
+    response_body: cassetteBody(redact, answer.body, answer.headers),
+  };
 }

@@ -5,7 +5,9 @@ import type { FetchLike } from '../client/api.js';
 import { realTimer, type WaitTimer } from '../client/wait.js';
 import type { CassetteExchange } from '../contract/conformance.js';
 import { OPERATIONS } from '../contract/operations/index.js';
-import { PSEUDONYM } from './redact.js';
+import { ConnectionError, describeFetchError } from '../client/http.js';
+import { credentialKind, PSEUDONYM } from './redact.js';
+import { headerValues, MAX_PSEUDONYM_LENGTH, ReplayRefused, targetUrl } from './sendable.js';
 
 export interface ReplayOptions {
   baseUrl: string;
@@ -105,16 +107,54 @@ export class CassetteReplay {
     const bound = this.bindings.get(whole);
     if (bound !== undefined) return bound;
     let value: string;
-    if (kind === this.options.key.slice(0, this.options.key.lastIndexOf('_')) && n === '1') value = this.options.key;
-    else if (kind === 'host_user_ref') value = `replay_${this.run}_${n}_`.padEnd(Number(length ?? 20), 'x').slice(0, Number(length ?? 20));
+    const size = Math.min(Number(length ?? 20), MAX_PSEUDONYM_LENGTH);
+    if (kind === credentialKind(this.options.key) && n === '1') value = this.options.key;
+    else if (kind === 'host_user_ref') value = `replay_${this.run}_${n}_`.padEnd(size, 'x').slice(0, size);
     else if (kind === 'cookie') value = `scanctl_portal=replay${this.run}`;
     else value = `${kind}_replay${randomBytes(12).toString('hex')}`;
     this.bindings.set(whole, value);
     return value;
   }
 
-  private substitute(text: string): string {
-    return text.replace(PSEUDONYM, (whole, kind: string, n: string, length: string | undefined) => this.resolve(whole, kind, n, length));
+  private substitute(text: string, encode: (value: string) => string = (value) => value): string {
+    return text.replace(PSEUDONYM, (whole, kind: string, n: string, length: string | undefined) =>
+      encode(this.resolve(whole, kind, n, length)),
+    );
+  }
+
+  /**
+   * One recorded request as the replay sends it: the URL built with the URL API and kept on the
+   * target's origin (a value an answer gave is percent-encoded into the path), headers that
+   * fetch accepts. Anything else is refused, naming the exchange.
+   */
+  private request(recorded: CassetteExchange): { url: URL; init: RequestInit } {
+    const url = targetUrl(this.options.baseUrl, this.substitute(recorded.path, encodeURIComponent), recorded.seq);
+    const headers = new Headers();
+    try {
+      for (const [name, value] of Object.entries(recorded.request_headers))
+        for (const item of headerValues(value)) headers.append(name, this.substitute(item));
+    } catch {
+      throw new ReplayRefused(recorded.seq, 'a header, once its pseudonyms are replaced, is not one fetch can send');
+    }
+    const body = recorded.request_body === null ? undefined : this.substitute(recorded.request_body);
+    return { url, init: { method: recorded.method, headers, body, redirect: 'manual' } };
+  }
+
+  private async send(recorded: CassetteExchange): Promise<Response> {
+    const { url, init } = this.request(recorded);
+    try {
+      return await this.fetchImpl(url, init);
+    } catch (error) {
+      throw new ConnectionError(this.options.baseUrl, describeFetchError(error));
+    }
+  }
+
+  /** Whether the request of `recorded` carries the key given. */
+  private sentKey(recorded: CassetteExchange): boolean {
+    const pseudonym = `<${credentialKind(this.options.key)}:1>`;
+    return [recorded.path, recorded.request_body ?? '', ...Object.values(recorded.request_headers).flatMap(headerValues)].some((text) =>
+      text.includes(pseudonym),
+    );
   }
 
   /** Learns the replay's values of the pseudonyms a recorded answer holds. */
@@ -143,21 +183,23 @@ export class CassetteReplay {
         if (wait > 0) await timer.sleep(wait);
       }
       previous = { at_ms: recorded.at_ms, sent: timer.now() };
-      const headers: Record<string, string> = {};
-      for (const [name, value] of Object.entries(recorded.request_headers)) headers[name] = this.substitute(value);
-      const response = await this.fetchImpl(`${this.options.baseUrl}${this.substitute(recorded.path)}`, {
-        method: recorded.method,
-        headers,
-        body: recorded.request_body === null ? undefined : this.substitute(recorded.request_body),
-        redirect: 'manual',
-      });
+      const response = await this.send(recorded);
       const text = await response.text();
+      // The key given stands for the recording's: a target that does not know it is an error, not a difference.
+      if (response.status === 401 && recorded.status !== 401 && this.sentKey(recorded))
+        throw new ReplayRefused(
+          null,
+          `${this.options.baseUrl} does not know the key given (401 on #${recorded.seq}, recorded ${recorded.status})`,
+        );
       const recordedBody = parse(recorded.response_body);
       const replayedBody = parse(text);
       this.bind(recordedBody, replayedBody);
-      const cookie = recorded.response_headers['set-cookie'];
-      const replayCookie = response.headers.get('set-cookie')?.split(';')[0]?.trim();
-      if (cookie && replayCookie && !this.bindings.has(cookie)) this.bindings.set(cookie, replayCookie);
+      // Each recorded cookie stands for the one the replay's answer set at the same place.
+      const replayCookies = response.headers.getSetCookie();
+      headerValues(recorded.response_headers['set-cookie']).forEach((cookie, i) => {
+        const replayCookie = replayCookies[i]?.split(';')[0]?.trim();
+        if (replayCookie && !this.bindings.has(cookie)) this.bindings.set(cookie, replayCookie);
+      });
       const aspects = compare(recorded, recordedBody, response, replayedBody);
       if (aspects.length > 0)
         differences.push({
@@ -183,10 +225,10 @@ function compare(recorded: CassetteExchange, recordedBody: unknown, response: Re
   if (recorded.status !== response.status) aspects.push('status');
   else if (codeOf(recordedBody) !== codeOf(replayedBody)) aspects.push('code');
   else if (JSON.stringify(shape(recordedBody)) !== JSON.stringify(shape(replayedBody))) aspects.push('shape');
-  if (mediaType(recorded.response_headers['content-type']) !== mediaType(response.headers.get('content-type') ?? undefined))
+  const recordedHeader = (name: string) => headerValues(recorded.response_headers[name]).join(', ') || null;
+  if (mediaType(recordedHeader('content-type') ?? undefined) !== mediaType(response.headers.get('content-type') ?? undefined))
     aspects.push('header:content-type');
-  for (const name of MATTERING_HEADERS)
-    if ((recorded.response_headers[name] ?? null) !== response.headers.get(name)) aspects.push(`header:${name}`);
+  for (const name of MATTERING_HEADERS) if (recordedHeader(name) !== response.headers.get(name)) aspects.push(`header:${name}`);
   return aspects;
 }
 

@@ -85,10 +85,11 @@ export const CassetteExchange = z.lazy(() =>
     method: z.string(),
     /** Path and query, with ids of earlier answers kept so a replay can substitute them. */
     path: z.string(),
-    request_headers: z.record(z.string(), z.string()),
+    /** A header that came more than once (Set-Cookie) is a list, in the order it came. */
+    request_headers: z.record(z.string(), z.union([z.string(), z.array(z.string())])),
     request_body: z.string().nullable(),
     status: z.number().int(),
-    response_headers: z.record(z.string(), z.string()),
+    response_headers: z.record(z.string(), z.union([z.string(), z.array(z.string())])),
     response_body: z.string().nullable(),
   }),
 );

@@ -2,6 +2,13 @@ import type { VirtualClock } from '../clock/clock.js';
 import type { TimerSource } from '../clock/timer-source.js';
 import { ApiError } from '../contract/errors.js';
 
+/** What a clock move did: the due moments it played, and where it left the clock. */
+export interface ClockMove {
+  played: number;
+  now: number;
+  offsetMs: number;
+}
+
 /**
  * Moves the emulator's clock. Advancing plays every due event in order, each at its own virtual
  * time: the clock stops at each due moment, the sources run, and only then moves on.
@@ -21,7 +28,7 @@ export class Scheduler {
   }
 
   /** Advances to `target` (ms since the epoch), playing due events on the way. Calls are serialized. */
-  advanceTo(target: number): Promise<{ played: number }> {
+  advanceTo(target: number): Promise<ClockMove> {
     return this.serialize(() =>
       this.play(
         () => target,
@@ -34,7 +41,7 @@ export class Scheduler {
    * Advances by exactly `ms` of offset (`clock advance 25h` adds 25 h to the offset, however long
    * the due events take to play in real time), playing due events on the way. Calls are serialized.
    */
-  advanceBy(ms: number): Promise<{ played: number }> {
+  advanceBy(ms: number): Promise<ClockMove> {
     return this.serialize(() => {
       const targetOffset = this.clock.offsetMs + ms;
       return this.play(
@@ -74,7 +81,7 @@ export class Scheduler {
    */
   static readonly PERSIST_EVERY = 256;
 
-  private async play(target: () => number, finish: () => void): Promise<{ played: number }> {
+  private async play(target: () => number, finish: () => void): Promise<ClockMove> {
     // What arrives during the advance is first due at its end: the advance plays the window's work, once.
     for (const source of this.sources) source.advancing?.(target());
     try {
@@ -84,7 +91,7 @@ export class Scheduler {
     }
   }
 
-  private async playWindow(target: () => number, finish: () => void): Promise<{ played: number }> {
+  private async playWindow(target: () => number, finish: () => void): Promise<ClockMove> {
     let played = 0;
     let stalls = 0;
     let due = await this.settledEarliestDue();
@@ -117,7 +124,8 @@ export class Scheduler {
     }
     finish();
     this.persistOffset(this.clock.offsetMs);
-    return { played };
+    // Where this move left the clock, read before the next queued work (a restore) can move it.
+    return { played, now: this.clock.now(), offsetMs: this.clock.offsetMs };
   }
 
   private async settledEarliestDue(): Promise<number | null> {

@@ -138,7 +138,7 @@ describe('scanctl conform, record and replay against real emulators on 127.0.0.1
     // Replayed against a clean emulator: the differences on the wire are the same two (the duplicated
     // deliveries went to the receiver, not through the proxy).
     const replay = await runCli(['conform', 'replay', cassette, '--base-url', a.baseUrl, '--json']);
-    expect(replay.code, replay.stderr).toBe(6);
+    expect(replay.code, replay.stderr + replay.stdout).toBe(6);
     const groups = (JSON.parse(replay.stdout) as { groups: Array<{ route: string; recorded: string; replayed: string }> }).groups;
     expect(groups.map((g) => `${g.route}: ${g.recorded} -> ${g.replayed}`).sort()).toEqual([
       'DELETE /v1/results: 429 rate_limited -> 200',

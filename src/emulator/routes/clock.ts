@@ -5,10 +5,19 @@ import { toIso } from '../../contract/time.js';
 import type { EmulatorContext } from '../context.js';
 import { advanceClockBy, setClockTo } from '../domain/clock.js';
 import { implement } from '../http/implement.js';
+import type { ClockMove } from '../scheduler.js';
 
-function clockView(ctx: EmulatorContext, played?: number): ClockState {
-  return { object: 'clock', now: toIso(ctx.clock.now()), offset_ms: ctx.clock.offsetMs, ...(played === undefined ? {} : { played }) };
+function clockView(ctx: EmulatorContext): ClockState {
+  return { object: 'clock', now: toIso(ctx.clock.now()), offset_ms: ctx.clock.offsetMs };
 }
+
+/** A move's answer: where that move left the clock, even if a restore queued behind it has moved it since. */
+const movedView = (move: ClockMove): ClockState => ({
+  object: 'clock',
+  now: toIso(move.now),
+  offset_ms: move.offsetMs,
+  played: move.played,
+});
 
 /** What this emulator is, and its virtual clock: advancing plays every due timer at its own time. */
 export const clockRoutes = [
@@ -27,11 +36,9 @@ export const clockRoutes = [
   })),
   implement(OPS.getClock)(({ ctx }) => ({ status: 200, body: clockView(ctx) })),
   implement(OPS.advanceClock)(async ({ ctx, body: { duration } }) => {
-    const { played } = await advanceClockBy(ctx, duration);
-    return { status: 200, body: clockView(ctx, played) };
+    return { status: 200, body: movedView(await advanceClockBy(ctx, duration)) };
   }),
   implement(OPS.setClock)(async ({ ctx, body: { time } }) => {
-    const { played } = await setClockTo(ctx, time);
-    return { status: 200, body: clockView(ctx, played) };
+    return { status: 200, body: movedView(await setClockTo(ctx, time)) };
   }),
 ];

@@ -30,6 +30,8 @@ export function attachCheckpoints(db: Db): void {
   const path = db.memory ? ':memory:' : `${db.name}.checkpoints`;
   const created = path !== ':memory:' && !existsSync(path);
   db.prepare(`ATTACH DATABASE ? AS ${SCHEMA}`).run(path);
+  // Before its first table: pages freed by a delete can be given back (dropCheckpoint).
+  if (created) db.pragma(`${SCHEMA}.auto_vacuum = INCREMENTAL`);
   if (path !== ':memory:') {
     db.pragma(`${SCHEMA}.journal_mode = WAL`);
     db.pragma(`${SCHEMA}.synchronous = NORMAL`);
@@ -121,6 +123,22 @@ export function dropCheckpoint(db: Db, id: string): void {
     for (const copy of copies) db.exec(`DROP TABLE ${SCHEMA}.${quote(copy)}`);
     db.prepare(`DELETE FROM ${CATALOG} WHERE id = ?`).run(id);
   })();
+  giveSpaceBack(db);
+}
+
+/**
+ * The file shrinks by what a delete freed: its free pages are given back (auto_vacuum
+ * INCREMENTAL, set when the file is made; a file made before that is vacuumed once into it), and
+ * the write-ahead log is checkpointed and truncated. Not inside a caller's transaction (a name
+ * taken again drops the old checkpoint inside one): the next delete gives that space back too.
+ */
+function giveSpaceBack(db: Db): void {
+  if (db.memory || db.inTransaction) return;
+  if (db.pragma(`${SCHEMA}.auto_vacuum`, { simple: true }) !== 2) {
+    db.pragma(`${SCHEMA}.auto_vacuum = INCREMENTAL`);
+    db.exec(`VACUUM ${SCHEMA}`);
+  } else db.pragma(`${SCHEMA}.incremental_vacuum`);
+  db.pragma(`${SCHEMA}.wal_checkpoint(TRUNCATE)`);
 }
 
 /**

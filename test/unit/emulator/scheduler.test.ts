@@ -155,8 +155,25 @@ describe('work in flight when an advance starts', () => {
       retryAt = start + WEBHOOK_RETRY_GAPS_MS[0]!;
       release();
     });
-    expect(await advanced).toEqual({ played: 1 });
+    expect(await advanced).toMatchObject({ played: 1 });
     expect(played).toEqual([start + WEBHOOK_RETRY_GAPS_MS[0]!]);
     expect(clock.now()).toBe(start + HOUR);
+  });
+});
+
+describe('a restore queued behind a clock advance (CHOICE-45)', () => {
+  it('CHOICE-45: the advance answers where it moved the clock, not where the restore queued behind it put it', async () => {
+    const clock = new VirtualClock({ base: frozenBase() });
+    const scheduler = new Scheduler(clock, () => undefined);
+    // A source with work in flight: the advance waits for it, and meanwhile a restore is queued.
+    let release!: () => void;
+    const inFlight = new Promise<void>((resolve) => (release = resolve));
+    scheduler.register({ nextDueAt: () => null, runDue: async () => undefined, settle: () => inFlight });
+    const advance = scheduler.advanceBy(2 * HOUR);
+    const restore = scheduler.exclusive(() => clock.restoreOffset(0));
+    release();
+    const [moved] = await Promise.all([advance, restore]);
+    expect(moved).toMatchObject({ played: 0, offsetMs: 2 * HOUR, now: Date.parse('2026-11-22T12:00:00.000Z') });
+    expect(clock.offsetMs).toBe(0);
   });
 });

@@ -120,6 +120,21 @@ describe('CHOICE-45: checkpoints of the whole state', () => {
     expect(emu.store.db.pragma('foreign_keys', { simple: true })).toBe(1);
   });
 
+  it('CHOICE-45: a restore queued behind a clock advance runs after it, and the advance answers where it moved the clock', async () => {
+    const emu = testEmulator();
+    const taken = await checkpoint(emu);
+    expect(taken.status).toBe(201);
+    // Both at once: the restore waits for the advance (between clock moves), then moves the clock back.
+    const advancing = emu.call('POST', '/_scanctl/clock/advance', { json: { duration: '2h' } });
+    // One turn of the event loop: the advance has read its body and is queued on the scheduler.
+    await new Promise((resolve) => setImmediate(resolve));
+    const [advanced, restored] = await Promise.all([advancing, restore(emu, taken.body.id)]);
+    expect(restored.status).toBe(200);
+    expect(advanced.status).toBe(200);
+    expect(advanced.body).toMatchObject({ object: 'clock', offset_ms: 7_200_000, now: '2026-11-22T12:00:00.000Z' });
+    expect(emu.clock.offsetMs).toBe(0);
+  });
+
   it('CHOICE-46: a name restores too, and a name taken again moves to the new checkpoint', async () => {
     const emu = testEmulator();
     const first = await checkpoint(emu, 'baseline');
