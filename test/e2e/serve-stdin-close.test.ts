@@ -28,4 +28,23 @@ describe('serve --stop-on-stdin-close', () => {
     expect(code).toBe(0);
     await expect(fetch(`${ready.base_url}/_scanctl/health`)).rejects.toThrow();
   });
+
+  it(
+    'CHOICE-50: a SIGTERM while stdin is still open stops it at once too (stdin no longer keeps it alive)',
+    { timeout: 60_000 },
+    async () => {
+      const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--json', '--db', ':memory:', '--stop-on-stdin-close'], {
+        cwd: tempDir('scanctl-stdin-close-'),
+        stdio: ['pipe', 'pipe', 'pipe'],
+      });
+      await once(createInterface({ input: child.stdout }), 'line');
+      const started = Date.now();
+      const exited = once(child, 'exit');
+      child.kill('SIGTERM');
+      const [code] = (await exited) as [number | null];
+      expect(code).toBe(0);
+      expect(Date.now() - started).toBeLessThan(5_000);
+      child.stdin.end();
+    },
+  );
 });

@@ -87,6 +87,8 @@ export function register(program: Command): void {
         );
       }
       await stopped;
+      // A stdin still read would keep the process alive after the stop.
+      if (flags.stopOnStdinClose) ctx.io.stdin.pause();
       const report = await stopForCli(server, run.exportOnExit, graceMs);
       if (!ctx.json)
         ctx.io.stderr.write(
