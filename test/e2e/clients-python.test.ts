@@ -64,7 +64,7 @@ describe.skipIf(!hasDebianPython())('clients/python: the pytest plugin, installe
     async () => {
       const result = await pytest([]);
       expect(result.code, result.output).toBe(0);
-      expect(result.output).toMatch(/\b13 passed\b/);
+      expect(result.output).toMatch(/\b14 passed\b/);
       expect(result.emulators.map((e) => e.worker)).toEqual(['main']);
       expect(result.emulators.filter((e) => alive(e.pid))).toEqual([]);
       expect(result.leftInTmp).toEqual([]);
@@ -77,7 +77,7 @@ describe.skipIf(!hasDebianPython())('clients/python: the pytest plugin, installe
     async () => {
       const result = await pytest(['-n', '4']);
       expect(result.code, result.output).toBe(0);
-      expect(result.output).toMatch(/\b13 passed\b/);
+      expect(result.output).toMatch(/\b14 passed\b/);
       expect(result.emulators.map((e) => e.worker).sort()).toEqual(['gw0', 'gw1', 'gw2', 'gw3']);
       expect(new Set(result.emulators.map((e) => e.base_url)).size).toBe(4);
       expect(new Set(result.emulators.map((e) => e.pid)).size).toBe(4);

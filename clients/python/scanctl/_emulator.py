@@ -334,13 +334,14 @@ def _attach(base_url: str) -> Emulator:
 
 
 def start(fixtures: Optional[str] = None, seed: Optional[int] = None, frozen_clock: bool = False, clock_start: Optional[str] = None,
-          db: str = ":memory:", args: Sequence[str] = (), timeout: float = 60.0) -> Emulator:
+          db: str = ":memory:", rate_limit: int = 0, args: Sequence[str] = (), timeout: float = 60.0) -> Emulator:
     """An emulator for this process: the one SCANCTL_BASE_URL names (never stopped by us), else a new
-    `scanctl serve --port 0 --json --db :memory:` (or `db`), ready once its JSON ready line arrived."""
+    `scanctl serve --port 0 --json --db :memory:` (or `db`), ready once its JSON ready line arrived.
+    The rate limit is off (0) as in every scanctl test run (CHOICE-2): a fast suite meets no 429 it did not ask for."""
     base_url = os.environ.get("SCANCTL_BASE_URL")
     if base_url:
         return _attach(base_url)
-    extra: List[str] = ["--db", db if db == ":memory:" else os.path.abspath(db)]
+    extra: List[str] = ["--db", db if db == ":memory:" else os.path.abspath(db), "--rate-limit", str(rate_limit)]
     if fixtures:
         extra += ["--fixtures", os.path.abspath(fixtures)]
     if seed is not None:

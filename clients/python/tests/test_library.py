@@ -139,3 +139,8 @@ def test_a_serve_that_fails_to_start_says_why(tmp_path):
     code = "import scanctl\ntry:\n  scanctl.start()\nexcept scanctl.ScanctlError as e:\n  print(e)"
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
     assert "exited 2 before it was ready" in done.stdout and "cannot start: nope" in done.stdout, done.stdout + done.stderr
+
+
+def test_the_rate_limit_is_off_as_in_every_test_run(scanctl):
+    for n in range(120):  # serve's default is 100 a second per key
+        scanctl.mint_session(f"member_{n}")
