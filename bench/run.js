@@ -23,6 +23,7 @@ import heapFlags from './cases/heap-flags.js';
 import clockAdvanceScans from './cases/clock-advance-scans.js';
 import checkpointRestore from './cases/checkpoint-restore.js';
 import stalledSubscribers from './cases/stalled-subscribers.js';
+import pytestRestore from './cases/pytest-restore.js';
 
 const CASES = [
   coldStart,
@@ -43,6 +44,7 @@ const CASES = [
   clockAdvanceScans,
   checkpointRestore,
   stalledSubscribers,
+  pytestRestore,
 ];
 
 const args = process.argv.slice(2);

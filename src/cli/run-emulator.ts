@@ -1,4 +1,5 @@
 import { mountConsole } from '../console/mount.js';
+import { mountSimulateRoute } from '../testkit/simulate-route.js';
 import type { Server } from 'node:http';
 import { resolve } from 'node:path';
 import { readServeState } from '../emulator/serve-state.js';
@@ -50,7 +51,7 @@ export async function startForCli(run: EmulatorRunOptions, listen: ListenOptions
       rateLimitPerSecond: run.rateLimitPerSecond,
       version: packageVersion(),
       // The web console at `/`: its code loads on the first console request, not at start-up.
-      mounts: [mountConsole],
+      mounts: [mountConsole, mountSimulateRoute],
       stateFile: listen.stateFile === null ? null : resolve(listen.cwd, listen.stateFile),
       seed: run.seed,
       clock: run.clock,

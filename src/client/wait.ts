@@ -1,4 +1,4 @@
-import type { WaitClockMove, WebhookDeliveryAttemptLog, WaitFailure, WaitUntil } from '../contract/wait.js';
+import type { WaitClockMove, WebhookDeliveryAttemptLog, WaitFailure, WaitResult, WaitUntil } from '../contract/wait.js';
 import type { WebhookDelivery } from '../contract/webhooks.js';
 import type { ControlClient } from './control.js';
 import { ApiCallError, ContractError } from './http.js';
@@ -154,4 +154,19 @@ export async function attemptLogs(control: ControlClient, deliveries: readonly W
       });
   }
   return logs;
+}
+
+/** How a wait ended, as `--json` prints it (`scan simulate --wait`, `webhook wait`, the simulate route). */
+export function waitResultOf(outcome: WaitOutcome, until: WaitUntil, log: WebhookDeliveryAttemptLog[] | null): WaitResult {
+  return {
+    object: 'wait',
+    ok: outcome.ok,
+    until,
+    reason: outcome.ok ? null : outcome.reason,
+    acknowledged: outcome.deliveries.filter((d) => d.status === 'succeeded').length,
+    deliveries: outcome.deliveries.length,
+    delivery: outcome.ok ? null : outcome.delivery,
+    clock_moves: outcome.clockMoves,
+    log,
+  };
 }

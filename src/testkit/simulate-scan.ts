@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import type { FetchLike } from '../client/api.js';
 import type { ControlClient } from '../client/control.js';
 import { simulate, type ScanSummary } from '../sdk/simulate.js';
 import { ScanResult } from '../contract/device.js';
@@ -28,6 +29,8 @@ export async function simulateScans(
   credentials: { appId: string; secretKey: string },
   count: number,
   options: SimulateScanOptions,
+  /** How the SDK's requests are sent (default: the global fetch); the simulate route sends them in process. */
+  fetch?: FetchLike,
 ): Promise<ScanSummary[]> {
   const env = options.env ?? 'test';
   const secretKey = options.key ?? (env === 'test' ? credentials.secretKey : (await control.fixtureKeys(credentials.appId)).live?.secret);
@@ -35,6 +38,7 @@ export async function simulateScans(
   const { bundleId, teamId } = await shippedIdentifiers(control, () => credentials.appId, options);
   const run = {
     baseUrl: control.baseUrl,
+    ...(fetch ? { fetch } : {}),
     secretKey,
     result: options.result ?? bundledResult(),
     bundleId,

@@ -1,4 +1,5 @@
 import { mountConsole } from '../console/mount.js';
+import { mountSimulateRoute } from './simulate-route.js';
 import type { z } from 'zod';
 import { CHOICES } from '../contract/choices.js';
 import type { StateFile } from '../contract/state.js';
@@ -60,7 +61,7 @@ export async function startEmulator(options: StartEmulatorOptions = {}): Promise
     rateLimitPerSecond: options.rateLimitPerSecond ?? CHOICES.testRunRateLimitPerSecond,
     version: packageVersion(),
     // The web console at `/`, as serve has it.
-    mounts: [mountConsole],
+    mounts: [mountConsole, mountSimulateRoute],
     stateFile: null,
     seed: options.seed ?? null,
     clock: {

@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { ENVIRONMENT } from '../../src/contract/environment.js';
 import { BIN, startServe } from '../helpers/cli.js';
+import { hasDebianPython, installPythonClient, scanctlBinForClients } from '../helpers/clients.js';
 import { tempDir } from '../helpers/temp.js';
 
 const EXAMPLES = fileURLToPath(new URL('../../examples', import.meta.url));
@@ -13,12 +14,15 @@ const SCANCTL_COMMAND = `${process.execPath} ${BIN}`;
 
 /** Whether the toolchain answers (`go version`; the others take --version). */
 const has = (tool: string) => spawnSync(tool, [tool === 'go' ? 'version' : '--version'], { encoding: 'utf8' }).status === 0;
-/** The Python recipe is a pytest suite: python3 with pytest (Debian's python3-pytest). */
-const hasPytest = () => spawnSync('python3', ['-m', 'pytest', '--version']).status === 0;
+/** The Python recipe is a pytest suite on the scanctl plugin (clients/python), pip-installed over Debian's pytest and Flask. */
+const hasPytest = hasDebianPython;
+let python: Promise<string> | null = null;
+const pythonWithPlugin = () => (python ??= installPythonClient().then((installed) => installed.python));
 
 interface Recipe {
   tool: string;
   folder: string;
+  /** Its command; `python` stands for a python with the scanctl plugin installed. */
   command: string[];
   /** What its output says when every check passed. */
   passed: RegExp;
@@ -28,7 +32,7 @@ const RECIPES: Record<string, Recipe> = {
   python: {
     tool: 'python3',
     folder: 'python',
-    command: ['python3', '-m', 'pytest', '-q', '-p', 'no:cacheprovider'],
+    command: ['python', '-m', 'pytest', '-q', '-p', 'no:cacheprovider'],
     passed: /\b4 passed\b/,
   },
   java: {
@@ -42,7 +46,8 @@ const RECIPES: Record<string, Recipe> = {
 };
 
 /** Runs a recipe in a copy of its folder with `env` (the contract's names not in it are unset). */
-function runRecipe(recipe: Recipe, env: Record<string, string>): Promise<{ code: number | null; output: string }> {
+async function runRecipe(recipe: Recipe, env: Record<string, string>): Promise<{ code: number | null; output: string }> {
+  const command = recipe.command[0] === 'python' ? [await pythonWithPlugin(), ...recipe.command.slice(1)] : recipe.command;
   const dir = tempDir(`scanctl-recipe-${recipe.folder}-`);
   cpSync(join(EXAMPLES, recipe.folder), dir, { recursive: true });
   const base: Record<string, string | undefined> = {
@@ -51,11 +56,12 @@ function runRecipe(recipe: Recipe, env: Record<string, string>): Promise<{ code:
     NO_COLOR: '1',
     GOFLAGS: '-mod=mod',
     PYTHONDONTWRITEBYTECODE: '1',
-    PYTEST_DISABLE_PLUGIN_AUTOLOAD: '1',
+    // The libraries' way to find scanctl when SCANCTL_BASE_URL is not set.
+    SCANCTL_BIN: scanctlBinForClients(),
   };
-  for (const name of Object.keys(ENVIRONMENT)) delete base[name];
-  return new Promise((resolve, reject) => {
-    const child = spawn(recipe.command[0]!, recipe.command.slice(1), {
+  for (const name of [...Object.keys(ENVIRONMENT), 'PYTEST_DISABLE_PLUGIN_AUTOLOAD']) delete base[name];
+  return await new Promise((resolve, reject) => {
+    const child = spawn(command[0]!, command.slice(1), {
       cwd: dir,
       env: { ...base, ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -94,12 +100,15 @@ describe('the language recipes (examples/, docs/languages.md)', () => {
   }
 
   it.skipIf(!hasPytest())(
-    'CHOICE-50: the python recipe starts its own serve when the contract is not set, and stops it (skipped without pytest)',
+    'CHOICE-50: the python recipe starts its own serve when the contract is not set (one, then one per worker under -n 4), and stops it (skipped without pytest)',
     { timeout: 120_000 },
     async () => {
-      const result = await runRecipe(RECIPES.python!, {});
-      expect(result.code, result.output).toBe(0);
-      expect(result.output).toMatch(RECIPES.python!.passed);
+      for (const args of [[], ['-n', '4']]) {
+        const recipe = { ...RECIPES.python!, command: [...RECIPES.python!.command, ...args] };
+        const result = await runRecipe(recipe, {});
+        expect(result.code, result.output).toBe(0);
+        expect(result.output).toMatch(RECIPES.python!.passed);
+      }
     },
   );
 });

@@ -24,7 +24,7 @@ const PROGRAMS: Record<string, { tool: string; file: string; source: (code: stri
     tool: 'python3',
     file: 'verify.py',
     source: (code) =>
-      `${code}\nimport os\nprint("true" if verify(open(os.environ["BODY_FILE"], "rb").read(), os.environ["SIGNATURE"], os.environ["SECRET"]) else "false")\n`,
+      `${code}\nimport os\nprint("true" if verify_signature(open(os.environ["BODY_FILE"], "rb").read(), os.environ["SIGNATURE"], os.environ["SECRET"]) else "false")\n`,
     run: (file) => ['python3', file],
   },
   go: {

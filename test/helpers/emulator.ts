@@ -1,4 +1,5 @@
 import { mountConsole } from '../../src/console/mount.js';
+import { mountSimulateRoute } from '../../src/testkit/simulate-route.js';
 import type { Logger } from '../../src/util/logger.js';
 import { VirtualClock, frozenBase } from '../../src/clock/clock.js';
 import { createEmulator, type Emulator } from '../../src/emulator/create-emulator.js';
@@ -51,7 +52,7 @@ export function testEmulator(
     ids: randomIds,
     box: SecretBox.random(),
     logger: options.logger,
-    mounts: [mountConsole],
+    mounts: [mountConsole, mountSimulateRoute],
     config: {
       rateLimitPerSecond: options.rateLimitPerSecond ?? 0,
       defaultAppId: DEMO.appId,

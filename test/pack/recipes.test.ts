@@ -6,12 +6,14 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ENVIRONMENT } from '../../src/contract/environment.js';
+import { clientEnv, installPythonClient } from '../helpers/clients.js';
 import { skipPack } from '../helpers/skip-pack.js';
 import { tempDir } from '../helpers/temp.js';
 
 /**
- * The recipes of examples/ as a team gets them: each folder copied outside this repository, scanctl
- * packed once and put in its vendor/, installed the way its README says (`npm install --ignore-scripts
+ * The recipes of examples/ as a team gets them: each folder copied outside this repository. A recipe
+ * written with its language's library (Python: clients/python, pip-installed from a copy) is handed
+ * scanctl as SCANCTL_BIN by test/helpers/clients.ts; the others get scanctl packed once and put in their vendor/, installed the way its README says (`npm install --ignore-scripts
  * ./vendor/scanctl-0.1.0.tgz`, which pins the new tarball's checksum, then CI's `npm ci`), and its
  * tests run with its own toolchain. Afterwards no process started there is alive and the folder holds
  * only the recipe's files and what its README says running adds. Python always runs; Go, Ruby and
@@ -26,6 +28,8 @@ const options = { maxBuffer: 16 * 1024 * 1024, timeout: 280_000 };
 
 interface Recipe {
   folder: string;
+  /** npm: scanctl from the vendored tarball; a library: the recipe is a test file of clients/<folder>, handed scanctl as SCANCTL_BIN. */
+  install: 'npm' | 'library';
   /** The tool whose absence skips it (null: never skipped). */
   tool: string[] | null;
   command: string[];
@@ -37,13 +41,16 @@ interface Recipe {
 const RECIPES: Recipe[] = [
   {
     folder: 'python',
+    install: 'library',
     tool: null,
-    command: ['python3', '-m', 'pytest', '-q'],
+    // `python`: the virtual environment clients/python was pip-installed into.
+    command: ['python', '-m', 'pytest', '-q'],
     passed: /\b4 passed\b/,
-    madeByRunning: ['node_modules', '.scanctl', '.pytest_cache', '__pycache__'],
+    madeByRunning: ['.pytest_cache', '__pycache__'],
   },
   {
     folder: 'go',
+    install: 'npm',
     tool: ['go', 'version'],
     command: ['go', 'test', '-count=1', '-v', './...'],
     passed: /^ok\s/m,
@@ -51,6 +58,7 @@ const RECIPES: Recipe[] = [
   },
   {
     folder: 'ruby',
+    install: 'npm',
     tool: ['ruby', '--version'],
     command: ['ruby', 'webhooks_test.rb'],
     passed: /4 runs, \d+ assertions, 0 failures, 0 errors/,
@@ -58,6 +66,7 @@ const RECIPES: Recipe[] = [
   },
   {
     folder: 'java',
+    install: 'npm',
     tool: ['javac', '--version'],
     command: ['sh', '-c', 'javac -d build *.java && java -cp build WebhooksTest'],
     passed: /^all passed$/m,
@@ -123,41 +132,53 @@ describe.skipIf(skip)('the recipes, copied out and run as their READMEs say', ()
           recursive: true,
           filter: (path) => !recipe.madeByRunning.some((made) => path.endsWith(`/${made}`)) && !path.endsWith('.tgz'),
         });
-        copyFileSync(tarball, join(dir, TARBALL));
-        // The README's commands: `npm install` naming the tarball just added (a plain `npm install` keeps the
-        // lock's old checksum: EINTEGRITY, or the old tarball from npm's cache), then CI's `npm ci`.
-        const steps = npmSteps(readFileSync(join(dir, 'README.md'), 'utf8'));
-        expect(steps, 'the README installs scanctl this way').toEqual([
-          ['install', '--ignore-scripts', `./${TARBALL}`],
-          ['ci', '--ignore-scripts'],
-        ]);
-        for (const step of steps) await run('npm', [...step, '--prefer-offline', '--no-audit', '--no-fund'], { cwd: dir, ...options });
-        const env: Record<string, string | undefined> = {
-          ...process.env,
-          // The bin's `#!/usr/bin/env node` finds this Node line, as setup-node arranges in CI.
-          PATH: `${dirname(process.execPath)}:${process.env.PATH ?? ''}`,
-          NO_COLOR: '1',
-          PYTEST_DISABLE_PLUGIN_AUTOLOAD: '1',
-        };
-        for (const variable of Object.keys(ENVIRONMENT)) delete env[variable];
-        delete env.SCANCTL_COMMAND;
-        result = await run(recipe.command[0]!, recipe.command.slice(1), { cwd: dir, env, ...options }).then(
+        let command = recipe.command;
+        let env: Record<string, string | undefined>;
+        if (recipe.install === 'library') {
+          // The README's pip line, from a copy of clients/python; scanctl from the tests' one helper.
+          const { python } = await installPythonClient();
+          command = [python, ...recipe.command.slice(1)];
+          env = clientEnv({ PATH: `${dirname(process.execPath)}:${process.env.PATH ?? ''}` });
+        } else {
+          copyFileSync(tarball, join(dir, TARBALL));
+          // The README's commands: `npm install` naming the tarball just added (a plain `npm install` keeps the
+          // lock's old checksum: EINTEGRITY, or the old tarball from npm's cache), then CI's `npm ci`.
+          const steps = npmSteps(readFileSync(join(dir, 'README.md'), 'utf8'));
+          expect(steps, 'the README installs scanctl this way').toEqual([
+            ['install', '--ignore-scripts', `./${TARBALL}`],
+            ['ci', '--ignore-scripts'],
+          ]);
+          for (const step of steps) await run('npm', [...step, '--prefer-offline', '--no-audit', '--no-fund'], { cwd: dir, ...options });
+          env = {
+            ...process.env,
+            // The bin's `#!/usr/bin/env node` finds this Node line, as setup-node arranges in CI.
+            PATH: `${dirname(process.execPath)}:${process.env.PATH ?? ''}`,
+            NO_COLOR: '1',
+            PYTEST_DISABLE_PLUGIN_AUTOLOAD: '1',
+          };
+          for (const variable of Object.keys(ENVIRONMENT)) delete env[variable];
+          delete env.SCANCTL_COMMAND;
+        }
+        result = await run(command[0]!, command.slice(1), { cwd: dir, env, ...options }).then(
           ({ stdout, stderr }) => ({ code: 0, output: stdout + stderr }),
           (error: { code: number; stdout: string; stderr: string }) => ({ code: error.code, output: `${error.stdout}${error.stderr}` }),
         );
       }, 300_000);
 
-      it('CHOICE-49: installs scanctl from the vendored tarball into node_modules/.bin/scanctl', () => {
-        const lock = JSON.parse(readFileSync(join(dir, 'package-lock.json'), 'utf8')) as {
-          packages: Record<string, { resolved?: string; integrity?: string }>;
-        };
-        expect(lock.packages['node_modules/scanctl']?.resolved).toBe(`file:${TARBALL}`);
-        const packed = `sha512-${createHash('sha512').update(readFileSync(tarball)).digest('base64')}`;
-        expect(lock.packages['node_modules/scanctl']?.integrity, 'the lock pins the tarball just packed, not an older one').toBe(packed);
-        const readPackage = (folder: string) => readFileSync(join(folder, 'package.json'), 'utf8');
-        expect(readPackage(dir), 'package.json keeps file:vendor/...').toBe(readPackage(join(ROOT, 'examples', recipe.folder)));
-        expect(existsSync(join(dir, 'node_modules', '.bin', 'scanctl'))).toBe(true);
-      });
+      it.skipIf(recipe.install === 'library')(
+        'CHOICE-49: installs scanctl from the vendored tarball into node_modules/.bin/scanctl',
+        () => {
+          const lock = JSON.parse(readFileSync(join(dir, 'package-lock.json'), 'utf8')) as {
+            packages: Record<string, { resolved?: string; integrity?: string }>;
+          };
+          expect(lock.packages['node_modules/scanctl']?.resolved).toBe(`file:${TARBALL}`);
+          const packed = `sha512-${createHash('sha512').update(readFileSync(tarball)).digest('base64')}`;
+          expect(lock.packages['node_modules/scanctl']?.integrity, 'the lock pins the tarball just packed, not an older one').toBe(packed);
+          const readPackage = (folder: string) => readFileSync(join(folder, 'package.json'), 'utf8');
+          expect(readPackage(dir), 'package.json keeps file:vendor/...').toBe(readPackage(join(ROOT, 'examples', recipe.folder)));
+          expect(existsSync(join(dir, 'node_modules', '.bin', 'scanctl'))).toBe(true);
+        },
+      );
 
       it('WH-4, WH-9, CHOICE-41: its tests pass: a retried webhook verified and acknowledged, each test restored to the checkpoint', () => {
         expect(result.code, result.output).toBe(0);
@@ -171,7 +192,7 @@ describe.skipIf(skip)('the recipes, copied out and run as their READMEs say', ()
       it('CHOICE-50: leaves only the recipe files, the tarball and what its README says running adds', () => {
         const made = new Set(recipe.madeByRunning);
         const copied = files(join(ROOT, 'examples', recipe.folder), made).filter((f) => !f.endsWith('.tgz'));
-        expect(files(dir, made).sort()).toEqual([...copied, TARBALL].sort());
+        expect(files(dir, made).sort()).toEqual([...copied, ...(recipe.install === 'npm' ? [TARBALL] : [])].sort());
         for (const folder of readdirSync(dir)) {
           if (!copied.some((f) => f.split('/')[0] === folder) && folder !== 'vendor')
             expect(made, `${folder} is not in the README`).toContain(folder);

@@ -24,6 +24,7 @@ interface ServeFlags extends EmulatorFlags {
   host: string;
   reset?: boolean;
   allowedHost: string[];
+  stopOnStdinClose?: boolean;
 }
 
 export function register(program: Command): void {
@@ -48,6 +49,12 @@ export function register(program: Command): void {
         .argParser((value: string, previous: string[] = []) => [...previous, value])
         .default([]),
     )
+    .addOption(
+      new Option(
+        '--stop-on-stdin-close',
+        'stop when stdin ends (the process that started serve closed it, or died): the test libraries pass it, so an emulator never outlives a killed test run',
+      ),
+    )
     .action(async (flags: ServeFlags, command: Command) => {
       const ctx = contextOf(command);
       const allowedHosts = allowedHostsOf(flags.allowedHost, ctx.io.env.SCANCTL_ALLOWED_HOSTS);
@@ -71,7 +78,7 @@ export function register(program: Command): void {
       ({ fixtureKeys } = await import('../../emulator/seed.js'));
       ({ signingSecretOf } = await import('../../webhooks/signing-secret.js'));
       // Listen for the signals before announcing readiness: a caller may stop us the moment it reads the ready line.
-      const stopped = waitForInterrupt(ctx.io);
+      const stopped = flags.stopOnStdinClose ? Promise.race([waitForInterrupt(ctx.io), stdinClosed(ctx)]) : waitForInterrupt(ctx.io);
       printReady(ctx, server, flags, run);
       nowServing(server);
       if (server.stateFileError) {
@@ -80,12 +87,24 @@ export function register(program: Command): void {
         );
       }
       await stopped;
+      // A stdin still read would keep the process alive after the stop.
+      if (flags.stopOnStdinClose) ctx.io.stdin.pause();
       const report = await stopForCli(server, run.exportOnExit, graceMs);
       if (!ctx.json)
         ctx.io.stderr.write(
           `scanctl: emulator stopped${stopSummary(report)}${run.exportOnExit ? `; state written to ${run.exportOnExit}` : ''}\n`,
         );
     });
+}
+
+/** Resolves when stdin ends: the write end its starter held is closed (on purpose, or because the starter died). */
+function stdinClosed(ctx: CommandContext): Promise<void> {
+  return new Promise((resolve) => {
+    ctx.io.stdin.on('end', () => resolve());
+    ctx.io.stdin.on('close', () => resolve());
+    ctx.io.stdin.on('error', () => resolve());
+    ctx.io.stdin.resume();
+  });
 }
 
 /** CHOICE-35: SCANCTL_STOP_GRACE_MS shortens (or lengthens) the time requests in flight get at a stop. */

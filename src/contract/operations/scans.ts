@@ -3,6 +3,7 @@ import { Installation, InstallationList, ScanList, ScanListQuery, UsageList, Usa
 import { byOperationId } from '../operation.js';
 import { controlOperation as control } from './define.js';
 import { SCAN_EXAMPLE } from './device.js';
+import { SimulateScanRequest, SimulateScanResult } from '../simulate-run.js';
 
 /**
  * The control plane of the device side: installations (block, unblock), recorded scans and the
@@ -65,6 +66,19 @@ export const scanOperations = byOperationId(
     query: ScanListQuery,
     responses: { 200: { description: 'The scans.', schema: ScanList, example: { object: 'list', data: [SCAN_EXAMPLE] } } },
     errors: ['resource_missing'],
+  }),
+  control({
+    method: 'post',
+    path: `${P}/apps/{app_id}/scans/simulate`,
+    operationId: 'simulateScan',
+    summary: "Play one member's scan through the device routes, as `scanctl scan simulate` does, and wait for its webhooks",
+    description:
+      "The emulator plays the SDK's side itself (mint with the app's fixture test key, enrollment, model, model key, mesh fit, scan events, result upload) through its own routes, so a test in any language needs no CLI call. With wait (the default) it answers once every delivery of the scan is acknowledged, exhausted or timed out, each with its attempts; play_retries moves the clock to each retry (CHOICE-41). An app whose fixtures give no test secret key: 400 parameter_invalid.",
+    rules: ['DEV-1', 'WH-1'],
+    pathParams: { app_id: 'The app, e.g. app_demo.' },
+    request: { schema: SimulateScanRequest, example: { host_user_ref: 'member_123', play_retries: true } },
+    responses: { 201: { description: 'The scan, and with wait its deliveries with every attempt.', schema: SimulateScanResult } },
+    errors: ['resource_missing', 'parameter_invalid'],
   }),
   control({
     method: 'get',

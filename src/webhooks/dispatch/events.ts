@@ -44,6 +44,8 @@ export function deliveryEmitter(sink: DeliveryEventSink, clock: Clock): EmitDeli
 /** Puts the outbox's queued and cancelled deliveries on the stream and calls `onQueued` after new work. */
 export function streamOutboxChanges(store: Store, emit: EmitDelivery, onQueued: () => void): () => void {
   return onOutboxChange(store, (change) => {
+    // Announced just before the emulator stopped: its database is closed, and nothing is left to stream or send.
+    if (!store.db.open) return;
     const ids = change.kind === 'queued' ? [change.deliveryId] : change.deliveryIds;
     for (const id of ids) {
       const row = store.webhooks.deliveryById(id);

@@ -13,7 +13,14 @@ function blocks(page: string) {
 }
 
 describe('docs/languages.md shows whole files of the recipes the tests run', () => {
-  const shown = blocks('docs/languages.md');
+  // The install lines (sh) are commands, not files: test/helpers/clients.ts runs the same pip install.
+  const shown = blocks('docs/languages.md').filter((b) => b.language !== 'sh');
+
+  it("its Python install line is the one installPythonClient runs (pip from the path, Debian's setuptools)", () => {
+    const install = blocks('docs/languages.md').find((b) => b.language === 'sh' && b.code.includes('clients/python'));
+    expect(install?.code).toContain('python3 -m pip install --no-build-isolation /path/to/scanctl/clients/python');
+    expect(read('test/helpers/clients.ts')).toContain("'--no-build-isolation'");
+  });
 
   it('has blocks for Python, Go, Ruby and Java', () => {
     expect(new Set(shown.map((b) => b.language))).toEqual(new Set(['python', 'go', 'ruby', 'java']));
@@ -21,16 +28,16 @@ describe('docs/languages.md shows whole files of the recipes the tests run', () 
 
   it('every block is a whole recipe file, named above it, as it is', () => {
     for (const { file, code } of shown) {
-      expect(file, code.slice(0, 60)).toMatch(/^examples\/(python|go|ruby|java)\//);
+      expect(file, code.slice(0, 60)).toMatch(/^(examples|clients)\/(python|go|ruby|java)\//);
       expect(code, file).toBe(read(file!));
     }
   });
 });
 
 describe('one verify per language', () => {
-  it("docs/testing.md's Python, Go and Ruby checks are the recipes' verify files, whole", () => {
+  it("docs/testing.md's Python, Go and Ruby checks are the library's and the recipes' verify files, whole", () => {
     const files: Record<string, string> = {
-      python: 'examples/python/verify.py',
+      python: 'clients/python/scanctl/_signature.py',
       go: 'examples/go/verify.go',
       ruby: 'examples/ruby/verify.rb',
     };

@@ -1,6 +1,6 @@
-import type { WaitOutcome } from '../../../client/wait.js';
+import { waitResultOf, type WaitOutcome } from '../../../client/wait.js';
 import { formatDuration } from '../../../clock/duration.js';
-import type { WebhookDeliveryAttemptLog, WaitResult, WaitUntil } from '../../../contract/wait.js';
+import type { WebhookDeliveryAttemptLog, WaitUntil } from '../../../contract/wait.js';
 import type { CommandContext } from '../../context.js';
 import { UserError } from '../../errors.js';
 import { EXIT } from '../../exit-codes.js';
@@ -36,19 +36,8 @@ export interface WaitReportOptions {
  * ends with EXIT.waitFailed and the decisive delivery's last status.
  */
 export async function reportWait(ctx: CommandContext, outcome: WaitOutcome, options: WaitReportOptions): Promise<void> {
-  const acknowledged = outcome.deliveries.filter((d) => d.status === 'succeeded').length;
-  const decisive = outcome.ok ? null : outcome.delivery;
-  const result: WaitResult = {
-    object: 'wait',
-    ok: outcome.ok,
-    until: options.until,
-    reason: outcome.ok ? null : outcome.reason,
-    acknowledged,
-    deliveries: outcome.deliveries.length,
-    delivery: decisive,
-    clock_moves: outcome.clockMoves,
-    log: options.log,
-  };
+  const result = waitResultOf(outcome, options.until, options.log);
+  const { acknowledged, delivery: decisive } = result;
   if (ctx.json) ctx.out(JSON.stringify(result));
   else {
     if (outcome.clockMoves.length > 0) ctx.out(clockLine(outcome));
