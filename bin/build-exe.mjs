@@ -3,13 +3,25 @@
 //   node bin/build-exe.mjs --all    also every platform buildable here, each as a release archive
 //                                   beside it, and SHA256SUMS               (npm run build:exe:all)
 // Options: --node PATH (the Node 24 binary to carry, where the npm registry has none for this
-// platform: macOS, Windows), --cache code|snapshot|none (the start-up cache, for measuring),
+// platform: macOS, Windows), --cache code|snapshot|none (the start-up cache, for measuring: a
+// snapshot starts commands faster but breaks the live view, docs/performance.md),
 // --target PLATFORM --out DIR (that platform's executable alone, as DIR/scanctl: the tests').
 // Needs `npm run build` first (the Ink view's bundle, dist/bundle/tui*.mjs, is carried as it is).
 import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  copyFileSync,
+  existsSync,
+  linkSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { createRequire } from 'node:module';
 import { arch, platform } from 'node:os';
 import { join, relative, resolve } from 'node:path';
@@ -87,9 +99,11 @@ const targets = options.target
     : [host];
 const archives = [];
 for (const target of targets) {
-  const file = target === host || options.out ? join(out, exeName(target)) : join(out, target, exeName(target));
+  // --all: each platform in a folder of its own (the image's build picks one), this one's at dist/exe/scanctl too.
+  const file = options.all ? join(out, target, exeName(target)) : join(out, exeName(target));
   const started = Date.now();
   await buildExecutable(target, file);
+  if (options.all && target === host) linkSync(file, join(out, exeName(target)));
   console.log(`${relative(root, file)}: ${mb(file)} MB, Node ${NODE_VERSION}, ${target}, ${Date.now() - started} ms`);
   if (options.all) archives.push(await archive(target, file));
 }
@@ -105,7 +119,7 @@ async function bundleMain() {
   const file = join(work, 'main.cjs');
   await build({
     absWorkingDir: root,
-    entryPoints: ['src/exe/main.ts'],
+    entryPoints: [options.cache === 'snapshot' ? 'src/exe/snapshot.ts' : 'src/exe/entry.ts'],
     outfile: file,
     bundle: true,
     platform: 'node',

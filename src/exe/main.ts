@@ -1,5 +1,5 @@
-// The single executable's entry (bin/build-exe.mjs, docs/executable.md): what bin/scanctl.js does for
-// the npm package, in the one Node start the executable has.
+// The single executable's command line (bin/build-exe.mjs, docs/executable.md): what bin/scanctl.js
+// does for the npm package, in the one Node start the executable has.
 import { DEFAULT_NODE_FLAGS } from '../cli/global-options.js';
 import { packageVersion } from '../util/package-root.js';
 
@@ -8,13 +8,16 @@ const RESTARTED = 'SCANCTL_EXE_NODE_OPTIONS_APPLIED';
 /** V8's own sizing, where SCANCTL_NODE_FLAGS asks for other heap flags than the executable's. */
 const V8_DEFAULT_HEAP = ['--max-semi-space-size=0', '--max-old-space-size=0'];
 
-const args = process.argv.slice(2);
-const restarted = process.env[RESTARTED] === '1';
-delete process.env[RESTARTED];
-const nodeOptions = restarted ? '' : userNodeOptions();
-if (nodeOptions !== '') restartWith(nodeOptions);
-else if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) process.stdout.write(`${versionLine()}\n`);
-else void runCli();
+/** Runs the executable's command line: once per process, from the entry (entry.ts, or snapshot.ts's deserialized main). */
+export function runExecutable(): void {
+  const args = process.argv.slice(2);
+  const restarted = process.env[RESTARTED] === '1';
+  delete process.env[RESTARTED];
+  const nodeOptions = restarted ? '' : userNodeOptions();
+  if (nodeOptions !== '') restartWith(nodeOptions, args);
+  else if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) process.stdout.write(`${versionLine()}\n`);
+  else void runCli();
+}
 
 async function runCli(): Promise<void> {
   const { main } = await import('../cli/main.js');
@@ -45,7 +48,7 @@ function userNodeOptions(): string {
   return parts.join(' ');
 }
 
-function restartWith(options: string): void {
+function restartWith(options: string, args: string[]): void {
   const argv = [process.execPath, `--node-options=${options}`, ...args];
   const env = { ...process.env, [RESTARTED]: '1' };
   if (typeof process.execve === 'function') process.execve(process.execPath, argv, env);

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { lstatSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -105,7 +104,8 @@ function unpackInto(base: string, manifest: Manifest): string {
   ownedByMe(base);
   const folder = join(base, manifest.id);
   if (isFolder(folder)) return folder;
-  const staging = join(base, `.${manifest.id}.${process.pid}.${randomBytes(4).toString('hex')}`);
+  // pid and a high-resolution time: unique among the executables starting at once (node:crypto costs every start ~8 ms).
+  const staging = join(base, `.${manifest.id}.${process.pid}.${process.hrtime.bigint()}`);
   try {
     for (const name of manifest.files) {
       const file = join(staging, name);
