@@ -10,6 +10,8 @@ import http from 'node:http';
 
 export const ROOT = fileURLToPath(new URL('..', import.meta.url));
 export const BIN = join(ROOT, 'bin', 'scanctl.js');
+/** The single executable (npm run build:exe); the cases that measure it say so when it is missing. */
+export const EXE = join(ROOT, 'dist', 'exe', 'scanctl');
 
 export function median(values) {
   const sorted = [...values].sort((a, b) => a - b);
@@ -30,11 +32,11 @@ export function removeDir(dir) {
   rmSync(dir, { recursive: true, force: true });
 }
 
-/** Milliseconds from spawn to exit of `node ...args`; fails on a non-zero exit. */
-export function timeProcess(args, options = {}) {
+/** Milliseconds from spawn to exit of `node ...args` (`options.file`: another program than node); fails on a non-zero exit. */
+export function timeProcess(args, { file = process.execPath, ...options } = {}) {
   return new Promise((resolve, reject) => {
     const started = performance.now();
-    const child = spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'pipe'], ...options });
+    const child = spawn(file, args, { stdio: ['ignore', 'ignore', 'pipe'], ...options });
     let stderr = '';
     child.stderr.on('data', (chunk) => (stderr += chunk));
     child.on('error', reject);
@@ -62,23 +64,20 @@ export async function interleavedMedians(commands, runs, warmup = 2) {
 }
 
 /**
- * Starts the BUILT `scanctl serve --port 0 --json` and resolves at its ready line with the
+ * Starts the BUILT `scanctl serve --port 0 --json` (`exe`: the single executable's) and resolves at its ready line with the
  * time it took, the parsed line, and a stop function.
  */
-export function startServe(extraArgs = [], { dir = tempDir(), env = {}, nodeArgs = [] } = {}) {
+export function startServe(extraArgs = [], { dir = tempDir(), env = {}, nodeArgs = [], exe = false } = {}) {
   return new Promise((resolve, reject) => {
     const started = performance.now();
     // SCANCTL_BENCH_SERVE_NODE_ARGS (space-separated), e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof", to profile serve.
     const extraNode = (process.env.SCANCTL_BENCH_SERVE_NODE_ARGS ?? '').split(' ').filter(Boolean);
-    const child = spawn(
-      process.execPath,
-      [...extraNode, ...nodeArgs, BIN, 'serve', '--port', '0', '--json', '--db', join(dir, 'emulator.db'), ...extraArgs],
-      {
-        cwd: dir,
-        env: { ...process.env, NO_COLOR: '1', SCANCTL_BASE_URL: '', ...env },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    );
+    const serveArgs = ['serve', '--port', '0', '--json', '--db', join(dir, 'emulator.db'), ...extraArgs];
+    const child = spawn(exe ? EXE : process.execPath, exe ? serveArgs : [...extraNode, ...nodeArgs, BIN, ...serveArgs], {
+      cwd: dir,
+      env: { ...process.env, NO_COLOR: '1', SCANCTL_BASE_URL: '', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stderr = '';
     child.stderr.on('data', (chunk) => (stderr += chunk));
     const exited = new Promise((done) => child.once('exit', (code) => done(code)));

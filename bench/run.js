@@ -24,6 +24,7 @@ import clockAdvanceScans from './cases/clock-advance-scans.js';
 import checkpointRestore from './cases/checkpoint-restore.js';
 import stalledSubscribers from './cases/stalled-subscribers.js';
 import pytestRestore from './cases/pytest-restore.js';
+import executable from './cases/executable.js';
 
 const CASES = [
   coldStart,
@@ -45,6 +46,7 @@ const CASES = [
   checkpointRestore,
   stalledSubscribers,
   pytestRestore,
+  executable,
 ];
 
 const args = process.argv.slice(2);

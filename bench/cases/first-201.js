@@ -43,10 +43,11 @@ async function first201(port, started, child) {
   }
 }
 
-async function timeTo201(args, env, cwd) {
+/** Spawn to the first 201 of `file` (node unless given) with `args(port)`. */
+export async function timeTo201(args, env, cwd, file = process.execPath) {
   const port = await freePort();
   const started = performance.now();
-  const child = spawn(process.execPath, args(port), { cwd, env: { ...process.env, NO_COLOR: '1', ...env(port) }, stdio: 'ignore' });
+  const child = spawn(file, args(port), { cwd, env: { ...process.env, NO_COLOR: '1', ...env(port) }, stdio: 'ignore' });
   const exited = new Promise((done) => child.once('exit', done));
   try {
     return await first201(port, started, child);
@@ -69,7 +70,7 @@ async function scanctlOnce() {
   }
 }
 
-const honoOnce = () =>
+export const honoOnce = () =>
   timeTo201(
     () => [join(ROOT, 'bench', 'baseline-hono.js')],
     (port) => ({ PORT: String(port) }),

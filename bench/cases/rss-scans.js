@@ -73,12 +73,12 @@ export default {
 };
 
 /** One fresh serve: `total` scans, VmRSS at a third of them and at the end (each after the outbox drained). */
-export async function oneRun(scans, { env = {} } = {}) {
+export async function oneRun(scans, { env = {}, exe = false } = {}) {
   const checkpoints = [];
   const receiver = await startChildServer(join(ROOT, 'bench', 'receiver.js'), ['200']);
   const dir = tempDir();
   const fixtures = loadFixtures(dir, { webhookUrl: receiver.url });
-  const serve = await startServe(['--rate-limit', '0', '--fixtures', fixtures.file], { dir, env });
+  const serve = await startServe(['--rate-limit', '0', '--fixtures', fixtures.file], { dir, env, exe });
   const base = serve.baseUrl;
   let peak;
   let startRss;

@@ -1,0 +1,112 @@
+// The single executable (npm run build:exe), each figure against a baseline of the same run on the
+// same Node: its spawn to the first 201 against a bare hono route; `exec -- true` and a client
+// command against `node -e 0`; the npm package's launcher beside it for the same two; RSS of its
+// serve under the rss-scans load; the size of its release archive (gzip -9, as build:exe:all makes it).
+import { existsSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import * as tar from 'tar';
+import { BIN, EXE, interleavedMedians, removeDir, startServe, tempDir, timeProcess } from '../lib.js';
+import { honoOnce, timeTo201 } from './first-201.js';
+import { oneRun } from './rss-scans.js';
+
+const ARCHIVE_MAX_MB = 45;
+
+async function exeFirst201() {
+  const dir = tempDir();
+  try {
+    return await timeTo201(
+      (port) => ['serve', '--port', String(port), '--db', join(dir, 'emulator.db')],
+      () => ({ SCANCTL_BASE_URL: '' }),
+      dir,
+      EXE,
+    );
+  } finally {
+    removeDir(dir);
+  }
+}
+
+async function archiveMb() {
+  const dir = tempDir();
+  try {
+    const file = join(dir, 'scanctl.tar.gz');
+    await tar.create({ gzip: { level: 9 }, file, cwd: join(EXE, '..'), portable: true }, ['scanctl']);
+    return statSync(file).size / 1e6;
+  } finally {
+    removeDir(dir);
+  }
+}
+
+export default {
+  id: 'executable',
+  title: 'The single executable, dist/exe/scanctl',
+  baseline: 'per row, measured in the same run',
+  target: { ratio: 'max', value: 2 },
+  async run({ quick }) {
+    if (!existsSync(EXE)) throw new Error('dist/exe/scanctl is not built: npm run build:exe');
+    const runs = quick ? 5 : 15;
+    const [first, hono] = await interleavedMedians([exeFirst201, honoOnce], runs, 1);
+    const node0 = () => timeProcess(['-e', '0']);
+    const exe =
+      (args, env = {}) =>
+      () =>
+        timeProcess(args, { file: EXE, env: { ...process.env, ...env } });
+    const npm =
+      (args, env = {}) =>
+      () =>
+        timeProcess([BIN, ...args], { env: { ...process.env, ...env } });
+    const [exeExec, npmExec, nodeA] = await interleavedMedians([exe(['exec', '--', 'true']), npm(['exec', '--', 'true']), node0], runs);
+    const serve = await startServe(['--db', ':memory:'], { exe: true });
+    let exeClock, npmClock, nodeB;
+    try {
+      const base = { SCANCTL_BASE_URL: serve.baseUrl };
+      [exeClock, npmClock, nodeB] = await interleavedMedians(
+        [exe(['clock', 'show', '--json'], base), npm(['clock', 'show', '--json'], base), node0],
+        runs,
+      );
+    } finally {
+      await serve.stop();
+    }
+    const scans = Number(process.env.SCANCTL_BENCH_RSS_SCANS ?? (quick ? 30_000 : 300_000));
+    const rss = await oneRun(scans, { exe: true });
+    const last = rss.checkpoints.at(-1);
+    const note = `median of ${runs} runs each, interleaved; RSS: one serve of the executable, ${scans.toLocaleString('en')} scans with their webhooks (${rss.rate} scans/s)`;
+    return {
+      note,
+      rows: [
+        {
+          label: 'executable: spawn to the first 201',
+          baseline: 'bare hono route',
+          value: first,
+          baselineValue: hono,
+          unit: 'ms',
+          target: { ratio: 'max', value: 1.0 },
+        },
+        {
+          label: 'executable: `exec -- true`',
+          baseline: '`node -e 0`',
+          value: exeExec,
+          baselineValue: nodeA,
+          unit: 'ms',
+          target: { ratio: 'max', value: 2 },
+        },
+        { label: 'npm package: `exec -- true`', baseline: '`node -e 0`', value: npmExec, baselineValue: nodeA, unit: 'ms' },
+        {
+          label: 'executable: `clock show --json` (a running emulator)',
+          baseline: '`node -e 0`',
+          value: exeClock,
+          baselineValue: nodeB,
+          unit: 'ms',
+          target: { ratio: 'max', value: 2 },
+        },
+        { label: 'npm package: `clock show --json`', baseline: '`node -e 0`', value: npmClock, baselineValue: nodeB, unit: 'ms' },
+        {
+          label: `executable: VmRSS after ${Math.round(scans / 1000)}k scans`,
+          value: last.rss,
+          unit: 'MB',
+          target: { max: 150, unit: 'MB' },
+        },
+        { label: 'linux-x64 archive (tar.gz, gzip -9)', value: await archiveMb(), unit: 'MB', target: { max: ARCHIVE_MAX_MB, unit: 'MB' } },
+      ],
+    };
+  },
+};
