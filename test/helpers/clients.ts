@@ -1,10 +1,9 @@
 import { execFile, spawnSync } from 'node:child_process';
-import { chmodSync, cpSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { cpSync, existsSync, readdirSync, readFileSync, symlinkSync } from 'node:fs';
+import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { ENVIRONMENT } from '../../src/contract/environment.js';
-import { BIN } from './cli.js';
 import { tempDir } from './temp.js';
 
 /** The test libraries of clients/, one folder per language. */
@@ -12,19 +11,30 @@ export const CLIENTS = fileURLToPath(new URL('../../clients', import.meta.url));
 /** Debian's python3, with its pytest, pytest-xdist, Flask and setuptools (a pyenv python3 on PATH may lack them). */
 export const DEBIAN_PYTHON = '/usr/bin/python3';
 
-let bin: string | null = null;
+/** The single executable (npm test builds it before the tests). */
+const EXE = fileURLToPath(new URL('../../dist/exe/scanctl', import.meta.url));
 
 /**
- * The scanctl the libraries are handed as SCANCTL_BIN: the one place the tests choose it. For now
- * a shell wrapper that runs this checkout's CLI on this Node; the single executable (issue 43)
- * takes its place here.
+ * The scanctl the libraries are handed as SCANCTL_BIN: the one place the tests choose it. The single
+ * executable, so that a library's suite needs no Node (and runs with pathWithoutNode()).
  */
 export function scanctlBinForClients(): string {
-  if (bin) return bin;
-  const path = join(tempDir('scanctl-clients-bin-'), 'scanctl');
-  writeFileSync(path, `#!/bin/sh\nexec '${process.execPath}' '${BIN}' "$@"\n`);
-  chmodSync(path, 0o755);
-  return (bin = path);
+  if (!existsSync(EXE)) throw new Error('dist/exe/scanctl is not built: npm run build:exe (npm test builds it)');
+  return EXE;
+}
+
+/**
+ * A PATH as a team without Node has: one folder of links to the shell, Debian's python3 and the
+ * basic tools, and `extra` commands (a toolchain's folder, say); no `node` anywhere on it.
+ */
+export function pathWithoutNode(...extra: string[]): string {
+  const bin = tempDir('scanctl-path-without-node-');
+  for (const tool of ['/bin/sh', '/usr/bin/env', '/usr/bin/python3', '/usr/bin/true', '/usr/bin/cat', '/usr/bin/uname']) {
+    if (existsSync(tool)) symlinkSync(tool, join(bin, basename(tool)));
+  }
+  const path = [bin, ...extra].join(':');
+  if (spawnSync('/bin/sh', ['-c', 'command -v node'], { env: { PATH: path } }).status === 0) throw new Error(`node is on ${path}`);
+  return path;
 }
 
 /** Debian's python3 with every module the Python library's suite needs (skip the suite without them). */

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ENVIRONMENT } from '../../src/contract/environment.js';
-import { clientEnv, installPythonClient } from '../helpers/clients.js';
+import { clientEnv, installPythonClient, pathWithoutNode } from '../helpers/clients.js';
 import { skipPack } from '../helpers/skip-pack.js';
 import { tempDir } from '../helpers/temp.js';
 
@@ -138,7 +138,8 @@ describe.skipIf(skip)('the recipes, copied out and run as their READMEs say', ()
           // The README's pip line, from a copy of clients/python; scanctl from the tests' one helper.
           const { python } = await installPythonClient();
           command = [python, ...recipe.command.slice(1)];
-          env = clientEnv({ PATH: `${dirname(process.execPath)}:${process.env.PATH ?? ''}` });
+          // A team without Node: the single executable as SCANCTL_BIN, and no node on PATH.
+          env = clientEnv({ PATH: pathWithoutNode() });
         } else {
           copyFileSync(tarball, join(dir, TARBALL));
           // The README's commands: `npm install` naming the tarball just added (a plain `npm install` keeps the
