@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// scanctl's benchmarks: `npm run bench` (builds first) or `node bench/run.js [--quick] [--only id,id] [--no-write] [--strict]`.
+// scanctl's benchmarks: `npm run bench` (builds first) or `node bench/run.js [--quick] [--only id,id [--write]] [--no-write] [--strict]`.
 // One run prints every figure, each as a ratio against a baseline measured in the same run (or
 // against an absolute target), and writes the table and the machine to bench/RESULTS.md, one block per Node line.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -151,12 +151,14 @@ const table = [
 ].join('\n');
 console.log(`\n${table}\n`);
 
-if (write && !only) {
+// An --only run writes its own block (`--write`), beside the line's full run, which it never replaces.
+if (write && (!only || args.includes('--write'))) {
   const notes = [...rows.filter((r) => r.result.note).map(({ bench, result }) => `- ${bench.title}: ${result.note}`), ...caseNotes];
   const major = Number(process.versions.node.split('.')[0]);
+  const key = only ? `${major} ${[...only].join(',')}` : String(major);
   const block = [
-    `<!-- node ${major} -->`,
-    `# Node ${major}`,
+    `<!-- node ${key} -->`,
+    only ? `# Node ${major}: ${[...only].join(', ')} alone` : `# Node ${major}`,
     '',
     `Written by \`npm run bench\`${quick ? ' (--quick)' : ''} on ${info.date}.`,
     '',
@@ -174,11 +176,11 @@ if (write && !only) {
     '',
     ...(notes.length ? ['## How each was measured', '', ...notes, ''] : []),
     ...sections.flatMap((section) => [section, '']),
-    `<!-- /node ${major} -->`,
+    `<!-- /node ${key} -->`,
   ].join('\n');
   const file = join(ROOT, 'bench', 'RESULTS.md');
-  writeFileSync(file, withLineBlock(existsSync(file) ? readFileSync(file, 'utf8') : '', major, block));
-  console.log(`wrote the Node ${major} table of bench/RESULTS.md`);
+  writeFileSync(file, withLineBlock(existsSync(file) ? readFileSync(file, 'utf8') : '', key, block));
+  console.log(`wrote the Node ${key} table of bench/RESULTS.md`);
   for (const [name, content] of files) {
     writeFileSync(join(ROOT, 'bench', name), content);
     console.log(`wrote bench/${name}`);
@@ -189,7 +191,7 @@ if (write && !only) {
  * RESULTS.md: a short header, then one block per Node line (its last full run on that line,
  * replaced as a whole), then the A/B tables of bench/ab.js ("# A/B ..."), which are kept as they are.
  */
-function withLineBlock(previous, major, block) {
+function withLineBlock(previous, key, block) {
   const header = [
     '# Benchmark results',
     '',
@@ -199,9 +201,9 @@ function withLineBlock(previous, major, block) {
   const ab = previous.indexOf('\n# A/B');
   const tail = ab >= 0 ? previous.slice(ab + 1) : '';
   const blocks = new Map();
-  for (const match of previous.matchAll(/<!-- node (\d+) -->[\s\S]*?<!-- \/node \1 -->/g)) blocks.set(Number(match[1]), match[0]);
-  blocks.set(major, block);
-  const lines = [...blocks.keys()].sort((x, y) => x - y).map((key) => blocks.get(key));
+  for (const match of previous.matchAll(/<!-- node (\d+(?: [\w,-]+)?) -->[\s\S]*?<!-- \/node \1 -->/g)) blocks.set(match[1], match[0]);
+  blocks.set(key, block);
+  const lines = [...blocks.keys()].sort((x, y) => x.localeCompare(y, 'en', { numeric: true })).map((k) => blocks.get(k));
   return `${[header, ...lines].join('\n\n').trimEnd()}\n${tail ? `\n${tail}` : ''}`;
 }
 if (strict && rows.some((r) => r.row.verdict === 'MISSED' || r.row.verdict === 'FAILED')) process.exitCode = 1;
