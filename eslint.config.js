@@ -5,7 +5,7 @@ import { defineConfig } from 'eslint/config';
 import tseslint from 'typescript-eslint';
 
 export default defineConfig(
-  { ignores: ['dist/', 'dist-check/', 'coverage/', '**/*.d.ts', 'test/image/', 'bin/', 'bench/', 'examples/**/*.js', '.github/'] },
+  { ignores: ['dist/', 'dist-check/', 'coverage/', '**/*.d.ts', 'examples/**/*.js', '.github/workflows/'] },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {
@@ -21,6 +21,32 @@ export default defineConfig(
       '@typescript-eslint/consistent-type-assertions': ['error', { assertionStyle: 'as', objectLiteralTypeAssertions: 'never' }],
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
     },
+  },
+  {
+    // The project's plain JavaScript (the launcher, the build scripts, the benchmarks, the action's steps,
+    // the image test): linted without types, which they do not declare.
+    files: ['bin/**/*.{js,mjs}', 'bench/**/*.js', '.github/action/*.mjs', 'test/image/*.mjs'],
+    extends: [tseslint.configs.disableTypeChecked],
+    languageOptions: {
+      globals: {
+        process: 'readonly',
+        console: 'readonly',
+        Buffer: 'readonly',
+        URL: 'readonly',
+        fetch: 'readonly',
+        setTimeout: 'readonly',
+        clearTimeout: 'readonly',
+        setInterval: 'readonly',
+        clearInterval: 'readonly',
+        performance: 'readonly',
+        AbortSignal: 'readonly',
+        __dirname: 'readonly',
+        __filename: 'readonly',
+        require: 'readonly',
+        module: 'writable',
+      },
+    },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
   {
     files: ['*.cjs'],

@@ -267,7 +267,7 @@ export function request(url, { method = 'GET', headers = {}, json, agent } = {})
       res.on('data', (chunk) => chunks.push(chunk));
       res.on('end', () => {
         const text = Buffer.concat(chunks).toString('utf8');
-        let parsed = null;
+        let parsed;
         try {
           parsed = text ? JSON.parse(text) : null;
         } catch {

@@ -21,7 +21,9 @@ for (const page of pages) {
   let before = null;
   try {
     before = readFileSync(path, 'utf8');
-  } catch {}
+  } catch {
+    // Not written yet: a new page.
+  }
   if (before !== page.content) {
     writeFileSync(path, page.content);
     changed += 1;

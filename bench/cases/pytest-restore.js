@@ -80,7 +80,7 @@ export default {
         try {
           execFileSync(python, ['-m', 'pytest', '-q', '-p', 'no:cacheprovider', ...plugin], { cwd: join(dir, name), env, stdio: 'pipe' });
         } catch (error) {
-          throw new Error(`pytest failed: ${String(error.stdout).slice(-1500)}`);
+          throw new Error(`pytest failed: ${String(error.stdout).slice(-1500)}`, { cause: error });
         }
         return performance.now() - started;
       };
