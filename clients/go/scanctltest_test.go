@@ -57,9 +57,11 @@ func run(m *testing.M) int {
 }
 
 // record writes an emulator's pid and URL into SCANCTL_TEST_RECORD, when set (the npm suite checks
-// that none is left running).
+// that none is left running). Named after the package's folder too: go test -p N runs several.
 func record(name string, e *scanctltest.Emulator) {
 	if folder := os.Getenv("SCANCTL_TEST_RECORD"); folder != "" {
+		cwd, _ := os.Getwd()
+		name = filepath.Base(cwd) + "-" + name
 		data, _ := json.Marshal(map[string]interface{}{"worker": name, "pid": e.PID, "base_url": e.BaseURL})
 		os.WriteFile(filepath.Join(folder, name+".json"), data, 0o644)
 	}

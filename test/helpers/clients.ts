@@ -1,5 +1,5 @@
-import { execFile, spawnSync } from 'node:child_process';
-import { chmodSync, cpSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { execFile, spawn, spawnSync } from 'node:child_process';
+import { chmodSync, cpSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -45,6 +45,23 @@ export function clientEnv(extra: Record<string, string> = {}): Record<string, st
 
 const run = promisify(execFile);
 
+/** Runs a command to its end: its exit code and its stdout and stderr, interleaved. */
+export function runIn(
+  cwd: string,
+  command: string,
+  args: string[],
+  env: Record<string, string>,
+): Promise<{ code: number | null; output: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (chunk) => (output += chunk));
+    child.stderr.on('data', (chunk) => (output += chunk));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, output }));
+  });
+}
+
 /**
  * clients/python copied outside the repository and installed as its README says: a virtual
  * environment over Debian's packages, `pip install --no-build-isolation` from the path. Returns the
@@ -60,6 +77,33 @@ export async function installPythonClient(): Promise<{ dir: string; python: stri
     env: clientEnv(),
   });
   return { dir, python };
+}
+
+/** The Go library's module path (clients/go/go.mod) and the environment `go` runs in here: no module proxy, no toolchain download. */
+export const GO_MODULE = 'scanctl.local/scanctltest';
+export const goEnv = (extra: Record<string, string> = {}) =>
+  clientEnv({ GOPROXY: 'off', GOFLAGS: '-mod=mod', GOTOOLCHAIN: 'local', GOWORK: 'off', ...extra });
+
+/**
+ * clients/go copied outside the repository and required as its README says: a module of a team's
+ * (`go mod init`), then `go mod edit -require=... -replace=...` pointing at the copy. Each of
+ * `packages` is a folder of that module holding a copy of the library's own test file. Returns the
+ * module's folder.
+ */
+export async function installGoClient(packages: string[]): Promise<string> {
+  const dir = tempDir('scanctl-client-go-');
+  const library = join(dir, 'scanctl-go');
+  cpSync(join(CLIENTS, 'go'), library, { recursive: true, filter: (path) => !path.endsWith('_test.go') });
+  const team = join(dir, 'team');
+  mkdirSync(team);
+  const env = goEnv();
+  await run('go', ['mod', 'init', 'example.com/team'], { cwd: team, env });
+  await run('go', ['mod', 'edit', `-require=${GO_MODULE}@v0.0.0`, `-replace=${GO_MODULE}=${library}`], { cwd: team, env });
+  for (const name of packages) {
+    mkdirSync(join(team, name));
+    cpSync(join(CLIENTS, 'go', 'scanctltest_test.go'), join(team, name, 'scanctltest_test.go'));
+  }
+  return team;
 }
 
 /** Whether a process with this pid is alive (a zombie counts as gone). */
