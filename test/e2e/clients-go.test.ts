@@ -1,7 +1,7 @@
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { alive, goEnv, GO_MODULE, hasTool, installGoClient, processesNaming, runIn } from '../helpers/clients.js';
+import { alive, clientEnv, GO_MODULE, hasTool, installGoClient, processesNaming, runIn } from '../helpers/clients.js';
 import { tempDir } from '../helpers/temp.js';
 
 const hasGo = hasTool('go', 'version');
@@ -22,7 +22,7 @@ describe.skipIf(!hasGo)(`clients/go: package scanctltest, required through a rep
   async function goTest(args: string[]) {
     const record = tempDir('scanctl-client-go-record-');
     const tmp = tempDir('scanctl-client-go-tmp-');
-    const ran = await runIn(team, 'go', ['test', '-count=1', ...args, './...'], goEnv({ SCANCTL_TEST_RECORD: record, TMPDIR: tmp }));
+    const ran = await runIn(team, 'go', ['test', '-count=1', ...args, './...'], clientEnv({ SCANCTL_TEST_RECORD: record, TMPDIR: tmp }));
     const emulators = readdirSync(record).map(
       (file) => JSON.parse(readFileSync(join(record, file), 'utf8')) as { worker: string; pid: number; base_url: string },
     );
@@ -80,9 +80,9 @@ describe.skipIf(!hasGo)(`clients/go: package scanctltest, required through a rep
         ].join('\n'),
       );
       const binary = join(tempDir('scanctl-client-go-bin-'), 'killed');
-      const built = await runIn(team, 'go', ['build', '-o', binary, './killed'], goEnv());
+      const built = await runIn(team, 'go', ['build', '-o', binary, './killed'], clientEnv());
       expect(built.code, built.output).toBe(0);
-      const ran = await runIn(team, binary, [], goEnv({ TMPDIR: tmp }));
+      const ran = await runIn(team, binary, [], clientEnv({ TMPDIR: tmp }));
       const pid = Number(ran.output.trim().split('\n')[0]);
       expect(pid, ran.output).toBeGreaterThan(0);
       const deadline = Date.now() + 15_000;

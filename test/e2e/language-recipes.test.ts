@@ -3,9 +3,8 @@ import { cpSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { ENVIRONMENT } from '../../src/contract/environment.js';
 import { BIN, startServe } from '../helpers/cli.js';
-import { hasDebianPython, installPythonClient, scanctlBinForClients } from '../helpers/clients.js';
+import { clientEnv, hasDebianPython, installPythonClient, requireGoClient } from '../helpers/clients.js';
 import { tempDir } from '../helpers/temp.js';
 
 const EXAMPLES = fileURLToPath(new URL('../../examples', import.meta.url));
@@ -26,6 +25,8 @@ interface Recipe {
   command: string[];
   /** What its output says when every check passed. */
   passed: RegExp;
+  /** Its library's install into the copy, as its README says (Go: a `replace` to a copy of clients/go). */
+  library?: (dir: string) => Promise<void>;
 }
 
 const RECIPES: Record<string, Recipe> = {
@@ -41,7 +42,7 @@ const RECIPES: Record<string, Recipe> = {
     command: ['sh', '-c', 'javac -d build *.java && java -cp build WebhooksTest'],
     passed: /^all passed$/m,
   },
-  go: { tool: 'go', folder: 'go', command: ['go', 'test', '-count=1', '-v', './...'], passed: /^ok\s/m },
+  go: { tool: 'go', folder: 'go', command: ['go', 'test', '-count=1', '-v', './...'], passed: /^ok\s/m, library: requireGoClient },
   ruby: { tool: 'ruby', folder: 'ruby', command: ['ruby', 'webhooks_test.rb'], passed: /4 runs, \d+ assertions, 0 failures, 0 errors/ },
 };
 
@@ -50,16 +51,9 @@ async function runRecipe(recipe: Recipe, env: Record<string, string>): Promise<{
   const command = recipe.command[0] === 'python' ? [await pythonWithPlugin(), ...recipe.command.slice(1)] : recipe.command;
   const dir = tempDir(`scanctl-recipe-${recipe.folder}-`);
   cpSync(join(EXAMPLES, recipe.folder), dir, { recursive: true });
-  const base: Record<string, string | undefined> = {
-    ...process.env,
-    SCANCTL_COMMAND,
-    NO_COLOR: '1',
-    GOFLAGS: '-mod=mod',
-    PYTHONDONTWRITEBYTECODE: '1',
-    // The libraries' way to find scanctl when SCANCTL_BASE_URL is not set.
-    SCANCTL_BIN: scanctlBinForClients(),
-  };
-  for (const name of [...Object.keys(ENVIRONMENT), 'PYTEST_DISABLE_PLUGIN_AUTOLOAD']) delete base[name];
+  await recipe.library?.(dir);
+  // The libraries' environment (SCANCTL_BIN: their way to find scanctl when SCANCTL_BASE_URL is not set).
+  const base: Record<string, string | undefined> = { ...clientEnv(), SCANCTL_COMMAND };
   return await new Promise((resolve, reject) => {
     const child = spawn(command[0]!, command.slice(1), {
       cwd: dir,
@@ -109,6 +103,16 @@ describe('the language recipes (examples/, docs/languages.md)', () => {
         expect(result.code, result.output).toBe(0);
         expect(result.output).toMatch(RECIPES.python!.passed);
       }
+    },
+  );
+
+  it.skipIf(!has('go'))(
+    'CHOICE-50: the go recipe starts its own serve when the contract is not set, and stops it (skipped without go)',
+    { timeout: 120_000 },
+    async () => {
+      const result = await runRecipe(RECIPES.go!, {});
+      expect(result.code, result.output).toBe(0);
+      expect(result.output).toMatch(RECIPES.go!.passed);
     },
   );
 });

@@ -36,9 +36,20 @@ export function hasDebianPython(): boolean {
 /** Whether a toolchain answers (`go version`, `ruby --version`, `javac --version`). */
 export const hasTool = (tool: string, ...args: string[]) => spawnSync(tool, args.length ? args : ['--version']).status === 0;
 
-/** The environment a library runs in: the contract's names unset (so it starts its own emulator), SCANCTL_BIN set. */
+/**
+ * The environment a library runs in: the contract's names unset (so it starts its own emulator),
+ * SCANCTL_BIN set; `go` without a module proxy or a toolchain download (none is reachable here).
+ */
 export function clientEnv(extra: Record<string, string> = {}): Record<string, string> {
-  const env: Record<string, string | undefined> = { ...process.env, NO_COLOR: '1', PYTHONDONTWRITEBYTECODE: '1' };
+  const env: Record<string, string | undefined> = {
+    ...process.env,
+    NO_COLOR: '1',
+    PYTHONDONTWRITEBYTECODE: '1',
+    GOPROXY: 'off',
+    GOFLAGS: '-mod=mod',
+    GOTOOLCHAIN: 'local',
+    GOWORK: 'off',
+  };
   for (const name of [...Object.keys(ENVIRONMENT), 'SCANCTL_COMMAND', 'SCANCTL_BIN', 'PYTEST_DISABLE_PLUGIN_AUTOLOAD']) delete env[name];
   return { ...(env as Record<string, string>), SCANCTL_BIN: scanctlBinForClients(), ...extra };
 }
@@ -79,26 +90,31 @@ export async function installPythonClient(): Promise<{ dir: string; python: stri
   return { dir, python };
 }
 
-/** The Go library's module path (clients/go/go.mod) and the environment `go` runs in here: no module proxy, no toolchain download. */
+/** The Go library's module path (clients/go/go.mod). */
 export const GO_MODULE = 'scanctl.local/scanctltest';
-export const goEnv = (extra: Record<string, string> = {}) =>
-  clientEnv({ GOPROXY: 'off', GOFLAGS: '-mod=mod', GOTOOLCHAIN: 'local', GOWORK: 'off', ...extra });
 
 /**
- * clients/go copied outside the repository and required as its README says: a module of a team's
- * (`go mod init`), then `go mod edit -require=... -replace=...` pointing at the copy. Each of
- * `packages` is a folder of that module holding a copy of the library's own test file. Returns the
- * module's folder.
+ * clients/go copied outside the repository (its own tests left out) and required by the module in
+ * `moduleDir` as its README says: `go mod edit -require=... -replace=...` pointing at the copy.
+ */
+export async function requireGoClient(moduleDir: string): Promise<void> {
+  const library = join(tempDir('scanctl-client-go-'), 'scanctl-go');
+  cpSync(join(CLIENTS, 'go'), library, { recursive: true, filter: (path) => !path.endsWith('_test.go') });
+  await run('go', ['mod', 'edit', `-require=${GO_MODULE}@v0.0.0`, `-replace=${GO_MODULE}=${library}`], {
+    cwd: moduleDir,
+    env: clientEnv(),
+  });
+}
+
+/**
+ * A team's module (`go mod init`) requiring a copy of clients/go (requireGoClient); each of
+ * `packages` is a folder of it holding a copy of the library's own test file. Returns the module's folder.
  */
 export async function installGoClient(packages: string[]): Promise<string> {
-  const dir = tempDir('scanctl-client-go-');
-  const library = join(dir, 'scanctl-go');
-  cpSync(join(CLIENTS, 'go'), library, { recursive: true, filter: (path) => !path.endsWith('_test.go') });
-  const team = join(dir, 'team');
+  const team = join(tempDir('scanctl-client-go-team-'), 'team');
   mkdirSync(team);
-  const env = goEnv();
-  await run('go', ['mod', 'init', 'example.com/team'], { cwd: team, env });
-  await run('go', ['mod', 'edit', `-require=${GO_MODULE}@v0.0.0`, `-replace=${GO_MODULE}=${library}`], { cwd: team, env });
+  await run('go', ['mod', 'init', 'example.com/team'], { cwd: team, env: clientEnv() });
+  await requireGoClient(team);
   for (const name of packages) {
     mkdirSync(join(team, name));
     cpSync(join(CLIENTS, 'go', 'scanctltest_test.go'), join(team, name, 'scanctltest_test.go'));

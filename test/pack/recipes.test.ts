@@ -6,13 +6,14 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ENVIRONMENT } from '../../src/contract/environment.js';
-import { clientEnv, installPythonClient } from '../helpers/clients.js';
+import { clientEnv, installPythonClient, requireGoClient } from '../helpers/clients.js';
 import { skipPack } from '../helpers/skip-pack.js';
 import { tempDir } from '../helpers/temp.js';
 
 /**
  * The recipes of examples/ as a team gets them: each folder copied outside this repository. A recipe
- * written with its language's library (Python: clients/python, pip-installed from a copy) is handed
+ * written with its language's library (Python: clients/python, pip-installed from a copy; Go:
+ * clients/go, required through a `replace` to a copy) is handed
  * scanctl as SCANCTL_BIN by test/helpers/clients.ts; the others get scanctl packed once and put in their vendor/, installed the way its README says (`npm install --ignore-scripts
  * ./vendor/scanctl-0.1.0.tgz`, which pins the new tarball's checksum, then CI's `npm ci`), and its
  * tests run with its own toolchain. Afterwards no process started there is alive and the folder holds
@@ -30,6 +31,8 @@ interface Recipe {
   folder: string;
   /** npm: scanctl from the vendored tarball; a library: the recipe is a test file of clients/<folder>, handed scanctl as SCANCTL_BIN. */
   install: 'npm' | 'library';
+  /** A library's install into the copy `dir`, as the recipe's README says; returns the command to run (default: `command`). */
+  library?: (dir: string) => Promise<string[]>;
   /** The tool whose absence skips it (null: never skipped). */
   tool: string[] | null;
   command: string[];
@@ -43,18 +46,24 @@ const RECIPES: Recipe[] = [
     folder: 'python',
     install: 'library',
     tool: null,
-    // `python`: the virtual environment clients/python was pip-installed into.
     command: ['python', '-m', 'pytest', '-q'],
+    // `python`: the virtual environment clients/python was pip-installed into.
+    library: async () => [(await installPythonClient()).python, '-m', 'pytest', '-q'],
     passed: /\b4 passed\b/,
     madeByRunning: ['.pytest_cache', '__pycache__'],
   },
   {
     folder: 'go',
-    install: 'npm',
+    install: 'library',
     tool: ['go', 'version'],
     command: ['go', 'test', '-count=1', '-v', './...'],
+    // The README's `go mod edit -replace`, to a copy of clients/go.
+    library: async (dir) => {
+      await requireGoClient(dir);
+      return ['go', 'test', '-count=1', '-v', './...'];
+    },
     passed: /^ok\s/m,
-    madeByRunning: ['node_modules', '.scanctl'],
+    madeByRunning: [],
   },
   {
     folder: 'ruby',
@@ -134,10 +143,9 @@ describe.skipIf(skip)('the recipes, copied out and run as their READMEs say', ()
         });
         let command = recipe.command;
         let env: Record<string, string | undefined>;
-        if (recipe.install === 'library') {
-          // The README's pip line, from a copy of clients/python; scanctl from the tests' one helper.
-          const { python } = await installPythonClient();
-          command = [python, ...recipe.command.slice(1)];
+        if (recipe.library) {
+          // The README's install, from a copy of clients/<language>; scanctl from the tests' one helper.
+          command = await recipe.library(dir);
           env = clientEnv({ PATH: `${dirname(process.execPath)}:${process.env.PATH ?? ''}` });
         } else {
           copyFileSync(tarball, join(dir, TARBALL));

@@ -22,6 +22,15 @@ describe('docs/languages.md shows whole files of the recipes the tests run', () 
     expect(read('test/helpers/clients.ts')).toContain("'--no-build-isolation'");
   });
 
+  it('its Go install line is the one requireGoClient runs (a replace to the path of clients/go)', () => {
+    const install = blocks('docs/languages.md').find((b) => b.language === 'sh' && b.code.includes('clients/go'));
+    expect(install?.code).toContain(
+      'go mod edit -require=scanctl.local/scanctltest@v0.0.0 -replace=scanctl.local/scanctltest=/path/to/scanctl/clients/go',
+    );
+    expect(read('clients/go/go.mod')).toMatch(/^module scanctl\.local\/scanctltest$/m);
+    expect(read('test/helpers/clients.ts')).toContain("'mod', 'edit', `-require=${GO_MODULE}@v0.0.0`, `-replace=${GO_MODULE}=${library}`");
+  });
+
   it('has blocks for Python, Go, Ruby and Java', () => {
     expect(new Set(shown.map((b) => b.language))).toEqual(new Set(['python', 'go', 'ruby', 'java']));
   });
@@ -35,10 +44,10 @@ describe('docs/languages.md shows whole files of the recipes the tests run', () 
 });
 
 describe('one verify per language', () => {
-  it("docs/testing.md's Python, Go and Ruby checks are the library's and the recipes' verify files, whole", () => {
+  it("docs/testing.md's Python, Go and Ruby checks are the libraries' and the recipes' verify files, whole", () => {
     const files: Record<string, string> = {
       python: 'clients/python/scanctl/_signature.py',
-      go: 'examples/go/verify.go',
+      go: 'clients/go/signature.go',
       ruby: 'examples/ruby/verify.rb',
     };
     const shown = blocks('docs/testing.md').filter((b) => b.language in files);
