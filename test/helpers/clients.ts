@@ -122,6 +122,21 @@ export async function installGoClient(packages: string[]): Promise<string> {
   return team;
 }
 
+/**
+ * clients/ruby copied outside the repository, its gem built and installed as its README says
+ * (`gem build scanctl.gemspec`, `gem install --local`) into a GEM_HOME of its own. Returns the copy's
+ * folder and the environment (GEM_HOME) in which `require "scanctl"` finds the installed gem.
+ */
+export async function installRubyClient(): Promise<{ dir: string; env: Record<string, string> }> {
+  const dir = tempDir('scanctl-client-ruby-');
+  const copy = join(dir, 'scanctl-ruby');
+  cpSync(join(CLIENTS, 'ruby'), copy, { recursive: true });
+  const env = clientEnv({ GEM_HOME: join(dir, 'gems') });
+  await run('gem', ['build', 'scanctl.gemspec'], { cwd: copy, env });
+  await run('gem', ['install', '--local', '--no-document', 'scanctl-0.1.0.gem'], { cwd: copy, env });
+  return { dir, env };
+}
+
 /** Whether a process with this pid is alive (a zombie counts as gone). */
 export function alive(pid: number): boolean {
   try {
