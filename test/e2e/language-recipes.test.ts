@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { BIN, startServe } from '../helpers/cli.js';
-import { clientEnv, hasDebianPython, installPythonClient, requireGoClient } from '../helpers/clients.js';
+import { clientEnv, hasDebianPython, installPythonClient, installRubyClient, requireGoClient } from '../helpers/clients.js';
 import { tempDir } from '../helpers/temp.js';
 
 const EXAMPLES = fileURLToPath(new URL('../../examples', import.meta.url));
@@ -27,6 +27,8 @@ interface Recipe {
   passed: RegExp;
   /** Its library's install into the copy, as its README says (Go: a `replace` to a copy of clients/go). */
   library?: (dir: string) => Promise<void>;
+  /** Where its library was installed, as environment variables (Ruby: the GEM_HOME of the built gem). */
+  env?: () => Promise<Record<string, string>>;
 }
 
 const RECIPES: Record<string, Recipe> = {
@@ -43,7 +45,13 @@ const RECIPES: Record<string, Recipe> = {
     passed: /^all passed$/m,
   },
   go: { tool: 'go', folder: 'go', command: ['go', 'test', '-count=1', '-v', './...'], passed: /^ok\s/m, library: requireGoClient },
-  ruby: { tool: 'ruby', folder: 'ruby', command: ['ruby', 'webhooks_test.rb'], passed: /4 runs, \d+ assertions, 0 failures, 0 errors/ },
+  ruby: {
+    tool: 'ruby',
+    folder: 'ruby',
+    command: ['ruby', 'webhooks_test.rb'],
+    passed: /4 runs, \d+ assertions, 0 failures, 0 errors/,
+    env: async () => ({ GEM_HOME: (await installRubyClient()).env.GEM_HOME! }),
+  },
 };
 
 /** Runs a recipe in a copy of its folder with `env` (the contract's names not in it are unset). */
@@ -53,7 +61,7 @@ async function runRecipe(recipe: Recipe, env: Record<string, string>): Promise<{
   cpSync(join(EXAMPLES, recipe.folder), dir, { recursive: true });
   await recipe.library?.(dir);
   // The libraries' environment (SCANCTL_BIN: their way to find scanctl when SCANCTL_BASE_URL is not set).
-  const base: Record<string, string | undefined> = { ...clientEnv(), SCANCTL_COMMAND };
+  const base: Record<string, string | undefined> = { ...clientEnv(), SCANCTL_COMMAND, ...(await recipe.env?.()) };
   return await new Promise((resolve, reject) => {
     const child = spawn(command[0]!, command.slice(1), {
       cwd: dir,
@@ -106,13 +114,16 @@ describe('the language recipes (examples/, docs/languages.md)', () => {
     },
   );
 
-  it.skipIf(!has('go'))(
-    'CHOICE-50: the go recipe starts its own serve when the contract is not set, and stops it (skipped without go)',
-    { timeout: 120_000 },
-    async () => {
-      const result = await runRecipe(RECIPES.go!, {});
-      expect(result.code, result.output).toBe(0);
-      expect(result.output).toMatch(RECIPES.go!.passed);
-    },
-  );
+  for (const language of ['go', 'ruby']) {
+    const recipe = RECIPES[language]!;
+    it.skipIf(!has(recipe.tool))(
+      `CHOICE-50: the ${language} recipe starts its own serve when the contract is not set, and stops it (skipped without ${recipe.tool})`,
+      { timeout: 120_000 },
+      async () => {
+        const result = await runRecipe(recipe, {});
+        expect(result.code, result.output).toBe(0);
+        expect(result.output).toMatch(recipe.passed);
+      },
+    );
+  }
 });

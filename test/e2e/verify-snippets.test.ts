@@ -38,7 +38,8 @@ const PROGRAMS: Record<string, { tool: string; file: string; source: (code: stri
   ruby: {
     tool: 'ruby',
     file: 'verify.rb',
-    source: (code) => `${code}\nputs verify(File.binread(ENV["BODY_FILE"]), ENV["SIGNATURE"], ENV["SECRET"]) ? "true" : "false"\n`,
+    source: (code) =>
+      `${code}\nputs Scanctl.verify_signature(File.binread(ENV["BODY_FILE"]), ENV["SIGNATURE"], ENV["SECRET"]) ? "true" : "false"\n`,
     run: (file) => ['ruby', file],
   },
 };

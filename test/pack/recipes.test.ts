@@ -6,14 +6,15 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ENVIRONMENT } from '../../src/contract/environment.js';
-import { clientEnv, installPythonClient, requireGoClient } from '../helpers/clients.js';
+import { clientEnv, installPythonClient, installRubyClient, requireGoClient } from '../helpers/clients.js';
 import { skipPack } from '../helpers/skip-pack.js';
 import { tempDir } from '../helpers/temp.js';
 
 /**
  * The recipes of examples/ as a team gets them: each folder copied outside this repository. A recipe
  * written with its language's library (Python: clients/python, pip-installed from a copy; Go:
- * clients/go, required through a `replace` to a copy) is handed
+ * clients/go, required through a `replace` to a copy; Ruby: clients/ruby, its gem built and
+ * installed with `gem install --local` into a GEM_HOME of its own) is handed
  * scanctl as SCANCTL_BIN by test/helpers/clients.ts; the others get scanctl packed once and put in their vendor/, installed the way its README says (`npm install --ignore-scripts
  * ./vendor/scanctl-0.1.0.tgz`, which pins the new tarball's checksum, then CI's `npm ci`), and its
  * tests run with its own toolchain. Afterwards no process started there is alive and the folder holds
@@ -31,8 +32,8 @@ interface Recipe {
   folder: string;
   /** npm: scanctl from the vendored tarball; a library: the recipe is a test file of clients/<folder>, handed scanctl as SCANCTL_BIN. */
   install: 'npm' | 'library';
-  /** A library's install into the copy `dir`, as the recipe's README says; returns the command to run (default: `command`). */
-  library?: (dir: string) => Promise<string[]>;
+  /** A library's install into the copy `dir`, as the recipe's README says; returns the command to run and what it adds to the environment. */
+  library?: (dir: string) => Promise<{ command: string[]; env?: Record<string, string> }>;
   /** The tool whose absence skips it (null: never skipped). */
   tool: string[] | null;
   command: string[];
@@ -48,7 +49,7 @@ const RECIPES: Recipe[] = [
     tool: null,
     command: ['python', '-m', 'pytest', '-q'],
     // `python`: the virtual environment clients/python was pip-installed into.
-    library: async () => [(await installPythonClient()).python, '-m', 'pytest', '-q'],
+    library: async () => ({ command: [(await installPythonClient()).python, '-m', 'pytest', '-q'] }),
     passed: /\b4 passed\b/,
     madeByRunning: ['.pytest_cache', '__pycache__'],
   },
@@ -60,18 +61,23 @@ const RECIPES: Recipe[] = [
     // The README's `go mod edit -replace`, to a copy of clients/go.
     library: async (dir) => {
       await requireGoClient(dir);
-      return ['go', 'test', '-count=1', '-v', './...'];
+      return { command: ['go', 'test', '-count=1', '-v', './...'] };
     },
     passed: /^ok\s/m,
     madeByRunning: [],
   },
   {
     folder: 'ruby',
-    install: 'npm',
+    install: 'library',
     tool: ['ruby', '--version'],
     command: ['ruby', 'webhooks_test.rb'],
+    // The README's gem build and gem install --local, from a copy of clients/ruby, into a GEM_HOME of its own.
+    library: async () => {
+      const { env } = await installRubyClient();
+      return { command: ['ruby', 'webhooks_test.rb'], env: { GEM_HOME: env.GEM_HOME! } };
+    },
     passed: /4 runs, \d+ assertions, 0 failures, 0 errors/,
-    madeByRunning: ['node_modules', '.scanctl'],
+    madeByRunning: [],
   },
   {
     folder: 'java',
@@ -145,8 +151,9 @@ describe.skipIf(skip)('the recipes, copied out and run as their READMEs say', ()
         let env: Record<string, string | undefined>;
         if (recipe.library) {
           // The README's install, from a copy of clients/<language>; scanctl from the tests' one helper.
-          command = await recipe.library(dir);
-          env = clientEnv({ PATH: `${dirname(process.execPath)}:${process.env.PATH ?? ''}` });
+          const installed = await recipe.library(dir);
+          command = installed.command;
+          env = clientEnv({ PATH: `${dirname(process.execPath)}:${process.env.PATH ?? ''}`, ...installed.env });
         } else {
           copyFileSync(tarball, join(dir, TARBALL));
           // The README's commands: `npm install` naming the tarball just added (a plain `npm install` keeps the

@@ -31,6 +31,14 @@ describe('docs/languages.md shows whole files of the recipes the tests run', () 
     expect(read('test/helpers/clients.ts')).toContain("'mod', 'edit', `-require=${GO_MODULE}@v0.0.0`, `-replace=${GO_MODULE}=${library}`");
   });
 
+  it('its Ruby install line is the one installRubyClient runs (gem build, then gem install --local)', () => {
+    const install = blocks('docs/languages.md').find((b) => b.language === 'sh' && b.code.includes('clients/ruby'));
+    expect(install?.code).toContain(
+      'cd /path/to/scanctl/clients/ruby && gem build scanctl.gemspec && gem install --local scanctl-0.1.0.gem',
+    );
+    expect(read('test/helpers/clients.ts')).toContain("['install', '--local', '--no-document', 'scanctl-0.1.0.gem']");
+  });
+
   it('has blocks for Python, Go, Ruby and Java', () => {
     expect(new Set(shown.map((b) => b.language))).toEqual(new Set(['python', 'go', 'ruby', 'java']));
   });
@@ -48,7 +56,7 @@ describe('one verify per language', () => {
     const files: Record<string, string> = {
       python: 'clients/python/scanctl/_signature.py',
       go: 'clients/go/signature.go',
-      ruby: 'examples/ruby/verify.rb',
+      ruby: 'clients/ruby/lib/scanctl/signature.rb',
     };
     const shown = blocks('docs/testing.md').filter((b) => b.language in files);
     expect(shown.map((b) => b.language).sort()).toEqual(['go', 'python', 'ruby']);
