@@ -1,5 +1,5 @@
 import { execFile, spawn, spawnSync } from 'node:child_process';
-import { chmodSync, cpSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -135,6 +135,32 @@ export async function installRubyClient(): Promise<{ dir: string; env: Record<st
   await run('gem', ['build', 'scanctl.gemspec'], { cwd: copy, env });
   await run('gem', ['install', '--local', '--no-document', 'scanctl-0.1.0.gem'], { cwd: copy, env });
   return { dir, env };
+}
+
+/** Debian's JUnit 5 (apt package junit5): the API the extension compiles against, and the console launcher. */
+export const JUNIT = {
+  api: ['junit-jupiter-api', 'apiguardian-api', 'opentest4j', 'junit-platform-commons']
+    .map((jar) => `/usr/share/java/${jar}.jar`)
+    .join(':'),
+  launcher: '/usr/share/java/junit-platform-console-standalone.jar',
+};
+
+/** Whether javac and Debian's JUnit 5 jars are here (skip the Java suites without them). */
+export const hasJavaAndJunit = () =>
+  hasTool('javac') && hasTool('jar') && [...JUNIT.api.split(':'), JUNIT.launcher].every((jar) => existsSync(jar));
+
+/**
+ * clients/java copied outside the repository and its jar built as its README says (javac against
+ * JUnit's API, then jar). Returns the copy's folder and the jar.
+ */
+export async function installJavaClient(): Promise<{ dir: string; jar: string }> {
+  const dir = tempDir('scanctl-client-java-');
+  const copy = join(dir, 'scanctl-java');
+  cpSync(join(CLIENTS, 'java'), copy, { recursive: true });
+  const sources = readdirSync(join(copy, 'src/main/java/scanctl')).map((file) => join('src/main/java/scanctl', file));
+  await run('javac', ['--release', '17', '-cp', JUNIT.api, '-d', 'build/classes', ...sources], { cwd: copy, env: clientEnv() });
+  await run('jar', ['cf', 'build/scanctl-junit-0.1.0.jar', '-C', 'build/classes', '.'], { cwd: copy, env: clientEnv() });
+  return { dir, jar: join(copy, 'build', 'scanctl-junit-0.1.0.jar') };
 }
 
 /** Whether a process with this pid is alive (a zombie counts as gone). */

@@ -42,6 +42,11 @@ final class Child {
       switch (args[0]) {
         case "find" -> System.out.println(Scanctl.find());
         case "start" -> Scanctl.start().close();
+        case "killed" -> { // a test run killed with -9: no close, no shutdown hook
+          System.out.println(Scanctl.start().pid());
+          System.out.flush();
+          new ProcessBuilder("kill", "-KILL", String.valueOf(ProcessHandle.current().pid())).start().waitFor();
+        }
         case "attach" -> {
           try (Scanctl scanctl = Scanctl.start()) {
             scanctl.mintSession("member_9");
@@ -52,6 +57,8 @@ final class Child {
       }
     } catch (ScanctlException e) {
       System.out.println(e.getMessage());
+    } catch (IOException | InterruptedException e) {
+      throw new IllegalStateException(e);
     }
   }
 }
