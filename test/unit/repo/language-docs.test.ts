@@ -39,6 +39,15 @@ describe('docs/languages.md shows whole files of the recipes the tests run', () 
     expect(read('test/helpers/clients.ts')).toContain("['install', '--local', '--no-document', 'scanctl-0.1.0.gem']");
   });
 
+  it('its Java install lines are the ones installJavaClient runs (javac against JUnit, then jar)', () => {
+    const install = blocks('docs/languages.md').find((b) => b.language === 'sh' && b.code.includes('clients/java'));
+    expect(install?.code).toContain('javac --release 17 -cp "$JUNIT_API" -d build/classes $(find src/main/java -name \'*.java\')');
+    expect(install?.code).toContain('jar cf build/scanctl-junit-0.1.0.jar -C build/classes .');
+    const helper = read('test/helpers/clients.ts');
+    expect(helper).toContain("['--release', '17', '-cp', JUNIT.api, '-d', 'build/classes', ...sources]");
+    expect(helper).toContain("['cf', 'build/scanctl-junit-0.1.0.jar', '-C', 'build/classes', '.']");
+  });
+
   it('has blocks for Python, Go, Ruby and Java', () => {
     expect(new Set(shown.map((b) => b.language))).toEqual(new Set(['python', 'go', 'ruby', 'java']));
   });
