@@ -7,6 +7,9 @@ module Scanctl
   # webhooks. HTTP/1.1 with Content-Length, one request per connection: enough for a test, not a
   # production server.
   class Server
+    REASONS = { 200 => "OK", 201 => "Created", 204 => "No Content", 400 => "Bad Request", 404 => "Not Found",
+                500 => "Internal Server Error" }.freeze
+
     attr_reader :url
 
     def initialize(app, host: "127.0.0.1")
@@ -50,7 +53,7 @@ module Scanctl
       content = +""
       parts.each { |part| content << part.to_s }
       parts.close if parts.respond_to?(:close)
-      head = ["HTTP/1.1 #{status} #{status}", "content-length: #{content.bytesize}", "connection: close"]
+      head = ["HTTP/1.1 #{status} #{REASONS.fetch(status.to_i, 'Status')}", "content-length: #{content.bytesize}", "connection: close"]
       headers.each { |name, value| head << "#{name}: #{value}" unless %w[content-length connection].include?(name.to_s.downcase) }
       socket.write("#{head.join("\r\n")}\r\n\r\n", content)
     rescue StandardError => e
