@@ -1,40 +1,31 @@
-# A retried, verified webhook, proven with scanctl. Run: ruby webhooks_test.rb
-require_relative "scanctl_helper"
+# Run: ruby webhooks_test.rb. Scanctl::Minitest restores the emulator after each test.
+require_relative "test_helper"
 
 class WebhooksTest < Minitest::Test
-  include RestoredAfterEachTest
+  include Scanctl::Minitest
 
-  def test_a_failed_webhook_is_retried_verified_and_acknowledged
-    # --play-retries moves the emulator's clock to each retry when it is due: no sleeping.
-    result = scanctl.json("scan", "simulate", "--user", "member_rb", "--wait", "--play-retries")
-    assert_equal true, result["ok"]
-    assert_equal 1, result["log"].size
-    log = result["log"].first
-    assert_equal [500, 204], log["attempts"].map { |attempt| attempt["status"] }
-    # The receiver saw the same event twice, each signature valid.
-    assert_equal [[log["event_id"], true]] * 2, receiver.deliveries.map { |d| [d[:event_id], d[:verified]] }
-    assert_equal log["scan_id"], receiver.deliveries.last[:event]["data"]["scan_id"]
+  def teardown
+    APP.received.clear
+  end
+
+  def test_mints_through_our_app
+    answer = Net::HTTP.post(URI("#{SERVER.url}/sessions"), '{"user": "member_1"}', "Content-Type" => "application/json")
+    assert_equal "201", answer.code
+    assert JSON.parse(answer.body)["token"].start_with?("vst_")
+  end
+
+  def test_a_retried_webhook_is_verified
+    run = scanctl.simulate_scan("member_1", play_retries: true) # moves the clock to the retry
+    delivery, = run["deliveries"]
+    assert_equal [500, 204], delivery["attempts"].map { |attempt| attempt["status"] }
+    assert_equal [delivery["event_id"]] * 2, APP.received.map(&:first)
+  end
+
+  def test_a_tampered_body_is_refused
+    refute Scanctl.verify_signature('{"id":"evt_1"} ', "0" * 64, scanctl.webhook_secret)
   end
 
   def test_each_test_starts_from_the_checkpoint
-    # Whatever another test did (a scan, deliveries) was rolled back with the rest of the state.
-    scanctl.json("scan", "simulate", "--user", "member_rb_2", "--wait", "--play-retries")
-    scanctl.run("state", "restore", CHECKPOINT)
-    assert_equal [], scanctl.json("scan", "list", "--user", "member_rb_2")["data"]
-  end
-
-  def test_mints_a_session_with_the_test_secret_key
-    answer = Net::HTTP.post(URI("#{scanctl.base_url}/v1/sessions"), { host_user_ref: "member_rb" }.to_json,
-                            "Authorization" => "Bearer #{scanctl.env['SCANCTL_SECRET_KEY']}", "Content-Type" => "application/json")
-    assert_equal "201", answer.code
-    assert JSON.parse(answer.body)["session_token"].start_with?("vst_")
-  end
-
-  def test_a_changed_body_fails_the_signature_check
-    secret = scanctl.env["SCANCTL_WEBHOOK_SECRET"]
-    body = '{"id":"evt_1"}'
-    signature = OpenSSL::HMAC.hexdigest("SHA256", secret, body)
-    assert verify(body, signature, secret)
-    refute verify("#{body} ", signature, secret)
+    assert_equal [], scanctl.deliveries
   end
 end

@@ -3,14 +3,20 @@ import { cpSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { ENVIRONMENT } from '../../src/contract/environment.js';
-import { BIN, startServe } from '../helpers/cli.js';
-import { hasDebianPython, installPythonClient, scanctlBinForClients } from '../helpers/clients.js';
+import { startServe } from '../helpers/cli.js';
+import {
+  clientEnv,
+  hasDebianPython,
+  hasJavaAndJunit,
+  installJavaClient,
+  installPythonClient,
+  installRubyClient,
+  JUNIT,
+  requireGoClient,
+} from '../helpers/clients.js';
 import { tempDir } from '../helpers/temp.js';
 
 const EXAMPLES = fileURLToPath(new URL('../../examples', import.meta.url));
-/** How the recipes run scanctl's CLI here: the built one, not npx. */
-const SCANCTL_COMMAND = `${process.execPath} ${BIN}`;
 
 /** Whether the toolchain answers (`go version`; the others take --version). */
 const has = (tool: string) => spawnSync(tool, [tool === 'go' ? 'version' : '--version'], { encoding: 'utf8' }).status === 0;
@@ -26,7 +32,15 @@ interface Recipe {
   command: string[];
   /** What its output says when every check passed. */
   passed: RegExp;
+  /** Its library's install into the copy, as its README says (Go: a `replace` to a copy of clients/go). */
+  library?: (dir: string) => Promise<void>;
+  /** Where its library was installed, as environment variables (Ruby: the GEM_HOME of the built gem). */
+  env?: () => Promise<Record<string, string>>;
 }
+
+/** examples/java's README: its two commands. */
+const JAVA_STEPS =
+  'javac -cp "$JUNIT:$SCANCTL_JAR" -d build *.java && java -jar "$JUNIT" -cp "build:$SCANCTL_JAR" --select-class WebhooksTest';
 
 const RECIPES: Record<string, Recipe> = {
   python: {
@@ -38,11 +52,19 @@ const RECIPES: Record<string, Recipe> = {
   java: {
     tool: 'javac',
     folder: 'java',
-    command: ['sh', '-c', 'javac -d build *.java && java -cp build WebhooksTest'],
-    passed: /^all passed$/m,
+    command: ['sh', '-c', JAVA_STEPS],
+    passed: /\[\s+4 tests successful\s+\]/,
+    // The extension's jar, built from a copy of clients/java; JUnit's console launcher from Debian's junit5.
+    env: async () => ({ JUNIT: JUNIT.launcher, SCANCTL_JAR: (await installJavaClient()).jar }),
   },
-  go: { tool: 'go', folder: 'go', command: ['go', 'test', '-count=1', '-v', './...'], passed: /^ok\s/m },
-  ruby: { tool: 'ruby', folder: 'ruby', command: ['ruby', 'webhooks_test.rb'], passed: /4 runs, \d+ assertions, 0 failures, 0 errors/ },
+  go: { tool: 'go', folder: 'go', command: ['go', 'test', '-count=1', '-v', './...'], passed: /^ok\s/m, library: requireGoClient },
+  ruby: {
+    tool: 'ruby',
+    folder: 'ruby',
+    command: ['ruby', 'webhooks_test.rb'],
+    passed: /4 runs, \d+ assertions, 0 failures, 0 errors/,
+    env: async () => ({ GEM_HOME: (await installRubyClient()).env.GEM_HOME! }),
+  },
 };
 
 /** Runs a recipe in a copy of its folder with `env` (the contract's names not in it are unset). */
@@ -50,16 +72,9 @@ async function runRecipe(recipe: Recipe, env: Record<string, string>): Promise<{
   const command = recipe.command[0] === 'python' ? [await pythonWithPlugin(), ...recipe.command.slice(1)] : recipe.command;
   const dir = tempDir(`scanctl-recipe-${recipe.folder}-`);
   cpSync(join(EXAMPLES, recipe.folder), dir, { recursive: true });
-  const base: Record<string, string | undefined> = {
-    ...process.env,
-    SCANCTL_COMMAND,
-    NO_COLOR: '1',
-    GOFLAGS: '-mod=mod',
-    PYTHONDONTWRITEBYTECODE: '1',
-    // The libraries' way to find scanctl when SCANCTL_BASE_URL is not set.
-    SCANCTL_BIN: scanctlBinForClients(),
-  };
-  for (const name of [...Object.keys(ENVIRONMENT), 'PYTEST_DISABLE_PLUGIN_AUTOLOAD']) delete base[name];
+  await recipe.library?.(dir);
+  // The libraries' environment (SCANCTL_BIN: their way to find scanctl when SCANCTL_BASE_URL is not set).
+  const base: Record<string, string | undefined> = { ...clientEnv(), ...(await recipe.env?.()) };
   return await new Promise((resolve, reject) => {
     const child = spawn(command[0]!, command.slice(1), {
       cwd: dir,
@@ -75,15 +90,16 @@ async function runRecipe(recipe: Recipe, env: Record<string, string>): Promise<{
 }
 
 /**
- * The recipes of docs/languages.md, run as a reader would: each reaches a real serve through the
- * environment contract, waits on its health route, mints a session, plays a scan with
- * `scan simulate` and verifies the delivery's signature with its own language's HMAC (WH-4).
- * Python and Java are on these machines; Go and Ruby run where installed (.ci/run installs them),
- * and each is skipped, named with its tool, without it.
+ * The recipes of docs/languages.md, run as a reader would, each on its language's library installed
+ * from a copy of clients/: with the environment contract set, each uses that running serve (and
+ * leaves it running); without it, each starts its own through SCANCTL_BIN and stops it. Either way
+ * it mints through the team's app, plays a retried webhook with the control plane's simulate route
+ * and verifies the delivery's signature with its library's check (WH-4). Each is skipped, named
+ * with its tool, where that toolchain is not installed.
  */
 describe('the language recipes (examples/, docs/languages.md)', () => {
   for (const [language, recipe] of Object.entries(RECIPES)) {
-    it.skipIf(!(recipe.tool === 'python3' ? hasPytest() : has(recipe.tool)))(
+    it.skipIf(!(recipe.tool === 'python3' ? hasPytest() : recipe.tool === 'javac' ? hasJavaAndJunit() : has(recipe.tool)))(
       `WH-4: the ${language} recipe reaches serve through the environment contract (skipped without ${recipe.tool})`,
       { timeout: 180_000 },
       async () => {
@@ -111,4 +127,17 @@ describe('the language recipes (examples/, docs/languages.md)', () => {
       }
     },
   );
+
+  for (const language of ['go', 'ruby', 'java']) {
+    const recipe = RECIPES[language]!;
+    it.skipIf(!(recipe.tool === 'javac' ? hasJavaAndJunit() : has(recipe.tool)))(
+      `CHOICE-50: the ${language} recipe starts its own serve when the contract is not set, and stops it (skipped without ${recipe.tool})`,
+      { timeout: 120_000 },
+      async () => {
+        const result = await runRecipe(recipe, {});
+        expect(result.code, result.output).toBe(0);
+        expect(result.output).toMatch(recipe.passed);
+      },
+    );
+  }
 });

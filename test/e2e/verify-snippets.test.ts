@@ -30,15 +30,16 @@ const PROGRAMS: Record<string, { tool: string; file: string; source: (code: stri
   go: {
     tool: 'go',
     file: 'verify.go',
-    // The recipe's file as a program: package main, its imports and a main around its Verify.
+    // The library's file as a program: package main, its imports and a main around its VerifySignature.
     source: (code) =>
-      `${code.replace(/^package recipe$/m, 'package main').replace('import (', 'import (\n\t"fmt"\n\t"os"')}\nfunc main() {\n\tbody, _ := os.ReadFile(os.Getenv("BODY_FILE"))\n\tfmt.Println(Verify(body, os.Getenv("SIGNATURE"), os.Getenv("SECRET")))\n}\n`,
+      `${code.replace(/^package scanctltest$/m, 'package main').replace('import (', 'import (\n\t"fmt"\n\t"os"')}\nfunc main() {\n\tbody, _ := os.ReadFile(os.Getenv("BODY_FILE"))\n\tfmt.Println(VerifySignature(body, os.Getenv("SIGNATURE"), os.Getenv("SECRET")))\n}\n`,
     run: (file) => ['go', 'run', file],
   },
   ruby: {
     tool: 'ruby',
     file: 'verify.rb',
-    source: (code) => `${code}\nputs verify(File.binread(ENV["BODY_FILE"]), ENV["SIGNATURE"], ENV["SECRET"]) ? "true" : "false"\n`,
+    source: (code) =>
+      `${code}\nputs Scanctl.verify_signature(File.binread(ENV["BODY_FILE"]), ENV["SIGNATURE"], ENV["SECRET"]) ? "true" : "false"\n`,
     run: (file) => ['ruby', file],
   },
 };

@@ -22,6 +22,32 @@ describe('docs/languages.md shows whole files of the recipes the tests run', () 
     expect(read('test/helpers/clients.ts')).toContain("'--no-build-isolation'");
   });
 
+  it('its Go install line is the one requireGoClient runs (a replace to the path of clients/go)', () => {
+    const install = blocks('docs/languages.md').find((b) => b.language === 'sh' && b.code.includes('clients/go'));
+    expect(install?.code).toContain(
+      'go mod edit -require=scanctl.local/scanctltest@v0.0.0 -replace=scanctl.local/scanctltest=/path/to/scanctl/clients/go',
+    );
+    expect(read('clients/go/go.mod')).toMatch(/^module scanctl\.local\/scanctltest$/m);
+    expect(read('test/helpers/clients.ts')).toContain("'mod', 'edit', `-require=${GO_MODULE}@v0.0.0`, `-replace=${GO_MODULE}=${library}`");
+  });
+
+  it('its Ruby install line is the one installRubyClient runs (gem build, then gem install --local)', () => {
+    const install = blocks('docs/languages.md').find((b) => b.language === 'sh' && b.code.includes('clients/ruby'));
+    expect(install?.code).toContain(
+      'cd /path/to/scanctl/clients/ruby && gem build scanctl.gemspec && gem install --local scanctl-0.1.0.gem',
+    );
+    expect(read('test/helpers/clients.ts')).toContain("['install', '--local', '--no-document', 'scanctl-0.1.0.gem']");
+  });
+
+  it('its Java install lines are the ones installJavaClient runs (javac against JUnit, then jar)', () => {
+    const install = blocks('docs/languages.md').find((b) => b.language === 'sh' && b.code.includes('clients/java'));
+    expect(install?.code).toContain('javac --release 17 -cp "$JUNIT_API" -d build/classes $(find src/main/java -name \'*.java\')');
+    expect(install?.code).toContain('jar cf build/scanctl-junit-0.1.0.jar -C build/classes .');
+    const helper = read('test/helpers/clients.ts');
+    expect(helper).toContain("['--release', '17', '-cp', JUNIT.api, '-d', 'build/classes', ...sources]");
+    expect(helper).toContain("['cf', 'build/scanctl-junit-0.1.0.jar', '-C', 'build/classes', '.']");
+  });
+
   it('has blocks for Python, Go, Ruby and Java', () => {
     expect(new Set(shown.map((b) => b.language))).toEqual(new Set(['python', 'go', 'ruby', 'java']));
   });
@@ -35,11 +61,11 @@ describe('docs/languages.md shows whole files of the recipes the tests run', () 
 });
 
 describe('one verify per language', () => {
-  it("docs/testing.md's Python, Go and Ruby checks are the library's and the recipes' verify files, whole", () => {
+  it("docs/testing.md's Python, Go and Ruby checks are the libraries' and the recipes' verify files, whole", () => {
     const files: Record<string, string> = {
       python: 'clients/python/scanctl/_signature.py',
-      go: 'examples/go/verify.go',
-      ruby: 'examples/ruby/verify.rb',
+      go: 'clients/go/signature.go',
+      ruby: 'clients/ruby/lib/scanctl/signature.rb',
     };
     const shown = blocks('docs/testing.md').filter((b) => b.language in files);
     expect(shown.map((b) => b.language).sort()).toEqual(['go', 'python', 'ruby']);

@@ -1,0 +1,3 @@
+module scanctl.local/scanctltest
+
+go 1.19
