@@ -9,8 +9,10 @@ describe('scanctl conform against an app whose quota or rate limit runs out mid-
   let quota: ServeProcess;
 
   beforeAll(async () => {
-    // 5 requests a second per key, against conform's 10; and a daily quota of 3 sessions.
-    [limited, quota] = await Promise.all([startServe(['--seed', '5', '--rate-limit', '5']), startServe(['--seed', '6'])]);
+    // 5 requests a second per key on a frozen clock: its second (CHOICE-2's window) lasts until a probe
+    // moves the clock, so the 6th request is refused however slowly a loaded machine sends them.
+    // And a daily quota of 3 sessions.
+    [limited, quota] = await Promise.all([startServe(['--seed', '5', '--rate-limit', '5', '--frozen-clock']), startServe(['--seed', '6'])]);
     const set = await fetch(`${quota.baseUrl}/_scanctl/apps/app_demo/quota`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
