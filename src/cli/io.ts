@@ -20,6 +20,8 @@ export interface CliIo {
   stdin: InStream;
   env: Record<string, string | undefined>;
   cwd: string;
+  /** The path this scanctl was started from (process.argv[1]: bin/scanctl.js, a symlink to it, the single executable); tests leave it out. */
+  launcher?: string;
   fetch: FetchLike;
   /** Calls `listener` on Ctrl+C or SIGTERM; returns the function that stops listening. */
   onInterrupt(listener: () => void): () => void;
@@ -32,6 +34,7 @@ export function processIo(): CliIo {
     stdin: process.stdin,
     env: process.env,
     cwd: process.cwd(),
+    launcher: process.argv[1],
     fetch: (input, init) => fetch(input, init),
     onInterrupt(listener) {
       process.on('SIGINT', listener);

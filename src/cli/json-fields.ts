@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ClockState } from '../contract/control.js';
 import { WebhookDeliveryDetail, WebhookDeliveryList } from '../contract/webhooks.js';
 import { WaitResult } from '../contract/wait.js';
 
@@ -18,6 +19,9 @@ export const JSON_OUTPUTS: Readonly<Record<string, JsonOutput>> = {
   'scanctl webhook delivery': { intro: 'One delivery with its exact request and its attempts:', schema: WebhookDeliveryDetail },
   'scanctl webhook wait': { intro: 'One line, the wait result:', schema: WaitResult },
   'scanctl scan simulate': { intro: 'With `--wait`, the last line is the wait result:', schema: WaitResult },
+  'scanctl clock show': { intro: 'One object, the clock:', schema: ClockState },
+  'scanctl clock advance': { intro: 'One object, the clock where the move left it:', schema: ClockState },
+  'scanctl clock set': { intro: 'One object, the clock where the move left it:', schema: ClockState },
 };
 
 export interface FieldRow {

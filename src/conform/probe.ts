@@ -23,8 +23,33 @@ export interface Probe {
   /** About how many requests it sends to the public routes (for the plan said up front). */
   requests: number;
   needs?: readonly Need[];
+  /**
+   * The account limit it runs into on purpose (SES-9 the quota, SES-10 the rate limit). Any other
+   * probe that meets one diverges because the account ran out, not the rule: the run stops.
+   */
+  provokes?: AccountLimit;
   /** Runs the check; resolves with what was seen, or throws a Divergence (or a Skip). */
   run(kit: ProbeKit): Promise<string>;
+}
+
+/** The error codes of an account's limits (ERR-*, 429): the daily session quota and the rate limit. */
+export type AccountLimit = 'quota_exceeded' | 'rate_limited';
+
+/**
+ * An account limit ran out in the middle of the run (a probe met it without provoking it): the
+ * rules after it would diverge for that reason alone, so the run stops, saying which limit and
+ * what to change.
+ */
+export class AccountLimitReached extends Error {
+  constructor(
+    readonly rule: string,
+    readonly limit: AccountLimit,
+    readonly request: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'AccountLimitReached';
+  }
 }
 
 /** A rule this suite cannot observe from outside, listed so that every rule has its line. */

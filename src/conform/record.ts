@@ -102,14 +102,22 @@ export class Recorder {
     }
     const flat = answer.headers.flat();
     res.writeHead(answer.status, [...flat, 'content-length', String(answer.body.length)]).end(answer.body);
-    this.record(at, method, path, req.rawHeaders, body, answer);
+    this.record({ at, answered: Date.now() - this.startedAt }, method, path, req.rawHeaders, body, answer);
   }
 
-  private record(at: number, method: string, path: string, rawHeaders: string[], body: Buffer, answer: UpstreamAnswer) {
+  private record(
+    times: { at: number; answered: number },
+    method: string,
+    path: string,
+    rawHeaders: string[],
+    body: Buffer,
+    answer: UpstreamAnswer,
+  ) {
     // Stopping: the cassette is being closed, and an answer that completed meanwhile is not written.
     if (this.stopping.signal.aborted) return;
     this.seq += 1;
-    const exchange = cassetteLine(this.redact, { seq: this.seq, at, method, path, headers: endToEnd(rawHeaders), body }, answer);
+    const request = { seq: this.seq, ...times, method, path, headers: endToEnd(rawHeaders), body };
+    const exchange = cassetteLine(this.redact, request, answer);
     this.cassette.write(`${JSON.stringify(exchange)}\n`);
     this.options.onExchange?.(exchange);
   }
@@ -128,6 +136,8 @@ export class Recorder {
 export interface ProxiedRequest {
   seq: number;
   at: number;
+  /** When the answer went back; absent, the exchange is written without it. */
+  answered?: number;
   method: string;
   path: string;
   headers: ReadonlyArray<readonly [string, string]>;
@@ -148,6 +158,7 @@ export function cassetteLine(redact: Redactor, request: ProxiedRequest, answer: 
   return {
     seq: request.seq,
     at_ms: request.at,
+    ...(request.answered === undefined ? {} : { answered_ms: request.answered }),
     method: request.method,
     path: redact.path(request.path),
     request_headers: redact.headers(request.headers),

@@ -1,12 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { z } from 'zod';
-import { parseJson } from '../contract/parse-json.js';
 import type { FetchLike } from '../client/api.js';
 import { realTimer, type WaitTimer } from '../client/wait.js';
 import type { CassetteExchange } from '../contract/conformance.js';
-import { OPERATIONS } from '../contract/operations/index.js';
 import { ConnectionError, describeFetchError } from '../client/http.js';
 import { credentialKind, PSEUDONYM } from './redact.js';
+import { compareTogether, group, isRecord, parse, type ReplayDifference, type ReplayedAnswer, type ReplayGroup } from './replay-compare.js';
 import { headerValues, MAX_PSEUDONYM_LENGTH, ReplayRefused, targetUrl } from './sendable.js';
 
 export interface ReplayOptions {
@@ -24,26 +22,6 @@ export interface ReplayOptions {
   timer?: WaitTimer;
 }
 
-/** Where the target answered one recorded exchange otherwise. */
-export interface ReplayDifference {
-  seq: number;
-  route: string;
-  recorded: string;
-  replayed: string;
-  /** status, code, shape, header:<name> */
-  aspects: string[];
-}
-
-/** The differences grouped by route and status, the way they are reported. */
-export interface ReplayGroup {
-  route: string;
-  recorded: string;
-  replayed: string;
-  aspects: string[];
-  count: number;
-  first_seq: number;
-}
-
 export interface ReplayReport {
   object: 'conform_replay';
   target: string;
@@ -51,43 +29,6 @@ export interface ReplayReport {
   differing: number;
   groups: ReplayGroup[];
 }
-
-/** The route of a path, as the contract declares it: `PUT /v1/scans/{scan_id}/result`. */
-function routeOf(method: string, path: string): string {
-  const pathname = path.split('?')[0]!;
-  const op = OPERATIONS.find(
-    (o) => o.method.toUpperCase() === method && new RegExp(`^${o.path.replace(/\{[^}]+\}/g, '[^/]+')}$`).test(pathname),
-  );
-  return `${method} ${op?.path ?? pathname}`;
-}
-
-const isRecord = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
-
-/** The shape of a JSON value: its keys and the types of their values, never the values. */
-function shape(value: unknown): unknown {
-  if (Array.isArray(value)) return value.length ? [shape(value[0])] : [];
-  if (isRecord(value))
-    return Object.fromEntries(
-      Object.keys(value)
-        .sort()
-        .map((k) => [k, shape(value[k])]),
-    );
-  return value === null ? 'null' : typeof value;
-}
-
-const parse = (text: string | null): unknown => {
-  if (!text) return null;
-  const parsed = parseJson(z.unknown(), text);
-  return parsed.ok ? parsed.value : text;
-};
-
-const codeOf = (body: unknown) => (isRecord(body) && isRecord(body.error) ? body.error.code : undefined);
-const describe = (status: number, body: unknown) =>
-  typeof codeOf(body) === 'string' ? `${status} ${String(codeOf(body))}` : String(status);
-
-/** Headers whose difference changes what a client does. */
-const MATTERING_HEADERS = ['idempotent-replayed', 'allow', 'location'];
-const mediaType = (value: string | undefined) => value?.split(';')[0]?.trim() ?? null;
 
 /**
  * Replays a cassette in order against another target: each pseudonym gets a value of the replay
@@ -175,6 +116,7 @@ export class CassetteReplay {
     // earlier answer arrived after it, so each pseudonym is bound before it is needed.
     const ordered = [...exchanges].sort((a, b) => a.at_ms - b.at_ms || a.seq - b.seq);
     let previous: { at_ms: number; sent: number } | undefined;
+    let together: InFlightTogether = { until: -1, answers: [] };
     for (const recorded of ordered) {
       // The recorded gap to the request before, counted from when that one went out: a target
       // that answers slowly stretches the replay, never packs the requests closer together.
@@ -200,16 +142,15 @@ export class CassetteReplay {
         const replayCookie = replayCookies[i]?.split(';')[0]?.trim();
         if (replayCookie && !this.bindings.has(cookie)) this.bindings.set(cookie, replayCookie);
       });
-      const aspects = compare(recorded, recordedBody, response, replayedBody);
-      if (aspects.length > 0)
-        differences.push({
-          seq: recorded.seq,
-          route: routeOf(recorded.method, recorded.path),
-          recorded: describe(recorded.status, recordedBody),
-          replayed: describe(response.status, replayedBody),
-          aspects,
-        });
+      // A request that arrived while others were in flight joins them; otherwise those are compared now.
+      if (recorded.answered_ms === undefined || recorded.at_ms >= together.until) {
+        differences.push(...compareTogether(together.answers));
+        together = { until: -1, answers: [] };
+      }
+      together.answers.push({ recorded, recordedBody, response, replayedBody });
+      together.until = recorded.answered_ms === undefined ? -1 : Math.max(together.until, recorded.answered_ms);
     }
+    differences.push(...compareTogether(together.answers));
     return {
       object: 'conform_replay',
       target: this.options.baseUrl,
@@ -220,25 +161,9 @@ export class CassetteReplay {
   }
 }
 
-function compare(recorded: CassetteExchange, recordedBody: unknown, response: Response, replayedBody: unknown): string[] {
-  const aspects: string[] = [];
-  if (recorded.status !== response.status) aspects.push('status');
-  else if (codeOf(recordedBody) !== codeOf(replayedBody)) aspects.push('code');
-  else if (JSON.stringify(shape(recordedBody)) !== JSON.stringify(shape(replayedBody))) aspects.push('shape');
-  const recordedHeader = (name: string) => headerValues(recorded.response_headers[name]).join(', ') || null;
-  if (mediaType(recordedHeader('content-type') ?? undefined) !== mediaType(response.headers.get('content-type') ?? undefined))
-    aspects.push('header:content-type');
-  for (const name of MATTERING_HEADERS) if (recordedHeader(name) !== response.headers.get(name)) aspects.push(`header:${name}`);
-  return aspects;
-}
-
-function group(differences: readonly ReplayDifference[]): ReplayGroup[] {
-  const groups = new Map<string, ReplayGroup>();
-  for (const d of differences) {
-    const id = `${d.route} ${d.recorded} ${d.replayed}`;
-    const known = groups.get(id);
-    if (known) known.count += 1;
-    else groups.set(id, { route: d.route, recorded: d.recorded, replayed: d.replayed, aspects: d.aspects, count: 1, first_seq: d.seq });
-  }
-  return [...groups.values()];
+/** Exchanges of the recording that were in flight together (each arrived before an earlier one was answered). */
+interface InFlightTogether {
+  /** The latest recorded answer among them: a request that arrived before it was in flight with them. */
+  until: number;
+  answers: ReplayedAnswer[];
 }

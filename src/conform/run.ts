@@ -4,7 +4,10 @@ import type { ConformPlan, ConformReport, ProbeOutcome, Snapshot } from '../cont
 import { OPS } from '../contract/operations/index.js';
 import { ExchangeLog } from './exchanges.js';
 import { ProbeKit, type EmulatorSide, type KitOptions } from './kit.js';
-import { Divergence, Skip, SKIP_REASONS, type Need, type Probe } from './probe.js';
+import { ErrorBody } from '../contract/errors.js';
+import { parseJson } from '../contract/parse-json.js';
+import type { Exchange } from './exchanges.js';
+import { AccountLimitReached, Divergence, Skip, SKIP_REASONS, type AccountLimit, type Need, type Probe } from './probe.js';
 import { PROBES, UNPROBED } from './probes/index.js';
 import { ConformReceiver } from './receiver.js';
 import { buildSnapshot } from './snapshot.js';
@@ -103,7 +106,12 @@ export async function runConform(
         continue;
       }
       log.rule = probe.rule;
-      add(await runProbe(probe, kit));
+      const mark = log.exchanges.length;
+      const outcome = await runProbe(probe, kit);
+      // A limit of the account met by a probe that does not test it: the rest would diverge for it alone.
+      const met = outcome.verdict === 'diverges' ? limitMet(log.exchanges.slice(mark), probe.provokes) : undefined;
+      if (met) throw limitReached(probe.rule, met, options, emulator !== null);
+      add(outcome);
     }
     for (const unprobed of UNPROBED.filter((u) => chosen(u.rule)))
       add({ rule: unprobed.rule, title: unprobed.title, verdict: 'skipped', reason: unprobed.reason });
@@ -128,6 +136,41 @@ export async function runConform(
     cleanup_problems: cleanupProblems,
   };
   return { report, snapshot: buildSnapshot(report, log.exchanges) };
+}
+
+const ACCOUNT_LIMITS: readonly string[] = ['quota_exceeded', 'rate_limited'] satisfies AccountLimit[];
+const isAccountLimit = (code: string): code is AccountLimit => ACCOUNT_LIMITS.includes(code);
+
+/** The first answer among `exchanges` that is a 429 of an account limit other than the one `provoked`. */
+function limitMet(
+  exchanges: readonly Exchange[],
+  provoked: AccountLimit | undefined,
+): { limit: AccountLimit; request: string } | undefined {
+  for (const exchange of exchanges) {
+    if (exchange.status !== 429) continue;
+    const body = parseJson(ErrorBody, exchange.body);
+    const code = body.ok ? body.value.error.code : '';
+    if (isAccountLimit(code) && code !== provoked) return { limit: code, request: `${exchange.method} ${exchange.path.split('?')[0]}` };
+  }
+  return undefined;
+}
+
+/** The one line that says which limit ran out and what to change. */
+function limitReached(rule: string, met: { limit: AccountLimit; request: string }, options: ConformOptions, emulator: boolean) {
+  const what =
+    met.limit === 'quota_exceeded'
+      ? `the app's daily session quota ran out (${met.request}: 429 quota_exceeded)`
+      : `the target's rate limit refused a request (${met.request}: 429 rate_limited)`;
+  const change =
+    met.limit === 'quota_exceeded'
+      ? `raise the app's daily session quota${emulator ? ' (scanctl app update --quota N)' : ''} or run again once its day has turned`
+      : `run again with a --max-rate below ${options.maxRate}${emulator ? ", or a higher rate limit (the emulator's --rate-limit)" : ''}`;
+  return new AccountLimitReached(
+    rule,
+    met.limit,
+    met.request,
+    `conform stopped at ${rule}: ${what}, and the rules after it would diverge for that alone; ${change}`,
+  );
 }
 
 async function runProbe(probe: Probe, kit: ProbeKit): Promise<ProbeOutcome> {

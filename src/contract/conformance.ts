@@ -82,6 +82,12 @@ export const CassetteExchange = z.lazy(() =>
     seq: z.number().int(),
     /** When the request arrived, ms after the recording started: a replay keeps the pace. */
     at_ms: z.number().int(),
+    /**
+     * When the answer's last byte went back, ms after the recording started: requests that arrived
+     * while another was in flight were in flight together, and their order at the upstream is unknown.
+     * Absent in a cassette written before it was kept.
+     */
+    answered_ms: z.number().int().optional(),
     method: z.string(),
     /** Path and query, with ids of earlier answers kept so a replay can substitute them. */
     path: z.string(),

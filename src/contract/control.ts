@@ -44,7 +44,18 @@ export type Health = z.infer<typeof Health>;
 
 export const ClockState = z.lazy(() =>
   z
-    .object({ object: z.literal('clock'), now: z.iso.datetime(), offset_ms: z.number(), played: z.number().int().optional() })
+    .object({
+      object: z.literal('clock'),
+      now: z.iso.datetime().meta({ description: "The emulator's time: what every expiry, quota day and delivery retry is measured on." }),
+      offset_ms: z.number().meta({
+        description:
+          '`now` minus real time, in ms (with --frozen-clock, minus the frozen start): what --clock-start and the moves of clock advance and clock set put there. A move only makes it grow.',
+      }),
+      played: z.number().int().optional().meta({
+        description:
+          'After clock advance or clock set only: how many due moments (webhook attempts, expiries, other timers) the move played, each at its own time.',
+      }),
+    })
     .meta({ id: 'ClockState' }),
 );
 export type ClockState = z.infer<typeof ClockState>;

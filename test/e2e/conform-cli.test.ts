@@ -134,6 +134,11 @@ describe('scanctl conform, record and replay against real emulators on 127.0.0.1
     expect(text).not.toMatch(/scanctl_portal=[^<]/);
     expect(text).not.toMatch(/service-signature/i);
     expect(text).not.toMatch(/"host_user_ref\\?":\\?"conform_/);
+    // Each exchange says when it was answered: a replay knows which requests were in flight together.
+    for (const line of text.trim().split('\n')) {
+      const { at_ms, answered_ms } = JSON.parse(line) as { at_ms: number; answered_ms: number };
+      expect(answered_ms).toBeGreaterThanOrEqual(at_ms);
+    }
 
     // Replayed against a clean emulator: the differences on the wire are the same two (the duplicated
     // deliveries went to the receiver, not through the proxy).

@@ -57,6 +57,30 @@ describe('scanctl exec -- COMMAND', () => {
     expect(runs[1]!.stdout).toBe(runs[0]!.stdout);
   });
 
+  it.runIf(process.platform === 'linux')(
+    'what exec --help says holds: no readiness wait (the first request, sent at once, is answered), and the emulator listens in the scanctl process, the parent of the command',
+    async () => {
+      const help = await runCli(['exec', '--help']);
+      expect(help.stdout).toContain('The emulator runs inside this scanctl process, not a process of its own; the command is its child.');
+      expect(help.stdout).toMatch(/No readiness wait is needed: the port listens before the command starts/);
+      // Linux: the listening socket of SCANCTL_BASE_URL's port is one of the parent's file descriptors.
+      const script = `
+        const fs = await import('node:fs');
+        const url = process.env.SCANCTL_BASE_URL;
+        const health = await fetch(url + '/_scanctl/health');
+        const port = Number(new URL(url).port).toString(16).toUpperCase().padStart(4, '0');
+        const listening = fs.readFileSync('/proc/net/tcp', 'utf8').split('\\n').map((l) => l.trim().split(/\\s+/))
+          .find((f) => f[1]?.endsWith(':' + port) && f[3] === '0A');
+        const fds = fs.readdirSync('/proc/' + process.ppid + '/fd').map((fd) => { try { return fs.readlinkSync('/proc/' + process.ppid + '/fd/' + fd); } catch { return ''; } });
+        console.log(JSON.stringify({ status: health.status, parentListens: fds.includes('socket:[' + listening[9] + ']') }));`;
+      for (const args of [[], ['--db', join(dir, 'ready-first.db')]]) {
+        const result = await exec([...args, '--', process.execPath, '--input-type=module', '-e', script]);
+        expect(result.code, result.stderr).toBe(0);
+        expect(JSON.parse(result.stdout), args.join(' ')).toEqual({ status: 200, parentListens: true });
+      }
+    },
+  );
+
   it('a command ended by a signal gives 128 + its number; one not found gives 127', async () => {
     expect((await exec(['--', ...node('process.kill(process.pid, "SIGTERM")')])).code).toBe(143);
     const missing = await exec(['--', 'scanctl-no-such-command']);

@@ -58,7 +58,7 @@ export function register(program: Command): void {
     )
     .addHelpText(
       'after',
-      `\nThe command gets ${Object.keys(ENVIRONMENT).slice(0, -1).join(', ')} and ${Object.keys(ENVIRONMENT).at(-1)}\n(the fixtures' default app and its test keys: docs/environment.md). SIGINT and SIGTERM are passed on to it.\nExample (the same bytes every run: a seed, and a frozen clock that starts at a fixed time):\n  scanctl exec --seed 1 --clock-start 2026-01-01T00:00:00Z --frozen-clock -- npm test`,
+      `\nThe command gets ${Object.keys(ENVIRONMENT).slice(0, -1).join(', ')} and ${Object.keys(ENVIRONMENT).at(-1)}\n(the fixtures' default app and its test keys: docs/environment.md). SIGINT and SIGTERM are passed on to it.\nThe emulator runs inside this scanctl process, not a process of its own; the command is its child.\nNo readiness wait is needed: the port listens before the command starts, and its first requests are\nheld until the emulator answers (with --db FILE or --import, the emulator is ready before it starts).\nExample (the same bytes every run: a seed, and a frozen clock that starts at a fixed time):\n  scanctl exec --seed 1 --clock-start 2026-01-01T00:00:00Z --frozen-clock -- npm test`,
     )
     .action(async (commandLine: string[], flags: ExecFlags, command: Command) => {
       const ctx = contextOf(command);

@@ -204,7 +204,9 @@ function printReady(ctx: CommandContext, server: RunningServer, flags: ServeFlag
       ['test publishable', keys?.publishable ?? 'not in the fixtures'],
     ]),
     '',
-    dim(`Try: ${invocation(ctx.io.env)} session mint --user member_123${server.port === 7226 ? '' : ` --base-url ${server.url}`}`),
+    dim(
+      `Try: ${invocation(ctx.io.env, { launcher: ctx.io.launcher, cwd: ctx.io.cwd })} session mint --user member_123${server.port === 7226 ? '' : ` --base-url ${server.url}`}`,
+    ),
     dim('Press Ctrl+C to stop.'),
   ];
   ctx.io.stdout.write(`${lines.join('\n')}\n`);

@@ -147,6 +147,7 @@ export const backendProbes: Probe[] = [
     title: 'an app at its daily session quota gets 429 quota_exceeded',
     requests: 1,
     needs: ['control'],
+    provokes: 'quota_exceeded',
     async run(kit) {
       const control = kit.emulator!.control;
       const { appId } = await kit.appIdentity();
@@ -181,6 +182,7 @@ function rateLimitProbe(): Probe {
     title: `more than ${limit} requests in a second with one key get 429 rate_limited (CHOICE-2)`,
     requests: limit + 1,
     needs: ['control'],
+    provokes: 'rate_limited',
     async run(kit) {
       for (let attempt = 0; attempt < 3; attempt += 1) {
         const seen = await burst(kit, limit + 1);

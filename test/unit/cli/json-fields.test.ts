@@ -25,7 +25,7 @@ describe('the --json output of webhook deliveries, delivery and wait, documented
     }
   });
 
-  it('is in docs/cli: the pages of webhook and scan carry the tables (the reference-docs test keeps them current)', async () => {
+  it('is in docs/cli: the pages of webhook, scan and clock carry the tables (the reference-docs test keeps them current)', async () => {
     const pages = renderCliReference(await buildProgram('0.0.0-test', processIo()));
     const webhook = pages.find((p) => p.file === 'webhook.md')!.content;
     for (const field of [
@@ -36,5 +36,11 @@ describe('the --json output of webhook deliveries, delivery and wait, documented
     ])
       expect(webhook).toContain(field);
     expect(pages.find((p) => p.file === 'scan.md')!.content).toContain('| `reason` |');
+    // clock show, advance and set print the clock: each page's table names its fields.
+    const clock = pages.find((p) => p.file === 'clock.md')!.content;
+    for (const command of ['show', 'advance', 'set']) {
+      const section = clock.split(/^## /m).find((s) => s.startsWith(`scanctl clock ${command}\n`))!;
+      for (const field of ['| `object` |', '| `now` |', '| `offset_ms` |', '| `played` |']) expect(section, command).toContain(field);
+    }
   });
 });

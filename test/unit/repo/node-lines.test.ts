@@ -40,4 +40,13 @@ describe('no doc or example names a Node line scanctl refuses', () => {
     const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { engines: { node: string } };
     expect(pkg.engines.node).toBe('^22.14.0 || >=24');
   });
+
+  it('README says how to get Node 24 (a version manager or the official installer) and that engine-strict stops an older Node at once', () => {
+    const install = readFileSync(join(ROOT, 'README.md'), 'utf8')
+      .split(/^## /m)
+      .find((section) => section.startsWith('Install\n'))!;
+    for (const way of ['nvm install 24', 'fnm install 24', 'volta install node@24', 'nodejs.org/en/download'])
+      expect(install).toContain(way);
+    expect(install).toMatch(/engine-strict=true[\s\S]*EBADENGINE/);
+  });
 });

@@ -77,7 +77,7 @@ export function register(program: Command): void {
     .option('--junit <file>', 'also write the outcomes as JUnit XML, for CI')
     .addHelpText(
       'after',
-      `\nExit codes: 0 nothing diverges, ${EXIT.checkFailed} a rule diverges, ${EXIT.usage} bad flags or a live key without --allow-live.\nExample: scanctl conform --base-url https://api.example.com --key sk_test_... --snapshot service.json`,
+      `\nExit codes: 0 nothing diverges, ${EXIT.checkFailed} a rule diverges, ${EXIT.api} the app's daily quota or the rate limit ran out mid-run (stopped; the line says what to change), ${EXIT.usage} bad flags or a live key without --allow-live.\nExample: scanctl conform --base-url https://api.example.com --key sk_test_... --snapshot service.json`,
     )
     .action(async (flags: ConformFlags, command: Command) => {
       const ctx = contextOf(command);
@@ -87,6 +87,7 @@ export function register(program: Command): void {
           hint: 'use a test key (sk_test_...), or pass --allow-live if you mean it',
         });
       const { runConform } = await import('../../../conform/run.js');
+      const { AccountLimitReached } = await import('../../../conform/probe.js');
       if (ctx.json) ctx.io.stderr.write('scanctl conform: running; the report follows on stdout\n');
       const { report, snapshot } = await runConform(
         {
@@ -105,7 +106,11 @@ export function register(program: Command): void {
           only: flags.rule,
         },
         ctx.json ? {} : { onPlan: (plan) => ctx.out(renderPlan(plan)), onOutcome: (outcome) => ctx.out(renderOutcome(outcome)) },
-      );
+      ).catch((error: unknown) => {
+        // The account's quota or rate limit ran out mid-run: one line, not every later rule as diverging.
+        if (error instanceof AccountLimitReached) throw new UserError(error.message, { exitCode: EXIT.api });
+        throw error;
+      });
       if (flags.snapshot) writeUserFile(ctx, flags.snapshot, `${JSON.stringify(snapshot, null, 2)}\n`);
       if (flags.junit) {
         const { conformJUnit } = await import('../../../conform/junit.js');
