@@ -68,8 +68,9 @@ export default {
     }
     const scans = Number(process.env.SCANCTL_BENCH_RSS_SCANS ?? (quick ? 30_000 : 300_000));
     const rss = await oneRun(scans, { exe: true });
+    const npmRss = await oneRun(scans);
     const last = rss.checkpoints.at(-1);
-    const note = `median of ${runs} runs each, interleaved; RSS: one serve of the executable, ${scans.toLocaleString('en')} scans with their webhooks (${rss.rate} scans/s)`;
+    const note = `median of ${runs} runs each, interleaved; RSS: one serve of the executable, then one of the npm package, ${scans.toLocaleString('en')} scans each with their webhooks (${rss.rate} and ${npmRss.rate} scans/s; ready ${rss.startRss.toFixed(0)} and ${npmRss.startRss.toFixed(0)} MB)`;
     return {
       note,
       rows: [
