@@ -36,11 +36,9 @@ describe('the example backend, tested against startEmulator', () => {
     expect(scan.state).toBe('recorded');
     const deliveries = await emu.waitForDeliveries();
     expect(deliveries.map((d) => d.status)).toEqual(['succeeded', 'succeeded']);
-    expect(backend.state.completedScans.get(scan.scan_id!)).toEqual({
-      member: 'member_1',
-      occurredAt: '2026-03-10T09:00:00.000Z',
-      month: '2026-03',
-    });
+    expect([...backend.state.completedScans]).toEqual([
+      [scan.scan_id, { member: 'member_1', occurredAt: '2026-03-10T09:00:00.000Z', month: '2026-03' }],
+    ]);
     expect(backend.state.results.get('member_1')?.map((r) => r.scanId)).toEqual([scan.scan_id]);
     expect(backend.billableMembers('2026-03')).toBe(1);
   });
