@@ -15,7 +15,7 @@ const tsBlocks = (page: string) => [...read(page).matchAll(/```ts\n([\s\S]*?)```
 /** A fragment (no imports of its own) runs inside a test of the quickstart's file: its emu and backend are declared. */
 const PRELUDE = `import { expect } from 'vitest';
 import type { EmulatorHandle } from 'scanctl';
-import type { Backend } from './backend.js';
+import { startBackend, type Backend, type CompletedScan } from './backend.js';
 declare const emu: EmulatorHandle;
 declare const backend: Backend;
 export async function fragment(): Promise<void> {
