@@ -2,7 +2,7 @@
 import type { WebhookDeliveryDetail } from '../../contract/webhooks.js';
 import type { Failure } from '../form.js';
 import { Layout, type Chrome } from './layout.js';
-import { ActionForm, answerText, Notice, TableRegion, Time } from './parts.js';
+import { ActionForm, AnswerText, Notice, TableRegion, Time } from './parts.js';
 
 export interface DeliveryProps {
   chrome: Chrome;
@@ -133,7 +133,7 @@ export function DeliveryLive(props: { detail: WebhookDeliveryDetail; now: number
                   <td data-label="Receiver status">{a.status ?? '-'}</td>
                   <td data-label="Latency">{a.latency_ms === null ? '-' : `${a.latency_ms} ms`}</td>
                   <td data-label="Answer or error" class="wrap mono">
-                    {answerText(a.error, null, a.response_excerpt)}
+                    <AnswerText error={a.error} status={null} excerpt={a.response_excerpt} />
                   </td>
                 </tr>
               ))}

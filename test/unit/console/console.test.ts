@@ -283,9 +283,9 @@ describe('web console', () => {
     expect(res.html).toContain('Deleted 0 stored results of <code>member_1</code>');
   });
 
-  it("the receiver's answer: the list and the delivery page show its status and the start of its body, as the CLI does", async () => {
+  it("the receiver's answer: the list and the delivery page show its status and the start of its body as sent, never quoted", async () => {
     const emu = testEmulator();
-    const receiver = await startReceiver(DEMO.webhookSecret, () => ({ status: 500, body: 'database is locked' }));
+    const receiver = await startReceiver(DEMO.webhookSecret, () => ({ status: 500, body: '{"error":"database is locked"}' }));
     try {
       const cookie = await signIn(emu);
       await setWebhookUrl(emu, receiver.url);
@@ -293,12 +293,12 @@ describe('web console', () => {
       await emu.advance(0);
       await receiver.waitFor(1);
       const [delivery] = emu.store.webhooks.deliveries({ app_id: DEMO.appId });
-      expect((await get(emu, '/deliveries', cookie)).html).toContain(
-        '<td data-label="Receiver answered" class="wrap">500: &quot;database is locked&quot;</td>',
-      );
-      expect((await get(emu, `/deliveries/${delivery!.id}`, cookie)).html).toContain(
-        '<td data-label="Answer or error" class="wrap mono">HTTP 500: &quot;database is locked&quot;</td>',
-      );
+      const body = '<code class="answer-body">{&quot;error&quot;:&quot;database is locked&quot;}</code>';
+      const list = (await get(emu, '/deliveries', cookie)).html;
+      expect(list).toContain(`<td data-label="Receiver answered" class="wrap">500: ${body}</td>`);
+      const page = (await get(emu, `/deliveries/${delivery!.id}`, cookie)).html;
+      expect(page).toContain(`<td data-label="Answer or error" class="wrap mono">HTTP 500: ${body}</td>`);
+      for (const html of [list, page]) expect(html).not.toContain('&quot;{');
     } finally {
       await receiver.close();
     }
