@@ -123,7 +123,10 @@ export function DeliveryLive(props: { detail: WebhookDeliveryDetail; now: number
             <tbody>
               {detail.attempt_log.map((a) => (
                 <tr>
-                  <td data-label="#">{a.number}</td>
+                  <td data-label="#">
+                    {a.number}
+                    {a.duplicate_send ? <span class="muted"> duplicate send</span> : null}
+                  </td>
                   <td data-label="Started">
                     <Time ms={Date.parse(a.started_at)} now={now} />
                   </td>

@@ -304,6 +304,39 @@ describe('web console', () => {
     }
   });
 
+  it("WH-8: a send that webhook chaos --duplicate makes is shown as a send of its delivery's attempt, marked; the list keeps the first answer", async () => {
+    const emu = testEmulator();
+    let sends = 0;
+    const receiver = await startReceiver(DEMO.webhookSecret, () =>
+      (sends += 1) === 1 ? { status: 200, body: 'first' } : { status: 409, body: 'again' },
+    );
+    try {
+      const cookie = await signIn(emu);
+      await setWebhookUrl(emu, receiver.url);
+      expect((await emu.call('PUT', `/_scanctl/apps/${DEMO.appId}/chaos`, { json: { duplicate: 1, seed: 1 } })).status).toBe(200);
+      scan(emu, 'member_1', 'scan_1');
+      await emu.advance(0);
+      await receiver.waitFor(2);
+      const [delivery] = emu.store.webhooks.deliveries({ app_id: DEMO.appId });
+      const detail = (await emu.call('GET', `/_scanctl/webhooks/deliveries/${delivery!.id}`)).body as {
+        status: string;
+        attempts: number;
+        attempt_log: Array<{ number: number; status: number; duplicate_send: boolean; response_excerpt: string }>;
+      };
+      expect(detail).toMatchObject({ status: 'succeeded', attempts: 1 });
+      expect(detail.attempt_log.map((a) => [a.number, a.status, a.duplicate_send, a.response_excerpt])).toEqual([
+        [1, 200, false, 'first'],
+        [1, 409, true, 'again'],
+      ]);
+      const page = (await get(emu, `/deliveries/${delivery!.id}`, cookie)).html;
+      expect(page).toContain('<td data-label="#">1<span class="muted"> duplicate send</span></td>');
+      expect(page).toContain('<code class="answer-body">again</code>');
+      expect((await get(emu, '/deliveries', cookie)).html).toContain('200: <code class="answer-body">first</code>');
+    } finally {
+      await receiver.close();
+    }
+  });
+
   it('CHOICE-8: revoking a key (final) asks first; only the confirmed post revokes', async () => {
     const emu = testEmulator();
     const cookie = await signIn(emu);
