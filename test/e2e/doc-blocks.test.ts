@@ -4,7 +4,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { DEMO } from '../helpers/emulator.js';
 import { freePort } from '../helpers/net.js';
+import { startReceiver } from '../helpers/webhook-receiver.js';
 import { tempDir } from '../helpers/temp.js';
 
 const read = (path: string) => readFileSync(new URL(`../../${path}`, import.meta.url), 'utf8');
@@ -72,7 +74,24 @@ function processesIn(dir: string): Array<{ pid: number; command: string }> {
   return found;
 }
 
-describe("docs/ci.md's ci/against-scanctl.sh runs as pasted, under scanctl exec as the workflow calls it", () => {
+/** node_modules/scanctl and node_modules/.bin/scanctl of a customer's project: this checkout, built. */
+function installScanctl(dir: string): void {
+  mkdirSync(join(dir, 'node_modules', '.bin'), { recursive: true });
+  symlinkSync(ROOT, join(dir, 'node_modules', 'scanctl'));
+  symlinkSync(join(ROOT, 'bin', 'scanctl.js'), join(dir, 'node_modules', '.bin', 'scanctl'));
+}
+
+/** A command line run by bash in `cwd`, with no SCANCTL_ variable of this run's environment. */
+function runBash(command: string, cwd: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('SCANCTL_')));
+  return new Promise((resolve) => {
+    execFile('bash', ['-c', command], { cwd, env, timeout: 120_000 }, (error, stdout, stderr) =>
+      resolve({ code: error ? (typeof error.code === 'number' ? error.code : null) : 0, stdout, stderr }),
+    );
+  });
+}
+
+describe("docs/ci.md's shell blocks run as pasted, under scanctl exec as the workflow calls it", () => {
   it('with the example backend as `npm start`: exit 0, every check passes, and nothing it started is left running', async () => {
     const dir = tempDir();
     const port = await freePort();
@@ -86,10 +105,8 @@ describe("docs/ci.md's ci/against-scanctl.sh runs as pasted, under scanctl exec 
     expect(step?.run).toMatch(/^node_modules\/\.bin\/scanctl exec .* -- bash ci\/against-scanctl\.sh$/);
 
     // A customer's project: scanctl installed (this checkout, built), the example backend as its server.
-    mkdirSync(join(dir, 'node_modules', '.bin'), { recursive: true });
+    installScanctl(dir);
     mkdirSync(join(dir, 'ci'));
-    symlinkSync(ROOT, join(dir, 'node_modules', 'scanctl'));
-    symlinkSync(join(ROOT, 'bin', 'scanctl.js'), join(dir, 'node_modules', '.bin', 'scanctl'));
     copyFileSync(join(ROOT, 'examples/backend/backend.js'), join(dir, 'backend.js'));
     const scripts = { start: 'node server.js', test: 'node test.js' };
     writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'customer-backend', private: true, type: 'module', scripts }));
@@ -109,12 +126,7 @@ if (answer.status !== 201) throw new Error('mint: ' + answer.status);
     );
     writeFileSync(join(dir, 'ci', 'against-scanctl.sh'), onPort(script!));
 
-    const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('SCANCTL_')));
-    const run = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-      execFile('bash', ['-c', onPort(step!.run!)], { cwd: dir, env, timeout: 120_000 }, (error, stdout, stderr) =>
-        resolve({ code: error ? (typeof error.code === 'number' ? error.code : null) : 0, stdout, stderr }),
-      );
-    });
+    const run = await runBash(onPort(step!.run!), dir);
     // What the script left running, stopped here so that a failure leaves nothing behind either.
     const left = processesIn(dir);
     for (const { pid } of left) process.kill(pid, 'SIGKILL');
@@ -123,5 +135,23 @@ if (answer.status !== 201) throw new Error('mint: ' + answer.status);
     expect(run.code, log()).toBe(0);
     expect(readFileSync(join(dir, 'scanctl-check.xml'), 'utf8')).toMatch(/failures="0"/);
     expect(readFileSync(join(dir, 'retried.json'), 'utf8')).toMatch(/"object":"wait","ok":true/);
+  }, 150_000);
+
+  it('WH-9: the retry block finds the scan by its summary line and plays attempt 2 against a receiver that fails the first', async () => {
+    const dir = tempDir();
+    installScanctl(dir);
+    const receiver = await startReceiver(DEMO.webhookSecret, (n) => (n === 1 ? 500 : 204));
+    try {
+      const retry = blocks('docs/ci.md', 'sh').find((b) => b.includes('webhook wait --scan'));
+      expect(retry).toBeDefined();
+      const run = await runBash(
+        `node_modules/.bin/scanctl exec --seed 1 --forward ${receiver.url} -- bash -ec '${retry!.replaceAll("'", "'\\''")}'`,
+        dir,
+      );
+      expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(0);
+      expect(receiver.received.map((d) => d.signatureValid)).toEqual([true, true]);
+    } finally {
+      await receiver.close();
+    }
   }, 150_000);
 });
