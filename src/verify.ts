@@ -42,9 +42,10 @@ export class SignatureVerificationError extends Error {
 /**
  * Verifies a delivery's Service-Signature over the bytes as received, before any parsing.
  * Constant-time; a parsed object is refused with a clear error, because re-serializing changes bytes.
- * Returns true or throws a SignatureVerificationError whose `reason` says why.
+ * Returns true or throws a SignatureVerificationError whose `reason` says why. The secret may be
+ * undefined, as `process.env.SCANCTL_WEBHOOK_SECRET` is typed: a missing one throws `missing_secret`.
  */
-export function verifySignature(rawBody: string | Uint8Array, signature: string | null | undefined, secret: string): true {
+export function verifySignature(rawBody: string | Uint8Array, signature: string | null | undefined, secret: string | undefined): true {
   if (typeof secret !== 'string' || secret.length === 0) {
     throw new SignatureVerificationError('missing_secret', 'No signing secret given: pass the whsec_ secret of the app.');
   }

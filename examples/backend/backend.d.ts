@@ -22,4 +22,18 @@ export interface Backend {
   close(): Promise<void>;
 }
 
-export function startBackend(options: { serviceUrl: string; secretKey: string; webhookSecret: string; port?: number }): Promise<Backend>;
+/** Where the webhook handler writes completed scans (default: `state.completedScans`). */
+export interface ScanStore {
+  saveCompletedScan(scanId: string, scan: CompletedScan): void | Promise<void>;
+}
+
+export interface BackendOptions {
+  serviceUrl: string;
+  secretKey: string;
+  webhookSecret: string;
+  port?: number;
+  /** Replaces the default store: a test injects one that fails to make the handler itself fail. */
+  store?: ScanStore;
+}
+
+export function startBackend(options: BackendOptions): Promise<Backend>;

@@ -6,10 +6,10 @@ import http from 'node:http';
 import { SignatureVerificationError, verifySignature } from 'scanctl/verify';
 
 /**
- * @param {{ serviceUrl: string, secretKey: string, webhookSecret: string, port?: number }} options
+ * @param {import('./backend.js').BackendOptions} options
  * @returns {Promise<import('./backend.js').Backend>}
  */
-export async function startBackend({ serviceUrl, secretKey, webhookSecret, port = 0 }) {
+export async function startBackend({ serviceUrl, secretKey, webhookSecret, port = 0, store }) {
   /** Service-Event-Id of every event handled: delivery is at-least-once, so each is handled once. */
   const handledEvents = new Set();
   /** The billing record: one entry per completed scan (the webhook is the service's verified record). */
@@ -17,6 +17,8 @@ export async function startBackend({ serviceUrl, secretKey, webhookSecret, port 
   /** Results delivered for each member (scan.results_available). */
   const results = new Map();
   const state = { completedScans, results, handledEvents, rejected: 0, failing: false };
+  /** Where completed scans are written: a database in a real backend; a test injects one that fails. */
+  const scans = store ?? { saveCompletedScan: (scanId, scan) => void completedScans.set(scanId, scan) };
 
   const server = http.createServer((req, res) => {
     route(req, res).catch(() => send(res, 500, { error: 'internal' }));
@@ -66,7 +68,8 @@ export async function startBackend({ serviceUrl, secretKey, webhookSecret, port 
     const event = JSON.parse(raw.toString('utf8'));
     if (event.type === 'scan.completed') {
       const { scan_id, host_user_ref, occurred_at } = event.data;
-      completedScans.set(scan_id, { member: host_user_ref, occurredAt: occurred_at, month: occurred_at.slice(0, 7) });
+      // A store that throws answers 500 (route's catch) and the event stays unhandled: the retry handles it.
+      await scans.saveCompletedScan(scan_id, { member: host_user_ref, occurredAt: occurred_at, month: occurred_at.slice(0, 7) });
     }
     if (event.type === 'scan.results_available') {
       const { host_user_ref, scan_id, result } = event.data;

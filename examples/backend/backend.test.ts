@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { signPayload } from 'scanctl/verify';
 import { startEmulator, type EmulatorHandle } from 'scanctl';
-import { startBackend, type Backend } from './backend.js';
+import { startBackend, type Backend, type CompletedScan } from './backend.js';
 
 /**
  * The example backend against an emulator started in the test's own process: one emulator per
@@ -36,11 +36,9 @@ describe('the example backend, tested against startEmulator', () => {
     expect(scan.state).toBe('recorded');
     const deliveries = await emu.waitForDeliveries();
     expect(deliveries.map((d) => d.status)).toEqual(['succeeded', 'succeeded']);
-    expect(backend.state.completedScans.get(scan.scan_id!)).toEqual({
-      member: 'member_1',
-      occurredAt: '2026-03-10T09:00:00.000Z',
-      month: '2026-03',
-    });
+    expect([...backend.state.completedScans]).toEqual([
+      [scan.scan_id, { member: 'member_1', occurredAt: '2026-03-10T09:00:00.000Z', month: '2026-03' }],
+    ]);
     expect(backend.state.results.get('member_1')?.map((r) => r.scanId)).toEqual([scan.scan_id]);
     expect(backend.billableMembers('2026-03')).toBe(1);
   });
@@ -61,6 +59,28 @@ describe('the example backend, tested against startEmulator', () => {
     expect(delivered.map((d) => d.status)).toEqual(['succeeded', 'succeeded']);
     expect(delivered[0]!.attempt_log.map((a) => a.status)).toEqual([503, 503, 200]);
     expect([...backend.state.completedScans.keys()]).toEqual([scan.scan_id]);
+  });
+
+  it('WH-9: your handler itself fails once (its store throws), answers 500, and the retry records the scan', async () => {
+    const saved = new Map<string, CompletedScan>();
+    let failNext = true;
+    const store = {
+      saveCompletedScan(scanId: string, scan: CompletedScan) {
+        if (failNext) {
+          failNext = false;
+          throw new Error('database is locked'); // your database, failing once
+        }
+        saved.set(scanId, scan);
+      },
+    };
+    const own = await startBackend({ serviceUrl: emu.baseUrl, secretKey: emu.secretKey, webhookSecret: emu.webhookSecret, store });
+    await emu.updateApp({ webhook_url: own.webhookUrl });
+    const scan = await emu.simulateScan({ user: 'member_9' });
+    const deliveries = await emu.waitForDeliveries({ scanId: scan.scan_id, playRetries: true });
+    const completed = deliveries.find((d) => d.event_type === 'scan.completed');
+    expect(completed?.attempt_log.map((a) => a.status)).toEqual([500, 200]);
+    expect([...saved.keys()]).toEqual([scan.scan_id]);
+    await own.close();
   });
 
   it('WH-5, WH-10: a replayed delivery and a duplicate report are handled once; a forged or altered body is refused', async () => {

@@ -23,7 +23,13 @@ try {
   const minted = await fetch(`${backend.url}/scan-sessions`, { method: 'POST', headers: { 'x-member-id': 'member_ci' } });
   // The SDK's side, played by the installed CLI (the one `npx scanctl` runs); --wait returns once the webhooks are acknowledged.
   const { stdout } = await promisify(execFile)(process.execPath, [scanctl, 'scan', 'simulate', '--user', 'member_ci', '--wait', '--json']);
-  const scan = JSON.parse(stdout.split('\n')[0] ?? '{}');
+  // The scan's summary is the line whose object is "simulated_scan" (--wait adds a last "wait" line): picked by object, never by position.
+  const scan =
+    stdout
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line))
+      .find((line) => line.object === 'simulated_scan') ?? {};
   const recorded = backend.state.completedScans.get(scan.scan_id);
   console.log(JSON.stringify({ minted: minted.status, scan_id: scan.scan_id, recorded: recorded ?? null }));
   if (minted.status !== 201 || !recorded) process.exitCode = 1;

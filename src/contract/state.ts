@@ -6,7 +6,7 @@ import { CHOICES } from './choices.js';
 export const STATE_FORMAT = 'scanctl-state';
 export const STATE_FORMAT_VERSION = 1;
 /** The database schema this scanctl writes: its last migration (src/store/migrations, checked by a test). */
-export const LATEST_SCHEMA_VERSION = 10;
+export const LATEST_SCHEMA_VERSION = 11;
 
 const Cell = z.lazy(() => z.union([z.string(), z.number(), z.null(), z.strictObject({ base64: z.string() })]));
 export type StateCell = z.infer<typeof Cell>;

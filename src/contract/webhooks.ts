@@ -127,6 +127,11 @@ export const WebhookAttempt = z.lazy(() =>
       latency_ms: z.number().int().nullable().describe('Real milliseconds from sending to the answer; null without one.'),
       error: z.string().nullable().describe('Why it failed (e.g. HTTP 500, timed out, ECONNREFUSED); null when a 2xx acknowledged it.'),
       response_excerpt: z.string().nullable().describe("The start of the receiver's answer body; null without one."),
+      duplicate_send: z
+        .boolean()
+        .describe(
+          'True for the second send of attempt `number` by webhook chaos --duplicate (same bytes, WH-8): a send, not an attempt of its own.',
+        ),
     })
     .meta({ id: 'WebhookAttempt' }),
 );

@@ -86,9 +86,15 @@ export function refuseWrongVersion(db: Db, path: string, current: number): void 
   }
 }
 
+/** Every table and index by name, and every column of each table: a migration may only add a column (0011). */
 function schemaObjects(db: Db): Set<string> {
   const rows = db.prepare<[], { type: string; name: string }>("SELECT type, name FROM sqlite_master WHERE name NOT LIKE 'sqlite_%'").all();
-  return new Set(rows.map((r) => `${r.type} ${r.name}`));
+  const columns = db
+    .prepare<[], { tbl: string; col: string }>(
+      "SELECT m.name AS tbl, p.name AS col FROM sqlite_master m, pragma_table_info(m.name) p WHERE m.type = 'table' AND m.name NOT LIKE 'sqlite_%'",
+    )
+    .all();
+  return new Set([...rows.map((r) => `${r.type} ${r.name}`), ...columns.map((c) => `column ${c.tbl}.${c.col}`)]);
 }
 
 /** The tables and indexes migrations 1..version make, built in memory (only when a migration is pending). */

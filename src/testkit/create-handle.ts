@@ -24,6 +24,8 @@ export function createHandle(server: RunningServer, credentials: HandleCredentia
   let cookie: string | null = null;
 
   const deliveries = async (query: DeliveryQuery = {}) => {
+    // A scan without an id (refused before it started) has no delivery: never the whole app's list.
+    if (query.scanId === null) return [];
     const list = await control.deliveries({
       app_id: appId,
       status: query.status,

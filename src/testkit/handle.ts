@@ -12,7 +12,8 @@ export type { SimulateScanOptions } from './simulate-scan.js';
 
 export interface DeliveryQuery {
   status?: DeliveryStatus;
-  scanId?: string;
+  /** A scan's id, as `ScanSummary.scan_id` gives it: null (a scan refused before it had an id) has no delivery, so the list is empty. */
+  scanId?: string | null;
   eventId?: string;
   /** At most this many, newest first (default 1000). */
   limit?: number;
@@ -22,7 +23,8 @@ export interface DeliveryQuery {
 export interface WaitForDeliveriesOptions {
   /** Real ms before it rejects (default 10 s). */
   timeoutMs?: number;
-  scanId?: string;
+  /** As `ScanSummary.scan_id` gives it: null (a scan refused before it had an id) rejects at once, as it has no delivery to wait for. */
+  scanId?: string | null;
   eventId?: string;
   hostUserRef?: string;
   /** Per event: attempted, acknowledged (the default), exhausted or settled (CHOICE-42). */

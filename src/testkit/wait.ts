@@ -5,6 +5,7 @@ import type { WaitForDeliveriesOptions } from './handle.js';
 
 /** Options that name a goal or a target: the shared wait of `webhook wait` (over the whole app without a target), rather than "everything due now". */
 export function isTargetedWait(options: WaitForDeliveriesOptions): boolean {
+  if (options.scanId === null) return true;
   return Boolean(options.scanId ?? options.eventId ?? options.hostUserRef ?? options.until ?? options.playRetries ?? options.attempts);
 }
 
@@ -17,6 +18,12 @@ export async function waitForTargeted(
   appId: string,
   options: WaitForDeliveriesOptions,
 ): Promise<WebhookDeliveryDetail[]> {
+  if (options.scanId === null) {
+    // Never the whole app's wait: a null scan id is a scan the service never recorded.
+    throw new Error(
+      'waitForDeliveries: scanId is null: the simulated scan was refused before it had an id, so no delivery will come (see its refusal)',
+    );
+  }
   const timeoutMs = options.timeoutMs ?? 10_000;
   const outcome = await waitForDeliveries(control, {
     appId,

@@ -44,7 +44,7 @@ function detailLines(d: WebhookDeliveryDetail, width: number, bodyRows = 3): { h
   for (const a of d.attempt_log) {
     const ok = a.status !== null && a.status >= 200 && a.status < 300;
     attempts.push({
-      text: `#${a.number} ${shortTime(a.started_at)}  ${a.status ?? '---'}  ${a.latency_ms === null ? '' : `${a.latency_ms} ms`}  ${a.error ?? ''}`.trimEnd(),
+      text: `#${a.number}${a.duplicate_send ? ' duplicate send' : ''} ${shortTime(a.started_at)}  ${a.status ?? '---'}  ${a.latency_ms === null ? '' : `${a.latency_ms} ms`}  ${a.error ?? ''}`.trimEnd(),
       ...(ok ? {} : { color: 'red' }),
     });
     if (a.response_excerpt) {

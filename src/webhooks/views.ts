@@ -49,6 +49,7 @@ export function deliveryDetail(store: Store, box: SecretBox, userAgent: string, 
       latency_ms: a.latency_ms,
       error: a.error,
       response_excerpt: a.response_excerpt,
+      duplicate_send: a.duplicate_send === 1,
     })),
   };
 }

@@ -1,7 +1,13 @@
-import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { execFile, spawnSync } from 'node:child_process';
+import { copyFileSync, mkdirSync, readdirSync, readFileSync, readlinkSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { DEMO } from '../helpers/emulator.js';
+import { freePort } from '../helpers/net.js';
+import { startReceiver } from '../helpers/webhook-receiver.js';
+import { tempDir } from '../helpers/temp.js';
 
 const read = (path: string) => readFileSync(new URL(`../../${path}`, import.meta.url), 'utf8');
 const blocks = (page: string, language: string) =>
@@ -48,4 +54,104 @@ describe('the CI blocks of docs/ci.md and docs/testing.md are whole, runnable as
       }
     }
   });
+});
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+/** Live processes (not zombies) whose working folder is `dir` or below it. */
+function processesIn(dir: string): Array<{ pid: number; command: string }> {
+  const found: Array<{ pid: number; command: string }> = [];
+  for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
+    try {
+      const cwd = readlinkSync(`/proc/${pid}/cwd`);
+      if (cwd !== dir && !cwd.startsWith(`${dir}/`)) continue;
+      if (/^\S+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'))) continue;
+      found.push({ pid: Number(pid), command: readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ').trim() });
+    } catch {
+      // Gone meanwhile, or not ours to read.
+    }
+  }
+  return found;
+}
+
+/** node_modules/scanctl and node_modules/.bin/scanctl of a customer's project: this checkout, built. */
+function installScanctl(dir: string): void {
+  mkdirSync(join(dir, 'node_modules', '.bin'), { recursive: true });
+  symlinkSync(ROOT, join(dir, 'node_modules', 'scanctl'));
+  symlinkSync(join(ROOT, 'bin', 'scanctl.js'), join(dir, 'node_modules', '.bin', 'scanctl'));
+}
+
+/** A command line run by bash in `cwd`, with no SCANCTL_ variable of this run's environment. */
+function runBash(command: string, cwd: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('SCANCTL_')));
+  return new Promise((resolve) => {
+    execFile('bash', ['-c', command], { cwd, env, timeout: 120_000 }, (error, stdout, stderr) =>
+      resolve({ code: error ? (typeof error.code === 'number' ? error.code : null) : 0, stdout, stderr }),
+    );
+  });
+}
+
+describe("docs/ci.md's shell blocks run as pasted, under scanctl exec as the workflow calls it", () => {
+  it('with the example backend as `npm start`: exit 0, every check passes, and nothing it started is left running', async () => {
+    const dir = tempDir();
+    const port = await freePort();
+    const onPort = (text: string) => text.replaceAll('127.0.0.1:3000', `127.0.0.1:${port}`);
+    const script = blocks('docs/ci.md', 'sh').find((b) => b.includes('npm start'));
+    const workflow = parse(blocks('docs/ci.md', 'yaml')[0]!) as { jobs: Record<string, { steps: Step[] }> };
+    const step = Object.values(workflow.jobs)
+      .flatMap((job) => job.steps)
+      .find((s) => s.run?.includes('ci/against-scanctl.sh'));
+    expect(script).toBeDefined();
+    expect(step?.run).toMatch(/^node_modules\/\.bin\/scanctl exec .* -- bash ci\/against-scanctl\.sh$/);
+
+    // A customer's project: scanctl installed (this checkout, built), the example backend as its server.
+    installScanctl(dir);
+    mkdirSync(join(dir, 'ci'));
+    copyFileSync(join(ROOT, 'examples/backend/backend.js'), join(dir, 'backend.js'));
+    const scripts = { start: 'node server.js', test: 'node test.js' };
+    writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'customer-backend', private: true, type: 'module', scripts }));
+    writeFileSync(
+      join(dir, 'server.js'),
+      `import { startBackend } from './backend.js';
+const env = process.env;
+await startBackend({ serviceUrl: env.SCANCTL_BASE_URL, secretKey: env.SCANCTL_SECRET_KEY, webhookSecret: env.SCANCTL_WEBHOOK_SECRET, port: ${port} });
+`,
+    );
+    // "Your tests against the emulator": the backend mints a session at the emulator for a member.
+    writeFileSync(
+      join(dir, 'test.js'),
+      `const answer = await fetch('http://127.0.0.1:${port}/scan-sessions', { method: 'POST', headers: { 'x-member-id': 'member_t' } });
+if (answer.status !== 201) throw new Error('mint: ' + answer.status);
+`,
+    );
+    writeFileSync(join(dir, 'ci', 'against-scanctl.sh'), onPort(script!));
+
+    const run = await runBash(onPort(step!.run!), dir);
+    // What the script left running, stopped here so that a failure leaves nothing behind either.
+    const left = processesIn(dir);
+    for (const { pid } of left) process.kill(pid, 'SIGKILL');
+    expect(left.map((p) => p.command)).toEqual([]);
+    const log = () => `${run.stdout}\n${run.stderr}\nbackend.log:\n${readFileSync(join(dir, 'backend.log'), 'utf8')}`;
+    expect(run.code, log()).toBe(0);
+    expect(readFileSync(join(dir, 'scanctl-check.xml'), 'utf8')).toMatch(/failures="0"/);
+    expect(readFileSync(join(dir, 'retried.json'), 'utf8')).toMatch(/"object":"wait","ok":true/);
+  }, 150_000);
+
+  it('WH-9: the retry block finds the scan by its summary line and plays attempt 2 against a receiver that fails the first', async () => {
+    const dir = tempDir();
+    installScanctl(dir);
+    const receiver = await startReceiver(DEMO.webhookSecret, (n) => (n === 1 ? 500 : 204));
+    try {
+      const retry = blocks('docs/ci.md', 'sh').find((b) => b.includes('webhook wait --scan'));
+      expect(retry).toBeDefined();
+      const run = await runBash(
+        `node_modules/.bin/scanctl exec --seed 1 --forward ${receiver.url} -- bash -ec '${retry!.replaceAll("'", "'\\''")}'`,
+        dir,
+      );
+      expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(0);
+      expect(receiver.received.map((d) => d.signatureValid)).toEqual([true, true]);
+    } finally {
+      await receiver.close();
+    }
+  }, 150_000);
 });

@@ -5,7 +5,7 @@ import { COUNT_CAP, type DeliveryPage, type DeliveryPageRow } from '../../store/
 import type { Failure } from '../form.js';
 import { pageHref } from '../render.js';
 import { Layout, type Chrome } from './layout.js';
-import { answerText, ErrorText, fieldFailure, RecordTable, Time } from './parts.js';
+import { AnswerText, ErrorText, fieldFailure, RecordTable, Time } from './parts.js';
 
 export const DELIVERY_PAGE_SIZE = 50;
 
@@ -102,7 +102,12 @@ export function DeliveryRow(props: { row: DeliveryPageRow; chrome: Chrome }) {
         {row.attempts}/{CHOICES.webhookMaxAttempts}
       </td>
       <td data-label="Receiver answered" class="wrap">
-        {answerText(row.last_status === null ? row.last_error : null, row.last_status, row.response_excerpt, 80)}
+        <AnswerText
+          error={row.last_status === null ? row.last_error : null}
+          status={row.last_status}
+          excerpt={row.response_excerpt}
+          max={80}
+        />
       </td>
       <td data-label="Latency">{row.latency_ms === null ? '-' : `${row.latency_ms} ms`}</td>
       <td data-label="Next attempt">{row.status === 'pending' ? <Time ms={row.next_attempt_at} now={chrome.now} /> : '-'}</td>

@@ -2,7 +2,7 @@
 import type { WebhookDeliveryDetail } from '../../contract/webhooks.js';
 import type { Failure } from '../form.js';
 import { Layout, type Chrome } from './layout.js';
-import { ActionForm, answerText, Notice, TableRegion, Time } from './parts.js';
+import { ActionForm, AnswerText, Notice, TableRegion, Time } from './parts.js';
 
 export interface DeliveryProps {
   chrome: Chrome;
@@ -123,7 +123,10 @@ export function DeliveryLive(props: { detail: WebhookDeliveryDetail; now: number
             <tbody>
               {detail.attempt_log.map((a) => (
                 <tr>
-                  <td data-label="#">{a.number}</td>
+                  <td data-label="#">
+                    {a.number}
+                    {a.duplicate_send ? <span class="muted"> duplicate send</span> : null}
+                  </td>
                   <td data-label="Started">
                     <Time ms={Date.parse(a.started_at)} now={now} />
                   </td>
@@ -133,7 +136,7 @@ export function DeliveryLive(props: { detail: WebhookDeliveryDetail; now: number
                   <td data-label="Receiver status">{a.status ?? '-'}</td>
                   <td data-label="Latency">{a.latency_ms === null ? '-' : `${a.latency_ms} ms`}</td>
                   <td data-label="Answer or error" class="wrap mono">
-                    {answerText(a.error, null, a.response_excerpt)}
+                    <AnswerText error={a.error} status={null} excerpt={a.response_excerpt} />
                   </td>
                 </tr>
               ))}

@@ -189,12 +189,19 @@ export function ErrorSummary(props: { failure: Failure }) {
 }
 
 /**
- * What the receiver answered, as the CLI says it: the status or the error, then the start of the
- * answer body (a 500 that says "database is locked" shows both). `max` cuts a long answer for a list.
+ * What the receiver answered: the status or the error, then the start of the answer body as sent
+ * (a 500 that says "database is locked" shows both). The body is shown as its bytes, in a `code`
+ * element, never quoted: a JSON answer reads as the JSON it was. `max` cuts a long answer for a list.
  */
-export function answerText(error: string | null, status: number | null, excerpt: string | null, max = Infinity): string {
+export function AnswerText(props: { error: string | null; status: number | null; excerpt: string | null; max?: number }) {
+  const { error, status, excerpt, max = Infinity } = props;
   const head = error ?? (status === null ? '' : String(status));
-  if (!excerpt) return head || '-';
+  if (!excerpt) return <>{head || '-'}</>;
   const cut = excerpt.length > max ? `${excerpt.slice(0, max)}…` : excerpt;
-  return `${head ? `${head}: ` : ''}"${cut}"`;
+  return (
+    <>
+      {head ? `${head}: ` : ''}
+      <code class="answer-body">{cut}</code>
+    </>
+  );
 }

@@ -9,6 +9,7 @@ import * as m0007 from './0007-pending-deliveries.js';
 import * as m0008 from './0008-claims-in-memory.js';
 import * as m0009 from './0009-one-status-index.js';
 import * as m0010 from './0010-in-flight-column.js';
+import * as m0011 from './0011-duplicate-sends.js';
 
 /** Append-only: a shipped migration is never edited; a change is a new numbered file listed here. */
 export const MIGRATIONS: ReadonlyArray<{ version: number; name: string; up: (db: Database) => void }> = [
@@ -22,6 +23,7 @@ export const MIGRATIONS: ReadonlyArray<{ version: number; name: string; up: (db:
   { version: 8, name: '0008-claims-in-memory', up: m0008.up },
   { version: 9, name: '0009-one-status-index', up: m0009.up },
   { version: 10, name: '0010-in-flight-column', up: m0010.up },
+  { version: 11, name: '0011-duplicate-sends', up: m0011.up },
 ];
 
 /** The one runner: applies, in order, the migrations after version `from` up to `to` (default: the last). */

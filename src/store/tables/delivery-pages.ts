@@ -28,8 +28,8 @@ export interface DeliveryPage {
 export const COUNT_CAP = 10_000;
 
 const SELECT = `SELECT d.*, d.rowid AS seq, e.type AS event_type, e.scan_id AS scan_id, e.payload AS payload, e.created_at AS event_created_at,
-    (SELECT a.latency_ms FROM attempts a WHERE a.delivery_id = d.id ORDER BY a.number DESC, a.id DESC LIMIT 1) AS latency_ms,
-    (SELECT a.response_excerpt FROM attempts a WHERE a.delivery_id = d.id ORDER BY a.number DESC, a.id DESC LIMIT 1) AS response_excerpt
+    (SELECT a.latency_ms FROM attempts a WHERE a.delivery_id = d.id AND a.duplicate_send = 0 ORDER BY a.number DESC, a.id DESC LIMIT 1) AS latency_ms,
+    (SELECT a.response_excerpt FROM attempts a WHERE a.delivery_id = d.id AND a.duplicate_send = 0 ORDER BY a.number DESC, a.id DESC LIMIT 1) AS response_excerpt
   FROM deliveries d JOIN events e ON e.id = d.event_id`;
 
 /**

@@ -50,6 +50,8 @@ export interface AttemptRow {
   error: string | null;
   response_excerpt: string | null;
   request_headers: string | null;
+  /** 1: a second send of attempt `number` by chaos --duplicate (WH-8), not an attempt of its own. */
+  duplicate_send: number;
 }
 
 /** What an attempt's outcome writes to its delivery. */

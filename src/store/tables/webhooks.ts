@@ -18,8 +18,8 @@ export function webhookStatements(db: Db) {
     WHERE app_id = @app_id AND host_user_ref = @host_user_ref AND type = 'scan.results_available' AND redacted_at IS NULL`);
 
   const insertAttempt = db.prepare<Omit<AttemptRow, 'id'>>(
-    `INSERT INTO attempts (delivery_id, event_id, number, url, started_at, status, latency_ms, error, response_excerpt, request_headers)
-     VALUES (@delivery_id, @event_id, @number, @url, @started_at, @status, @latency_ms, @error, @response_excerpt, @request_headers)`,
+    `INSERT INTO attempts (delivery_id, event_id, number, url, started_at, status, latency_ms, error, response_excerpt, request_headers, duplicate_send)
+     VALUES (@delivery_id, @event_id, @number, @url, @started_at, @status, @latency_ms, @error, @response_excerpt, @request_headers, @duplicate_send)`,
   );
   const attemptsOf = db.prepare<[string], AttemptRow>('SELECT * FROM attempts WHERE delivery_id = ? ORDER BY number, id');
 

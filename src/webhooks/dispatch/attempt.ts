@@ -85,6 +85,7 @@ export function deliveryAttempter(deps: AttemptDeps): (row: DeliveryWithEvent, d
     if (deps.listening()) deps.emit(row, { object: 'delivery.attempt_started', outcome: 'in_flight', attempt: number, url });
 
     let outcome: SendOutcome;
+    let duplicate: SendOutcome | undefined;
     if (!url) outcome = unsent('nowhere to send: the app has no webhook_url and no listener attached');
     else if (!secret) outcome = unsent('the app has no whsec_ signing secret');
     else if (verdict.action === 'drop') outcome = unsent('dropped by chaos');
@@ -93,11 +94,11 @@ export function deliveryAttempter(deps: AttemptDeps): (row: DeliveryWithEvent, d
     else {
       const { signal, timeoutMs } = run;
       outcome = await deps.send({ url, headers, body, timeoutMs, signal });
-      if (verdict.duplicate && !signal.aborted) await deps.send({ url, headers, body, timeoutMs, signal });
+      if (verdict.duplicate && !signal.aborted) duplicate = await deps.send({ url, headers, body, timeoutMs, signal });
       // The process is shutting down: leave the row in flight; the next start sends it again.
       if (signal.aborted) return;
     }
     if (run.stopping) return;
-    await deps.record({ row, number, url, startedAt, headers, outcome, epoch });
+    await deps.record({ row, number, url, startedAt, headers, outcome, epoch, ...(duplicate ? { duplicate } : {}) });
   };
 }

@@ -14,6 +14,8 @@ export interface FinishedAttempt {
   startedAt: number;
   headers: Record<string, string>;
   outcome: SendOutcome;
+  /** What the second send answered when chaos --duplicate sent the same bytes again (WH-8): recorded, never counted. */
+  duplicate?: SendOutcome;
   /** The claims' epoch when the delivery was claimed: a state replaced since then does not get this attempt. */
   epoch: number;
 }
@@ -38,20 +40,25 @@ type Counted = ReturnType<typeof countAttempt>;
 
 /** Writes the attempt and the delivery's new state; false when the delivery was cancelled meanwhile. */
 function writeAttempt(store: Store, item: FinishedAttempt, now: number, counted: Counted): boolean {
-  const { row, number, url, startedAt, headers, outcome } = item;
+  const { row, number, url, startedAt, headers, outcome, duplicate } = item;
   const { error, next, status } = counted;
-  store.webhooks.insertAttempt({
-    delivery_id: row.id,
-    event_id: row.event_id,
-    number,
-    url: url ?? '',
-    started_at: startedAt,
-    status: outcome.status,
-    latency_ms: outcome.latencyMs,
-    error,
-    response_excerpt: outcome.excerpt,
-    request_headers: JSON.stringify(headers),
-  });
+  const send = (sent: SendOutcome, sendError: string | null, duplicateSend: boolean) =>
+    store.webhooks.insertAttempt({
+      delivery_id: row.id,
+      event_id: row.event_id,
+      number,
+      url: url ?? '',
+      started_at: startedAt,
+      status: sent.status,
+      latency_ms: sent.latencyMs,
+      error: sendError,
+      response_excerpt: sent.excerpt,
+      request_headers: JSON.stringify(headers),
+      duplicate_send: duplicateSend ? 1 : 0,
+    });
+  send(outcome, error, false);
+  // The second send of the same bytes is shown with its own answer; the first decides the delivery.
+  if (duplicate) send(duplicate, countAttempt({ ...item, outcome: duplicate }, now).error, true);
   // Never resurrects a delivery cancelled while this attempt was on the wire.
   return store.webhooks.finish(
     { id: row.id, status, attempts: number, next_attempt_at: next, last_status: outcome.status, last_error: error },

@@ -283,9 +283,9 @@ describe('web console', () => {
     expect(res.html).toContain('Deleted 0 stored results of <code>member_1</code>');
   });
 
-  it("the receiver's answer: the list and the delivery page show its status and the start of its body, as the CLI does", async () => {
+  it("the receiver's answer: the list and the delivery page show its status and the start of its body as sent, never quoted", async () => {
     const emu = testEmulator();
-    const receiver = await startReceiver(DEMO.webhookSecret, () => ({ status: 500, body: 'database is locked' }));
+    const receiver = await startReceiver(DEMO.webhookSecret, () => ({ status: 500, body: '{"error":"database is locked"}' }));
     try {
       const cookie = await signIn(emu);
       await setWebhookUrl(emu, receiver.url);
@@ -293,12 +293,45 @@ describe('web console', () => {
       await emu.advance(0);
       await receiver.waitFor(1);
       const [delivery] = emu.store.webhooks.deliveries({ app_id: DEMO.appId });
-      expect((await get(emu, '/deliveries', cookie)).html).toContain(
-        '<td data-label="Receiver answered" class="wrap">500: &quot;database is locked&quot;</td>',
-      );
-      expect((await get(emu, `/deliveries/${delivery!.id}`, cookie)).html).toContain(
-        '<td data-label="Answer or error" class="wrap mono">HTTP 500: &quot;database is locked&quot;</td>',
-      );
+      const body = '<code class="answer-body">{&quot;error&quot;:&quot;database is locked&quot;}</code>';
+      const list = (await get(emu, '/deliveries', cookie)).html;
+      expect(list).toContain(`<td data-label="Receiver answered" class="wrap">500: ${body}</td>`);
+      const page = (await get(emu, `/deliveries/${delivery!.id}`, cookie)).html;
+      expect(page).toContain(`<td data-label="Answer or error" class="wrap mono">HTTP 500: ${body}</td>`);
+      for (const html of [list, page]) expect(html).not.toContain('&quot;{');
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it("WH-8: a send that webhook chaos --duplicate makes is shown as a send of its delivery's attempt, marked; the list keeps the first answer", async () => {
+    const emu = testEmulator();
+    let sends = 0;
+    const receiver = await startReceiver(DEMO.webhookSecret, () =>
+      (sends += 1) === 1 ? { status: 200, body: 'first' } : { status: 409, body: 'again' },
+    );
+    try {
+      const cookie = await signIn(emu);
+      await setWebhookUrl(emu, receiver.url);
+      expect((await emu.call('PUT', `/_scanctl/apps/${DEMO.appId}/chaos`, { json: { duplicate: 1, seed: 1 } })).status).toBe(200);
+      scan(emu, 'member_1', 'scan_1');
+      await emu.advance(0);
+      await receiver.waitFor(2);
+      const [delivery] = emu.store.webhooks.deliveries({ app_id: DEMO.appId });
+      const detail = (await emu.call('GET', `/_scanctl/webhooks/deliveries/${delivery!.id}`)).body as {
+        status: string;
+        attempts: number;
+        attempt_log: Array<{ number: number; status: number; duplicate_send: boolean; response_excerpt: string }>;
+      };
+      expect(detail).toMatchObject({ status: 'succeeded', attempts: 1 });
+      expect(detail.attempt_log.map((a) => [a.number, a.status, a.duplicate_send, a.response_excerpt])).toEqual([
+        [1, 200, false, 'first'],
+        [1, 409, true, 'again'],
+      ]);
+      const page = (await get(emu, `/deliveries/${delivery!.id}`, cookie)).html;
+      expect(page).toContain('<td data-label="#">1<span class="muted"> duplicate send</span></td>');
+      expect(page).toContain('<code class="answer-body">again</code>');
+      expect((await get(emu, '/deliveries', cookie)).html).toContain('200: <code class="answer-body">first</code>');
     } finally {
       await receiver.close();
     }

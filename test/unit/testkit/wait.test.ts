@@ -22,7 +22,7 @@ describe("startEmulator's waitForDeliveries with a target: webhook wait's implem
   it('CHOICE-41, WH-9: playRetries plays the retry at its due time on the frozen clock, and it is acknowledged', async () => {
     await using emu = await emulatorTo((n) => (n === 1 ? 500 : 204));
     const scan = await emu.simulateScan({ user: 'member_1' });
-    const [delivery] = await emu.waitForDeliveries({ scanId: scan.scan_id!, playRetries: true });
+    const [delivery] = await emu.waitForDeliveries({ scanId: scan.scan_id, playRetries: true });
     expect(delivery!.attempt_log.map((a) => [a.status, a.started_at])).toEqual([
       [500, START],
       [204, new Date(Date.parse(START) + WEBHOOK_RETRY_GAPS_MS[0]!).toISOString()],
@@ -42,5 +42,17 @@ describe("startEmulator's waitForDeliveries with a target: webhook wait's implem
     await expect(emu.waitForDeliveries({ scanId: 'scn_none' })).rejects.toThrow(/\(none\): no delivery/);
     // No target: the app's deliveries, here the one exhausted above.
     expect((await emu.waitForDeliveries({ until: 'exhausted' })).map((d) => d.attempts)).toEqual([17]);
+  });
+
+  it("a refused scan's null scan_id filters to nothing and its wait rejects at once, never the whole app's", async () => {
+    await using emu = await emulatorTo(() => 204);
+    await emu.simulateScan({ user: 'member_3' });
+    expect(await emu.waitForDeliveries()).not.toHaveLength(0);
+    const refused = await emu.simulateScan({ user: 'member_4', bundleId: 'com.example.other' });
+    expect(refused).toMatchObject({ state: 'refused', scan_id: null, refusal: { step: 'enroll', code: 'attestation_invalid' } });
+    expect(await emu.deliveries({ scanId: refused.scan_id })).toEqual([]);
+    await expect(emu.waitForDeliveries({ scanId: refused.scan_id, timeoutMs: 60_000 })).rejects.toThrow(
+      /scanId is null: the simulated scan was refused/,
+    );
   });
 });

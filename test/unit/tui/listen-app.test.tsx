@@ -76,6 +76,7 @@ const detail: WebhookDeliveryDetail = {
       latency_ms: 12,
       error: 'HTTP 500',
       response_excerpt: '{"error":"db down"}',
+      duplicate_send: false,
     },
   ],
 };
@@ -204,6 +205,19 @@ describe('webhook listen TUI', () => {
     expect(frame).toContain('answer: {"error":"db down"}');
     ui.stdin.write('\u001b');
     await ui.frame(has('enter details'));
+    ui.unmount();
+  });
+
+  it('WH-8: a send that chaos --duplicate made shows in the detail as a send of its attempt, marked, with its own answer', async () => {
+    const first = detail.attempt_log[0]!;
+    const again = { ...first, status: 409, error: 'HTTP 409', response_excerpt: 'again', duplicate_send: true };
+    const { ui, f } = app({ loadDetail: async () => ({ ...detail, attempt_log: [first, again] }) });
+    f.push(base);
+    await ui.frame(has('evt_1'));
+    ui.stdin.write('\r');
+    const frame = await ui.frame(has('answer: again'));
+    expect(frame).toContain('#1 duplicate send 11-22 10:00:00  409');
+    expect(frame).toContain('answer: {"error":"db down"}');
     ui.unmount();
   });
 

@@ -35,7 +35,7 @@ export function renderDetail(d: WebhookDeliveryDetail): string {
       columns(
         ['#', 'STARTED', 'STATUS', 'LATENCY', 'ERROR', "RECEIVER'S ANSWER"],
         d.attempt_log.map((a) => [
-          String(a.number),
+          a.duplicate_send ? `${a.number} dup` : String(a.number),
           a.started_at,
           a.status === null ? '---' : String(a.status),
           a.latency_ms === null ? '' : `${a.latency_ms} ms`,
