@@ -1,7 +1,17 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { alive, CLIENTS, clientEnv, hasJavaAndJunit, installJavaClient, JUNIT, processesNaming, runIn } from '../helpers/clients.js';
+import {
+  alive,
+  CLIENTS,
+  clientEnv,
+  expectEmulatorGoneAfterKill,
+  hasJavaAndJunit,
+  installJavaClient,
+  JUNIT,
+  processesNaming,
+  runIn,
+} from '../helpers/clients.js';
 import { tempDir } from '../helpers/temp.js';
 
 const available = hasJavaAndJunit();
@@ -85,14 +95,7 @@ describe.skipIf(!available)(
     it('CHOICE-50: a test run killed with -9 leaves no emulator: serve stops when its stdin pipe closes', { timeout: 60_000 }, async () => {
       const tmp = tempDir('scanctl-client-java-killed-');
       const ran = await runIn(dir, 'java', ['-cp', classPath, 'scanctl.Child', 'killed'], clientEnv({ TMPDIR: tmp }));
-      const pid = Number(ran.output.trim().split('\n')[0]);
-      expect(pid, ran.output).toBeGreaterThan(0);
-      const deadline = Date.now() + 15_000;
-      while (alive(pid) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
-      expect(alive(pid), `emulator ${pid} outlived its killed test run`).toBe(false);
-      const left = readdirSync(tmp);
-      expect(left).toHaveLength(1);
-      expect(readdirSync(join(tmp, left[0]!), { recursive: true }).sort()).toEqual(['.scanctl', 'stderr.log']);
+      await expectEmulatorGoneAfterKill(ran.output, tmp);
     });
   },
 );

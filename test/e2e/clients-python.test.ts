@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { cpSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -6,28 +5,14 @@ import {
   alive,
   CLIENTS,
   clientEnv,
+  expectEmulatorGoneAfterKill,
   hasDebianPython,
   installPythonClient,
   processesNaming,
+  runIn,
   scanctlBinForClients,
 } from '../helpers/clients.js';
 import { tempDir } from '../helpers/temp.js';
-
-interface Ran {
-  code: number | null;
-  output: string;
-}
-
-function runIn(cwd: string, command: string, args: string[], env: Record<string, string>): Promise<Ran> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let output = '';
-    child.stdout.on('data', (chunk) => (output += chunk));
-    child.stderr.on('data', (chunk) => (output += chunk));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, output }));
-  });
-}
 
 /**
  * clients/python as a Python team gets it: copied outside the repository, pip-installed from the
@@ -96,15 +81,7 @@ describe.skipIf(!hasDebianPython())('clients/python: the pytest plugin, installe
     ].join('\n');
     const tmp = tempDir('scanctl-client-python-killed-');
     const ran = await runIn(dir, python, ['-c', script], clientEnv({ TMPDIR: tmp }));
-    const pid = Number(ran.output.trim().split('\n')[0]);
-    expect(pid, ran.output).toBeGreaterThan(0);
-    const deadline = Date.now() + 15_000;
-    while (alive(pid) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(alive(pid), `emulator ${pid} outlived its killed test run`).toBe(false);
-    // What no teardown ran to remove: the library's folder for serve (its stderr log; serve removed its own record).
-    const left = readdirSync(tmp);
-    expect(left).toHaveLength(1);
-    expect(readdirSync(join(tmp, left[0]!), { recursive: true }).sort()).toEqual(['.scanctl', 'stderr.log']);
+    await expectEmulatorGoneAfterKill(ran.output, tmp);
   });
 
   it('the scanctl it was handed is the one helper gives (SCANCTL_BIN)', () => {

@@ -1,7 +1,7 @@
 import { cpSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { alive, CLIENTS, hasTool, installRubyClient, processesNaming, runIn } from '../helpers/clients.js';
+import { alive, CLIENTS, expectEmulatorGoneAfterKill, hasTool, installRubyClient, processesNaming, runIn } from '../helpers/clients.js';
 import { tempDir } from '../helpers/temp.js';
 
 const hasRuby = hasTool('ruby') && hasTool('gem');
@@ -47,13 +47,6 @@ describe.skipIf(!hasRuby)(`clients/ruby: the gem, built and installed from a cop
     const tmp = tempDir('scanctl-client-ruby-killed-');
     const script = 'require "scanctl"; e = Scanctl.start; puts e.pid; $stdout.flush; Process.kill("KILL", Process.pid)';
     const ran = await runIn(dir, 'ruby', ['-e', script], { ...env, TMPDIR: tmp });
-    const pid = Number(ran.output.trim().split('\n')[0]);
-    expect(pid, ran.output).toBeGreaterThan(0);
-    const deadline = Date.now() + 15_000;
-    while (alive(pid) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(alive(pid), `emulator ${pid} outlived its killed test run`).toBe(false);
-    const left = readdirSync(tmp);
-    expect(left).toHaveLength(1);
-    expect(readdirSync(join(tmp, left[0]!), { recursive: true }).sort()).toEqual(['.scanctl', 'stderr.log']);
+    await expectEmulatorGoneAfterKill(ran.output, tmp);
   });
 });

@@ -3,6 +3,7 @@ import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync }
 import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { expect } from 'vitest';
 import { ENVIRONMENT } from '../../src/contract/environment.js';
 import { tempDir } from './temp.js';
 
@@ -194,4 +195,21 @@ export function processesNaming(needle: string): string[] {
         return [];
       }
     });
+}
+
+/**
+ * A test run killed with -9 that printed its emulator's pid first: that emulator stops by itself
+ * (serve's stdin pipe closed with the run), and only the library's folder for serve is left in `tmp`
+ * (its stderr log; serve removed its own record), which no teardown ran to remove.
+ */
+export async function expectEmulatorGoneAfterKill(output: string, tmp: string): Promise<void> {
+  const pid = Number(output.trim().split('\n')[0]);
+  expect(pid, output).toBeGreaterThan(0);
+  // A pid that is not our child has no exit event to wait on: bounded polling of /proc.
+  const deadline = Date.now() + 15_000;
+  while (alive(pid) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+  expect(alive(pid), `emulator ${pid} outlived its killed test run`).toBe(false);
+  const left = readdirSync(tmp);
+  expect(left).toHaveLength(1);
+  expect(readdirSync(join(tmp, left[0]!), { recursive: true }).sort()).toEqual(['.scanctl', 'stderr.log']);
 }
