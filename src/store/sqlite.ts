@@ -16,7 +16,6 @@ export function openSqlite(path: string, options: Database.Options = {}): Databa
     process.dlopen(addon, runtimeFile('better_sqlite3.node'));
     executableAddon = addon.exports;
   }
-  // @types/better-sqlite3 (7.6) types nativeBinding as a path; better-sqlite3 13 also takes the addon itself (lib/binding.js).
-  // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion
+  // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- @types/better-sqlite3 7.6 types nativeBinding as a path; better-sqlite3 13 also takes the addon object (lib/binding.js)
   return new Database(path, { ...options, nativeBinding: executableAddon as string });
 }
