@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { ControlClient } from '../client/control.js';
 import { ApiCallError, ConnectionError } from '../client/http.js';
+import type { FetchLike } from '../client/node-request.js';
 import { DEFAULT_HOST, DEFAULT_PORT, findServeState } from '../emulator/serve-state.js';
 import { UserError } from './errors.js';
 import { EXIT } from './exit-codes.js';
@@ -94,8 +95,13 @@ export class CommandContext {
     );
   }
 
+  /** What sends the client's requests (CliIo.request, else its fetch). */
+  get http(): FetchLike {
+    return this.io.request ?? this.io.fetch;
+  }
+
   control(): ControlClient {
-    this.controlPlane ??= new ControlClient(this.baseUrl, this.io.fetch);
+    this.controlPlane ??= new ControlClient(this.baseUrl, this.http);
     return this.controlPlane;
   }
 

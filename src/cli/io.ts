@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { FetchLike } from '../client/api.js';
+import { requestOverNode, type FetchLike, type WebFetch } from '../client/node-request.js';
 
 /** Where a command writes: process.stdout in a shell, a string buffer in a test. */
 export interface OutStream {
@@ -22,7 +22,10 @@ export interface CliIo {
   cwd: string;
   /** The path this scanctl was started from (process.argv[1]: bin/scanctl.js, a symlink to it, the single executable); tests leave it out. */
   launcher?: string;
-  fetch: FetchLike;
+  /** WHATWG fetch: `conform replay` sends recorded requests through it, its Headers checking what can be sent. */
+  fetch: WebFetch;
+  /** The client's requests: node:http in a shell (no undici to load); left out, `fetch` sends them. */
+  request?: FetchLike;
   /** Calls `listener` on Ctrl+C or SIGTERM; returns the function that stops listening. */
   onInterrupt(listener: () => void): () => void;
 }
@@ -31,11 +34,15 @@ export function processIo(): CliIo {
   return {
     stdout: process.stdout,
     stderr: process.stderr,
-    stdin: process.stdin,
+    // A getter: process.stdin makes its stream when first read, and most commands never read it.
+    get stdin() {
+      return process.stdin;
+    },
     env: process.env,
     cwd: process.cwd(),
     launcher: process.argv[1],
     fetch: (input, init) => fetch(input, init),
+    request: requestOverNode,
     onInterrupt(listener) {
       process.on('SIGINT', listener);
       process.on('SIGTERM', listener);

@@ -3,14 +3,14 @@ import { z } from 'zod';
 import { parseJson } from '../contract/parse-json.js';
 import { ApiCallError, ConnectionError, ContractError, describeFetchError } from './http.js';
 import { readErrorBody } from './read-error-body.js';
+import type { FetchLike, HttpAnswer } from './node-request.js';
 import { readServerSentEvents, type ServerSentEvent } from './sse.js';
 import { errorMessage } from '../util/caught.js';
 
 /** What an operation without a body schema may answer. */
 const NO_SCHEMA = z.unknown();
 
-/** `fetch` or anything shaped like it: tests pass the emulator's `app.request`. */
-export type FetchLike = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
+export type { FetchLike } from './node-request.js';
 
 type ParamsPart<O extends Operation> = keyof PathParams<O> extends never ? { params?: undefined } : { params: PathParams<O> };
 type BodyPart<O extends Operation> = O['request'] extends object ? { body: BodyInput<O> } : { body?: undefined };
@@ -62,7 +62,7 @@ export class ApiClient {
   }
 
   /** Sends an operation's request and returns the raw successful answer (bytes, a stream). */
-  async send<O extends Operation>(op: O, ...[input]: InputArgs<O>): Promise<Response> {
+  async send<O extends Operation>(op: O, ...[input]: InputArgs<O>): Promise<HttpAnswer> {
     const call = (input ?? {}) as CallOptions & { params?: Record<string, string>; query?: Record<string, unknown>; body?: unknown };
     const url = new URL(`${this.baseUrl}${fillPath(op.path, call.params)}`);
     for (const [name, value] of Object.entries(call.query ?? {}))
@@ -74,7 +74,7 @@ export class ApiClient {
     const signals = [call.signal, call.timeoutMs ? AbortSignal.timeout(call.timeoutMs) : undefined].filter(
       (s): s is AbortSignal => s !== undefined,
     );
-    let response: Response;
+    let response: HttpAnswer;
     try {
       response = await this.fetchImpl(url.toString(), {
         method: op.method.toUpperCase(),

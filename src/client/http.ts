@@ -1,6 +1,7 @@
 import type { ErrorBody } from '../contract/errors.js';
 import type { Operation } from '../contract/operation.js';
 import { errorCode, errorMessage } from '../util/caught.js';
+import type { HttpAnswer } from './node-request.js';
 
 /** The base URL could not be reached at all. */
 export class ConnectionError extends Error {
@@ -20,7 +21,7 @@ export class ApiCallError extends Error {
     readonly error: ErrorBody['error'] | null,
     readonly method: string,
     readonly path: string,
-    readonly headers: Headers,
+    readonly headers: HttpAnswer['headers'],
   ) {
     super(error ? `${error.type} ${error.code}: ${error.message}` : `HTTP ${status} without the service's error body`);
     this.name = 'ApiCallError';

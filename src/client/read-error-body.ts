@@ -1,8 +1,9 @@
 import { ErrorBody } from '../contract/errors.js';
 import { parseJson } from '../contract/parse-json.js';
+import type { HttpAnswer } from './node-request.js';
 
 /** The spec's error body of a failed answer, or null when it sent something else. */
-export async function readErrorBody(response: Response): Promise<ErrorBody['error'] | null> {
+export async function readErrorBody(response: HttpAnswer): Promise<ErrorBody['error'] | null> {
   let text: string;
   try {
     text = await response.text();

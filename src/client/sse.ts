@@ -1,3 +1,5 @@
+import type { HttpAnswer } from './node-request.js';
+
 /** One server-sent event: its name (`message` when none was given), data and id. */
 export interface ServerSentEvent<T = string> {
   event: string;
@@ -10,7 +12,7 @@ export interface ServerSentEvent<T = string> {
  * lines joined by newlines, `id:`, comments, CRLF or LF), calling `onEvent` for each event with data.
  * The one reader of every stream scanctl follows (deliveries, the request log).
  */
-export async function readServerSentEvents(response: Response, onEvent: (event: ServerSentEvent) => void): Promise<void> {
+export async function readServerSentEvents(response: HttpAnswer, onEvent: (event: ServerSentEvent) => void): Promise<void> {
   if (!response.body) return;
   const decoder = new TextDecoder();
   let buffer = '';
@@ -32,21 +34,16 @@ export async function readServerSentEvents(response: Response, onEvent: (event: 
     else if (field === 'data') data.push(value);
     else if (field === 'id') id = value;
   };
-  const reader: ReadableStreamDefaultReader<Uint8Array> = response.body.getReader();
-  try {
-    for (let read = await reader.read(); !read.done; read = await reader.read()) {
-      buffer += decoder.decode(read.value, { stream: true });
-      let end: number;
-      while ((end = buffer.search(/\r\n|\n|\r/)) >= 0) {
-        // A CR at the very end may be the first half of a CRLF still on its way.
-        if (buffer[end] === '\r' && end === buffer.length - 1) break;
-        const next = buffer[end] === '\r' && buffer[end + 1] === '\n' ? end + 2 : end + 1;
-        line(buffer.slice(0, end));
-        buffer = buffer.slice(next);
-      }
+  // for await cancels (a ReadableStream) or destroys (a node stream) a body left early: an error in onEvent.
+  for await (const chunk of response.body) {
+    buffer += decoder.decode(chunk, { stream: true });
+    let end: number;
+    while ((end = buffer.search(/\r\n|\n|\r/)) >= 0) {
+      // A CR at the very end may be the first half of a CRLF still on its way.
+      if (buffer[end] === '\r' && end === buffer.length - 1) break;
+      const next = buffer[end] === '\r' && buffer[end + 1] === '\n' ? end + 2 : end + 1;
+      line(buffer.slice(0, end));
+      buffer = buffer.slice(next);
     }
-  } finally {
-    // Like for await: a stream left early (an error in onEvent) is cancelled, not left open.
-    await reader.cancel().catch(() => undefined);
   }
 }

@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { FetchLike } from '../client/api.js';
+import type { WebFetch } from '../client/node-request.js';
 import { CONTROL_PREFIX } from '../contract/control.js';
 
 /** One request of a probe to the target's public routes and what came back (the body as text). */
@@ -29,10 +29,10 @@ export class ExchangeLog {
 
   constructor(
     private readonly maxPerSecond: number,
-    private readonly inner: FetchLike = (input, init) => fetch(input, init),
+    private readonly inner: WebFetch = (input, init) => fetch(input, init),
   ) {}
 
-  readonly fetch: FetchLike = async (input, init) => {
+  readonly fetch: WebFetch = async (input, init) => {
     const url = new URL(input instanceof Request ? input.url : String(input));
     const isPublic = !url.pathname.startsWith(CONTROL_PREFIX);
     if (isPublic && !this.unpaced) await this.waitForSlot();

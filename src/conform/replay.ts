@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { FetchLike } from '../client/api.js';
+import type { WebFetch } from '../client/node-request.js';
 import { realTimer, type WaitTimer } from '../client/wait.js';
 import type { CassetteExchange } from '../contract/conformance.js';
 import { ConnectionError, describeFetchError } from '../client/http.js';
@@ -17,7 +17,7 @@ export interface ReplayOptions {
    * recording's did, however slowly the target answers.
    */
   paced: boolean;
-  fetch?: FetchLike;
+  fetch?: WebFetch;
   /** Real time: tests pass one that moves only when slept on or when a request takes time. */
   timer?: WaitTimer;
 }
@@ -38,7 +38,7 @@ export interface ReplayReport {
 export class CassetteReplay {
   private readonly bindings = new Map<string, string>();
   private readonly run = randomBytes(3).toString('hex');
-  private readonly fetchImpl: FetchLike;
+  private readonly fetchImpl: WebFetch;
 
   constructor(private readonly options: ReplayOptions) {
     this.fetchImpl = options.fetch ?? ((input, init) => fetch(input, init));

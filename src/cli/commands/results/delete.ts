@@ -13,7 +13,7 @@ export function register(group: Command): void {
       ctx.requireKnownEmulator('results delete');
       const baseUrl = ctx.baseUrl;
       const key = await ctx.secretKey(flags.key);
-      const result = await deleteResults(baseUrl, key, flags.user, ctx.io.fetch);
+      const result = await deleteResults(baseUrl, key, flags.user, ctx.http);
       ctx.print(result, (r) => `deleted ${r.deleted} stored result${r.deleted === 1 ? '' : 's'} of ${r.host_user_ref}`);
     });
 }

@@ -132,7 +132,7 @@ async function play(
       toSimulateOptions(flags, {
         ...given,
         baseUrl: ctx.baseUrl,
-        fetch: ctx.io.fetch,
+        fetch: ctx.http,
         signal: interrupt.signal,
         count,
         offlineLateMs: flags.offlineLate ?? null,

@@ -28,7 +28,7 @@ export function register(group: Command): void {
           // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- the service judges a scope (400 parameter_invalid), not the CLI: a newer service may know more
           ...(scopes ? { scopes: scopes as Scope[] } : {}),
         },
-        ctx.io.fetch,
+        ctx.http,
       );
       ctx.print(session, (s) =>
         table([

@@ -83,7 +83,7 @@ export function registerListen(group: Command): void {
         (e) => {
           for (const s of subscribers) s(e);
         },
-        ctx.io.fetch,
+        ctx.http,
       );
       const target = flags.forward ?? stream.ready.effective_url;
       // The listener this one took over says so and exits 7; this one says it too.
