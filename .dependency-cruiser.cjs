@@ -30,6 +30,7 @@ const CLI_ENTRY = `^src/(${[
   'cli/http-url',
   'cli/option-env',
   'client/http',
+  'client/node-request',
   'util/caught',
   'util/package-root',
   'util/executable',
