@@ -1,3 +1,4 @@
+import type BetterSqlite3 from 'better-sqlite3';
 import { chmodSync, existsSync } from 'node:fs';
 import { CHOICES } from '../../contract/choices.js';
 import type { Db } from '../../store/db.js';
@@ -60,30 +61,71 @@ export function findCheckpoint(db: Db, idOrName: string): CheckpointRow | undefi
   return db.prepare<[string, string], CheckpointRow>(`SELECT ${COLUMNS} FROM ${CATALOG} WHERE id = ? OR name = ?`).get(idOrName, idOrName);
 }
 
+/**
+ * What a restore asks every time, kept per connection: the tables of `main` and their shapes (its
+ * schema is made by the migrations when the database opens and stays so for the connection's
+ * life), and the statements of each table's copy back. A test suite restores after every test:
+ * preparing ~40 statements each time was half of a restore. dropCheckpoint forgets the statements
+ * that name the copies it drops.
+ */
+class RestoreCache {
+  tables: string[] | undefined;
+  readonly shapes = new Map<string, { columns: string[]; rowidColumn: boolean }>();
+  private readonly statements = new Map<string, Statement>();
+
+  constructor(private readonly db: Db) {}
+
+  statement(sql: string): Statement {
+    let statement = this.statements.get(sql);
+    if (!statement) this.statements.set(sql, (statement = this.db.prepare(sql)));
+    return statement;
+  }
+
+  forget(id: string): void {
+    for (const sql of this.statements.keys()) if (sql.includes(id)) this.statements.delete(sql);
+  }
+}
+
+type Statement = BetterSqlite3.Statement<unknown[]>;
+const restoreCaches = new WeakMap<Db, RestoreCache>();
+
+function cacheOf(db: Db): RestoreCache {
+  let cache = restoreCaches.get(db);
+  if (!cache) restoreCaches.set(db, (cache = new RestoreCache(db)));
+  return cache;
+}
+
 /** The tables of `main` a checkpoint copies: every one (derived included: copied, not rebuilt) but SQLite's own. */
 export function stateTables(db: Db): string[] {
-  return db
+  const cache = cacheOf(db);
+  cache.tables ??= db
     .prepare<[], string>("SELECT name FROM main.sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
     .pluck()
     .all();
+  return [...cache.tables];
 }
 
 /** AUTOINCREMENT counters: restored too, so that ids issued after a restore are the ones issued after the checkpoint. */
 const SEQUENCE = 'sqlite_sequence';
 
 function hasSequence(db: Db, schema: string): boolean {
-  return db.prepare(`SELECT 1 FROM ${schema}.sqlite_master WHERE name = '${SEQUENCE}'`).get() !== undefined;
+  return cacheOf(db).statement(`SELECT 1 FROM ${schema}.sqlite_master WHERE name = '${SEQUENCE}'`).get() !== undefined;
 }
 
 const copyName = (id: string, table: string) => `${SCHEMA}.${quote(`${id}:${table}`)}`;
 
 /** A table's columns, and whether its rowid is one of them (an INTEGER PRIMARY KEY): else a copy keeps it as `_rowid`. */
 function shapeOf(db: Db, table: string): { columns: string[]; rowidColumn: boolean } {
+  const { shapes } = cacheOf(db);
+  const known = shapes.get(table);
+  if (known) return known;
   const info = db
     .prepare<[], { name: string; type: string; pk: number }>(`SELECT name, type, pk FROM pragma_table_info(${quoteLiteral(table)}, 'main')`)
     .all();
   const keys = info.filter((c) => c.pk > 0);
-  return { columns: info.map((c) => quote(c.name)), rowidColumn: keys.length === 1 && keys[0]!.type.toUpperCase() === 'INTEGER' };
+  const shape = { columns: info.map((c) => quote(c.name)), rowidColumn: keys.length === 1 && keys[0]!.type.toUpperCase() === 'INTEGER' };
+  shapes.set(table, shape);
+  return shape;
 }
 
 /**
@@ -123,6 +165,7 @@ export function dropCheckpoint(db: Db, id: string): void {
     for (const copy of copies) db.exec(`DROP TABLE ${SCHEMA}.${quote(copy)}`);
     db.prepare(`DELETE FROM ${CATALOG} WHERE id = ?`).run(id);
   })();
+  cacheOf(db).forget(id);
   giveSpaceBack(db);
 }
 
@@ -148,20 +191,23 @@ function giveSpaceBack(db: Db): void {
  * consistent state of this very schema (the caller turns them off around its transaction).
  */
 export function copyBack(db: Db, id: string, tables: readonly string[], changed?: (table: string) => string): void {
+  const cache = cacheOf(db);
   for (const table of tables) {
     const { columns, rowidColumn } = shapeOf(db, table);
     const into = rowidColumn ? columns : ['rowid', ...columns];
     const from = rowidColumn ? columns : ['_rowid', ...columns];
     const only = changed ? ` WHERE _rowid IN (${changed(table)})` : '';
-    db.exec(`DELETE FROM main.${quote(table)}${changed ? ` WHERE rowid IN (${changed(table)})` : ''}`);
-    db.exec(
-      `INSERT INTO main.${quote(table)} (${into.join(', ')}) SELECT ${from.join(', ')} FROM ${copyName(id, table)}${only} ORDER BY _rowid`,
-    );
+    cache.statement(`DELETE FROM main.${quote(table)}${changed ? ` WHERE rowid IN (${changed(table)})` : ''}`).run();
+    cache
+      .statement(
+        `INSERT INTO main.${quote(table)} (${into.join(', ')}) SELECT ${from.join(', ')} FROM ${copyName(id, table)}${only} ORDER BY _rowid`,
+      )
+      .run();
   }
   if (hasSequence(db, 'main')) {
-    db.exec(`DELETE FROM main.${SEQUENCE}`);
-    const copied = db.prepare(`SELECT 1 FROM ${SCHEMA}.sqlite_master WHERE name = ?`).get(`${id}:${SEQUENCE}`) !== undefined;
-    if (copied) db.exec(`INSERT INTO main.${SEQUENCE} (name, seq) SELECT name, seq FROM ${copyName(id, SEQUENCE)}`);
+    cache.statement(`DELETE FROM main.${SEQUENCE}`).run();
+    const copied = cache.statement(`SELECT 1 FROM ${SCHEMA}.sqlite_master WHERE name = ?`).get(`${id}:${SEQUENCE}`) !== undefined;
+    if (copied) cache.statement(`INSERT INTO main.${SEQUENCE} (name, seq) SELECT name, seq FROM ${copyName(id, SEQUENCE)}`).run();
   }
 }
 

@@ -147,6 +147,33 @@ describe('CHOICE-45: checkpoints of the whole state', () => {
     expect((await restore(emu, 'baseline')).body).toMatchObject({ id: second.body.id, name: 'baseline' });
   });
 
+  it('CHOICE-45: restores after every test, then the name taken again over another state: each restore gives its own checkpoint', async () => {
+    // A restore keeps its statements per connection: a checkpoint dropped and taken again must not
+    // be restored through the statements of the copies it replaced.
+    const emu = testEmulator();
+    await mint(emu, 'member_0');
+    const first = await exportText(emu);
+    await checkpoint(emu, 'baseline');
+    for (let test = 1; test <= 5; test++) {
+      await mint(emu, `member_${test}`);
+      expect((await restore(emu, 'baseline')).status).toBe(200);
+      expect(await exportText(emu)).toBe(first);
+    }
+    await mint(emu, 'member_kept');
+    const second = await exportText(emu);
+    await checkpoint(emu, 'baseline');
+    await mint(emu, 'member_after');
+    expect((await restore(emu, 'baseline')).status).toBe(200);
+    expect(await exportText(emu)).toBe(second);
+    expect((await emu.call('DELETE', '/_scanctl/state/checkpoints/baseline')).status).toBe(200);
+    await mint(emu, 'member_last');
+    await checkpoint(emu, 'baseline');
+    const third = await exportText(emu);
+    await mint(emu, 'member_gone');
+    expect((await restore(emu, 'baseline')).status).toBe(200);
+    expect(await exportText(emu)).toBe(third);
+  });
+
   it('CHOICE-45: an unknown checkpoint is 404 resource_missing; a bad name 400; no body is a checkpoint without a name', async () => {
     const emu = testEmulator();
     const unknown = await restore(emu, 'cp_nothing');
