@@ -144,3 +144,34 @@ def test_a_serve_that_fails_to_start_says_why(tmp_path):
 def test_the_rate_limit_is_off_as_in_every_test_run(scanctl):
     for n in range(120):  # serve's default is 100 a second per key
         scanctl.mint_session(f"member_{n}")
+
+
+def test_serve_asgi_runs_an_asgi_app_behind_the_webhook_url(scanctl):
+    pytest.importorskip("uvicorn", reason="serve_asgi needs uvicorn (Debian's python3-uvicorn)")
+    received = []
+
+    async def app(scope, receive, send):
+        assert scope["type"] == "http"
+        body = b""
+        while True:
+            message = await receive()
+            body += message.get("body", b"")
+            if not message.get("more_body"):
+                break
+        headers = {k.decode().lower(): v.decode() for k, v in scope["headers"]}
+        ok = lib.verify_signature(body, headers.get("service-signature"), scanctl.webhook_secret)
+        received.append((scope["path"], ok, json.loads(body)["type"]))
+        await send({"type": "http.response.start", "status": 204 if ok else 400, "headers": []})
+        await send({"type": "http.response.body", "body": b""})
+
+    with lib.serve_asgi(app) as url:
+        assert url.startswith("http://127.0.0.1:")
+        scanctl.set_webhook_url(url + "/asgi-hooks")
+        run = scanctl.simulate_scan("member_asgi")
+        assert run["ok"]
+        [delivery] = run["deliveries"]
+        assert [a["status"] for a in delivery["attempts"]] == [204]
+    assert received == [("/asgi-hooks", True, "scan.completed")]
+    # Stopped at the block's end: the port no longer answers.
+    with pytest.raises(OSError):
+        urllib.request.urlopen(url + "/asgi-hooks", timeout=2)
