@@ -5,6 +5,7 @@ import { alive, CLIENTS, expectEmulatorGoneAfterKill, hasTool, installRubyClient
 import { tempDir } from '../helpers/temp.js';
 
 const hasRuby = hasTool('ruby') && hasTool('gem');
+const hasRspec = hasTool('rspec');
 
 /**
  * clients/ruby as a Ruby team gets it: copied outside the repository, its gem built and installed
@@ -19,6 +20,8 @@ describe.skipIf(!hasRuby)(`clients/ruby: the gem, built and installed from a cop
   beforeAll(async () => {
     ({ dir, env } = await installRubyClient());
     cpSync(join(CLIENTS, 'ruby', 'test'), join(dir, 'test'), { recursive: true });
+    cpSync(join(CLIENTS, 'ruby', 'spec'), join(dir, 'spec'), { recursive: true });
+    cpSync(join(CLIENTS, 'ruby', '.rspec'), join(dir, '.rspec'));
   }, 120_000);
 
   it(
@@ -33,6 +36,22 @@ describe.skipIf(!hasRuby)(`clients/ruby: the gem, built and installed from a cop
       const emulators = readdirSync(record).map((file) => JSON.parse(readFileSync(join(record, file), 'utf8')) as { pid: number });
       expect(emulators).toHaveLength(1);
       expect(emulators.filter((e) => alive(e.pid))).toEqual([]);
+      expect(readdirSync(tmp)).toEqual([]);
+      expect(processesNaming(dir)).toEqual([]);
+    },
+  );
+
+  it.skipIf(!hasRspec)(
+    `CHOICE-50: under RSpec (Scanctl::RSpec.install): restored after each example, scanctl_no_restore kept, stopped after the suite${hasRspec ? '' : ' (skipped: no rspec)'}`,
+    { timeout: 120_000 },
+    async () => {
+      const record = tempDir('scanctl-client-ruby-rspec-record-');
+      const tmp = tempDir('scanctl-client-ruby-rspec-tmp-');
+      const ran = await runIn(dir, 'rspec', [], { ...env, SCANCTL_TEST_RECORD: record, TMPDIR: tmp });
+      expect(ran.code, ran.output).toBe(0);
+      expect(ran.output).toMatch(/\b5 examples, 0 failures\b/);
+      const [emulator] = readdirSync(record).map((file) => JSON.parse(readFileSync(join(record, file), 'utf8')) as { pid: number });
+      expect(emulator && alive(emulator.pid)).toBe(false);
       expect(readdirSync(tmp)).toEqual([]);
       expect(processesNaming(dir)).toEqual([]);
     },

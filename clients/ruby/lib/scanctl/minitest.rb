@@ -1,5 +1,6 @@
 require "minitest"
 require "scanctl"
+require "scanctl/shared"
 
 module Scanctl
   # Minitest: `include Scanctl::Minitest` in a test class gives its tests `scanctl`, the process's one
@@ -38,27 +39,5 @@ module Scanctl
       super
       scanctl.restore(Scanctl.baseline) unless self.class.scanctl_no_restore?
     end
-  end
-
-  @shared_lock = Mutex.new
-
-  # The process's one emulator (Scanctl.start with options once), stopped at the end of the run.
-  def self.emulator(**options)
-    @shared_lock.synchronize do
-      @shared ||= begin
-        emulator = start(**options)
-        if defined?(::Minitest.after_run)
-          ::Minitest.after_run { emulator.stop }
-        else
-          at_exit { emulator.stop }
-        end
-        emulator
-      end
-    end
-  end
-
-  # The checkpoint every test is restored to: taken at the first call (the first test's setup).
-  def self.baseline
-    @baseline ||= emulator.checkpoint("ruby-suite")
   end
 end

@@ -1,4 +1,5 @@
 require "scanctl"
+require "scanctl/shared"
 
 module Scanctl
   # RSpec: `Scanctl::RSpec.install(config)` in spec_helper's RSpec.configure block (or
