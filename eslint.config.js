@@ -4,6 +4,28 @@ import js from '@eslint/js';
 import { defineConfig } from 'eslint/config';
 import tseslint from 'typescript-eslint';
 
+/**
+ * No error is told apart by its message text: by its class, or by its code (SQLITE_FULL, SQLITE_IOERR_*, ENOSPC,
+ * MODULE_NOT_FOUND; errorCode in src/util/caught.ts). A message is quoted to a person, never read. Where an error has
+ * no code, an inline disable says so.
+ */
+const READS = 'includes|startsWith|endsWith|match|matchAll|indexOf|search';
+const NO_MESSAGE_TEXT = [
+  // error.message.includes('...'), String(error.message).startsWith('...'), errorMessage(error).match(/.../)
+  `CallExpression[callee.property.name=/^(${READS})$/][callee.object.property.name='message']`,
+  `CallExpression[callee.property.name=/^(${READS})$/][callee.object.callee.name='String'][callee.object.arguments.0.property.name='message']`,
+  `CallExpression[callee.property.name=/^(${READS})$/][callee.object.callee.name='errorMessage']`,
+  // /.../.test(error.message), /.../.exec(errorMessage(error))
+  `CallExpression[callee.property.name=/^(test|exec)$/][arguments.0.property.name='message']`,
+  `CallExpression[callee.property.name=/^(test|exec)$/][arguments.0.callee.name='errorMessage']`,
+  // error.message === '...' (a comparison with undefined or null asks whether there is one)
+  `BinaryExpression[operator=/^[!=]==?$/][left.property.name='message'][right.value=type(string)]`,
+  `BinaryExpression[operator=/^[!=]==?$/][right.property.name='message'][left.value=type(string)]`,
+].map((selector) => ({
+  selector,
+  message: "Tell an error by its class or its code (errorCode, src/util/caught.ts), not its message's text.",
+}));
+
 export default defineConfig(
   { ignores: ['dist/', 'dist-check/', 'coverage/', '**/*.d.ts', 'examples/**/*.js', '.github/workflows/'] },
   js.configs.recommended,
@@ -46,7 +68,7 @@ export default defineConfig(
         module: 'writable',
       },
     },
-    rules: { '@typescript-eslint/no-require-imports': 'off' },
+    rules: { '@typescript-eslint/no-require-imports': 'off', 'no-restricted-syntax': ['error', ...NO_MESSAGE_TEXT] },
   },
   {
     files: ['*.cjs'],
@@ -81,6 +103,7 @@ export default defineConfig(
           selector: "CallExpression[callee.object.name='JSON'][callee.property.name='parse']",
           message: 'Parse and validate with parseJson (contract/parse-json.ts) and the schema of what the text holds.',
         },
+        ...NO_MESSAGE_TEXT,
       ],
       // The option parsers live in cli/parse-options.ts (and cli/http-url.ts, which the program's own --base-url needs
       // before a command and the schemas load): no command throws commander's InvalidArgumentError itself.
@@ -100,7 +123,7 @@ export default defineConfig(
     // JSON.parse where no schema applies: the helper itself; the package's own package.json and the executable's
     // manifest, checked field by field; one JSON string literal of text already validated, decoded.
     files: ['src/contract/parse-json.ts', 'src/util/package-root.ts', 'src/util/executable.ts', 'src/util/raw-json.ts'],
-    rules: { 'no-restricted-syntax': 'off' },
+    rules: { 'no-restricted-syntax': ['error', ...NO_MESSAGE_TEXT] },
   },
   {
     // Hosts that print by request: startEmulator({ quiet: false }) logs requests to stderr; the TUI draws on the terminal;

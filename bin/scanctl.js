@@ -3,7 +3,7 @@
 // user's cache folder, then runs the CLI's esbuild bundle (bin/bundle.mjs), which starts serve
 // about twice as fast as the same modules loaded one by one (docs/performance.md).
 'use strict';
-const { readFileSync } = require('node:fs');
+const { existsSync, readFileSync } = require('node:fs');
 const { join } = require('node:path');
 
 const args = process.argv.slice(2);
@@ -21,16 +21,17 @@ if (major < 22 || (major === 22 && minor < 14) || (major === 23 && minor < 6)) {
   boundHeapOfLongRunningCommands();
   enableCompileCache();
   const bundle = join(__dirname, '..', 'dist', 'bundle', 'cli.cjs');
+  // Told by the file, not by require's error: MODULE_NOT_FOUND is also what a missing dependency of the
+  // bundle throws, and only its message says which module it was.
+  if (!existsSync(bundle)) {
+    process.stderr.write(`scanctl: its CLI is not built: run \`npm run build\` in ${join(__dirname, '..')}\n`);
+    process.exit(1);
+  }
   let cli;
   try {
     cli = require(bundle);
   } catch (error) {
-    const unbuilt = error.code === 'MODULE_NOT_FOUND' && String(error.message).includes(bundle);
-    process.stderr.write(
-      unbuilt
-        ? `scanctl: its CLI is not built: run \`npm run build\` in ${join(__dirname, '..')}\n`
-        : `scanctl: cannot load its CLI: ${String(error.message).split('\n')[0]}\n`,
-    );
+    process.stderr.write(`scanctl: cannot load its CLI: ${String(error.message).split('\n')[0]}\n`);
     process.exit(1);
   }
   cli.main(process.argv);

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { openSqlite } from './sqlite.js';
 import { existsSync, statSync } from 'node:fs';
 import type { Db } from './db.js';
-import { runMigrations } from './migrations/index.js';
+import { FIRST_VERSION, runMigrations } from './migrations/index.js';
 import { errorMessage } from '../util/caught.js';
 
 /** A database file serve will not use as it is, said in one line with what to do (CLI: exit 2). */
@@ -63,7 +63,8 @@ export function damaged(path: string, detail: string): DatabaseRefusedError {
 /**
  * CHOICE-38: user_version must say what the tables are. 0 over existing tables, or a version whose
  * schema is not the one the file holds (set lower by hand, or a copy mixed up), is refused rather
- * than migrated: migrating would run statements meant for another schema.
+ * than migrated: migrating would run statements meant for another schema. So is a version from
+ * before the first release (1 to FIRST_VERSION - 1), whose steps no longer exist.
  */
 export function refuseWrongVersion(db: Db, path: string, current: number): void {
   const found = schemaObjects(db);
@@ -72,6 +73,14 @@ export function refuseWrongVersion(db: Db, path: string, current: number): void 
     throw new DatabaseRefusedError(
       path,
       `the database ${path} has tables but no schema version (user_version 0): it is not a scanctl database, or its version was reset`,
+      MOVE_ASIDE,
+    );
+  }
+  if (current < FIRST_VERSION) {
+    // The steps below FIRST_VERSION were folded into one before the first release: there is nothing to upgrade from.
+    throw new DatabaseRefusedError(
+      path,
+      `the database ${path} is at schema version ${current} (user_version), a schema from before scanctl 0.1.0 that this scanctl cannot upgrade`,
       MOVE_ASIDE,
     );
   }
@@ -86,7 +95,7 @@ export function refuseWrongVersion(db: Db, path: string, current: number): void 
   }
 }
 
-/** Every table and index by name, and every column of each table: a migration may only add a column (0011). */
+/** Every table and index by name, and every column of each table: a step may add no more than a column. */
 function schemaObjects(db: Db): Set<string> {
   const rows = db.prepare<[], { type: string; name: string }>("SELECT type, name FROM sqlite_master WHERE name NOT LIKE 'sqlite_%'").all();
   const columns = db

@@ -17,7 +17,10 @@ export function storageCondition(error: unknown): StorageCondition | null {
     if (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED')) return 'busy';
     if (code.startsWith('SQLITE_CORRUPT') || code === 'SQLITE_NOTADB') return 'damaged';
   }
-  // better-sqlite3's own TypeError once the database is closed (a request still running at a stop).
+  // better-sqlite3's own TypeError once the database is closed (a request still running at a stop). It has no
+  // code: the addon throws a bare TypeError (src/util/macros.cpp, "The database connection is not open"), so its
+  // message is the one thing that tells it from any other TypeError.
+  // eslint-disable-next-line no-restricted-syntax -- better-sqlite3 gives this error no code (see above)
   if (error instanceof TypeError && /database connection is not open/.test(error.message)) return 'closed';
   return null;
 }

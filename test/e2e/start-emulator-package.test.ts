@@ -57,12 +57,12 @@ describe("startEmulator from the built package ('scanctl')", () => {
     expect(out.caughtByVerify).toBe(true);
   });
 
-  it('ships its types: startEmulator and the handle from dist/index.d.ts, verifySignature from dist/verify.d.ts', () => {
+  it('ships its types: startEmulator and the handle from dist/types/index.d.ts, verifySignature from dist/types/verify.d.ts', () => {
     const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
-    expect(pkg.exports['.'].types).toBe('./dist/index.d.ts');
-    expect(pkg.exports['./verify'].types).toBe('./dist/verify.d.ts');
-    expect(readFileSync(join(ROOT, 'dist', 'index.d.ts'), 'utf8')).toMatch(/startEmulator[\s\S]*EmulatorHandle/);
-    expect(readFileSync(join(ROOT, 'dist', 'verify.d.ts'), 'utf8')).toMatch(
+    expect(pkg.exports['.'].types).toBe('./dist/types/index.d.ts');
+    expect(pkg.exports['./verify'].types).toBe('./dist/types/verify.d.ts');
+    expect(readFileSync(join(ROOT, 'dist', 'types', 'index.d.ts'), 'utf8')).toMatch(/startEmulator[\s\S]*EmulatorHandle/);
+    expect(readFileSync(join(ROOT, 'dist', 'types', 'verify.d.ts'), 'utf8')).toMatch(
       /export declare function verifySignature\(rawBody: string \| Uint8Array, signature: string \| null \| undefined, secret: string \| undefined\): true/,
     );
   });

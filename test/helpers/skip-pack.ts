@@ -1,10 +1,10 @@
 /**
- * Which files of the `pack` project run. SCANCTL_SKIP_PACK=1 skips all three (a local loop);
+ * Which files of the `pack` project run. SCANCTL_SKIP_PACK=1 skips them all (a local loop);
  * a comma-separated list of file names skips those (`.ci/run` runs `clone-install` and `recipes`,
  * which prove the docs' install lines rather than a Node line, on the development line only).
  * A name that is not one of the files fails the run instead of skipping nothing.
  */
-const PACK_FILES = ['pack-install', 'clone-install', 'recipes'] as const;
+const PACK_FILES = ['pack-install', 'clone-install', 'recipes', 'package-files'] as const;
 export type PackFile = (typeof PACK_FILES)[number];
 
 export function skipPack(file: PackFile): boolean {

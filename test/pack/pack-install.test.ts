@@ -38,7 +38,7 @@ describe.skipIf(skip)('npm pack + global install of the tarball', () => {
     prefix = join(work, 'prefix');
     bin = join(prefix, 'bin', 'scanctl');
     // `npm test` builds first; pack what was built rather than building again.
-    expect(existsSync(join(ROOT, 'dist', 'cli', 'main.js')), 'run npm run build first').toBe(true);
+    expect(existsSync(join(ROOT, 'dist', 'bundle', 'cli.cjs')), 'run npm run build first').toBe(true);
     const packed = await run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', work], {
       cwd: ROOT,
       maxBuffer: 16 * 1024 * 1024,
@@ -60,11 +60,12 @@ describe.skipIf(skip)('npm pack + global install of the tarball', () => {
     rmSync(work, { recursive: true, force: true });
   });
 
+  // The whole list is checked in package-files.test.ts; this is the tarball installed below.
   it('ships the built CLI, the launcher and the fixtures, and no sources, tests or benchmarks', () => {
     expect(files).toContain('bin/scanctl.js');
     // The launcher is CommonJS (bin/package.json): without it, Node would read it as an ES module and fail.
     expect(files).toContain('bin/package.json');
-    expect(files).toContain('dist/cli/main.js');
+    expect(files).toContain('dist/bundle/cli.cjs');
     expect(files).toContain('fixtures/default.json');
     expect(files).toContain('package.json');
     expect(files.filter((f) => /^(src|test|bench)\//.test(f))).toEqual([]);
@@ -161,6 +162,22 @@ describe.skipIf(skip)('npm pack + global install of the tarball', () => {
       expect((checked as { stdout: string }).stdout).toBe('');
       expect((checked as { code?: number }).code ?? 0).toBe(0);
     }, 120_000);
+
+    it("imports as a user's code does: startEmulator from 'scanctl', verifySignature from 'scanctl/verify'", async () => {
+      const script = `
+        const { startEmulator } = await import('scanctl');
+        const { verifySignature, signPayload } = await import('scanctl/verify');
+        const emu = await startEmulator();
+        const status = await fetch(emu.baseUrl + '/v1/sessions', { method: 'POST', headers: { authorization: 'Bearer ' + emu.secretKey, 'content-type': 'application/json' }, body: JSON.stringify({ host_user_ref: 'm' }) }).then((r) => r.status);
+        await emu.close();
+        const signature = signPayload('{}', 'whsec_x');
+        console.log(JSON.stringify({ status, resolved: import.meta.resolve('scanctl'), verified: verifySignature('{}', signature, 'whsec_x') }));
+      `;
+      const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script], { cwd: project, timeout: 30_000 });
+      const out = JSON.parse(stdout) as { status: number; resolved: string; verified: boolean };
+      expect(out).toMatchObject({ status: 201, verified: true });
+      expect(out.resolved.startsWith(`file://${project}/node_modules/scanctl/`)).toBe(true);
+    }, 60_000);
 
     it('the examples run from the copy, against the installed package (no path into this repository)', async () => {
       const tested = await run(join(project, 'node_modules', '.bin', 'vitest'), ['run', 'examples'], {

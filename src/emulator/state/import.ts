@@ -83,7 +83,7 @@ export function importState(ctx: EmulatorContext, file: StateFile): StateImport 
               withoutSecret.push(typeof row.id === 'string' ? row.id : JSON.stringify(row.id));
           }
         }
-        // A file from before 0008 may hold a delivery in flight as it was exported: it is due (as a restart made it).
+        // A delivery exported while in flight is due after the import, as a restart makes it.
         if (name === 'deliveries' && values.status === 'in_flight') values.status = 'pending';
         const columns = Object.keys(values);
         if (columns.length === 0) return;

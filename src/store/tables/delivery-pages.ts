@@ -34,7 +34,7 @@ const SELECT = `SELECT d.*, d.rowid AS seq, e.type AS event_type, e.scan_id AS s
 
 /**
  * An app's deliveries newest first, a page at a time, by keyset (created_at, rowid) so that a page
- * deep in 100,000 deliveries costs what the first one does (migration 0004's indexes).
+ * deep in 100,000 deliveries costs what the first one does (the indexes deliveries_app_created and deliveries_app_status).
  */
 export function deliveryPageStatements(db: Db) {
   const cursor = db.prepare<[string, string], { created_at: number; seq: number }>(

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DatabaseLockedError, DatabaseTooNewError, loadSecretBox, openDatabase, schemaVersion } from '../../../src/store/db.js';
 import { LATEST_SCHEMA_VERSION } from '../../../src/contract/state.js';
-import { MIGRATIONS } from '../../../src/store/migrations/index.js';
+import { FIRST_VERSION, MIGRATIONS } from '../../../src/store/migrations/index.js';
 import { DatabaseRefusedError } from '../../../src/store/open-checks.js';
 import { tempDir } from '../../helpers/temp.js';
 
@@ -12,8 +12,8 @@ const tempDb = () => join(tempDir('scanctl-store-'), 'nested', 'emulator.db');
 const LATEST = MIGRATIONS.at(-1)!.version;
 
 describe('store and migrations', () => {
-  it('migrations are numbered 1..n without gaps, in order', () => {
-    expect(MIGRATIONS.map((m) => m.version)).toEqual(MIGRATIONS.map((_, i) => i + 1));
+  it('migrations are numbered from FIRST_VERSION on without gaps, in order', () => {
+    expect(MIGRATIONS.map((m) => m.version)).toEqual(MIGRATIONS.map((_, i) => FIRST_VERSION + i));
     for (const m of MIGRATIONS) expect(m.name).toMatch(new RegExp(`^${String(m.version).padStart(4, '0')}-`));
     // The state file's schema_version bound in the contract (and the OpenAPI document) is the last migration.
     expect(LATEST_SCHEMA_VERSION).toBe(LATEST);
@@ -43,36 +43,6 @@ describe('store and migrations', () => {
     expect(schemaVersion(again)).toBe(LATEST);
     expect(again.prepare("SELECT value FROM meta WHERE key = 'k'").get()).toEqual({ value: 'v' });
     again.close();
-  });
-
-  it('0008: a delivery an older scanctl left in flight (it died sending it) is pending and due after the upgrade', () => {
-    const path = tempDb();
-    openDatabase(path).close();
-    // A database as version 7 left it (migrations 1..7), with a row marked in flight.
-    rmSync(path);
-    const raw = new Database(path);
-    for (const migration of MIGRATIONS) if (migration.version <= 7) migration.up(raw);
-    raw.pragma('user_version = 7');
-    raw
-      .prepare(
-        "INSERT INTO events (id, app_id, type, scan_id, host_user_ref, payload, created_at) VALUES ('evt_1', 'app_1', 'scan.completed', 's1', 'm', '{}', 1)",
-      )
-      .run();
-    raw
-      .prepare(
-        "INSERT INTO deliveries (id, event_id, app_id, host_user_ref, status, attempts, next_attempt_at, created_at, updated_at) VALUES ('dlv_1', 'evt_1', 'app_1', 'm', 'in_flight', 2, 50, 1, 40)",
-      )
-      .run();
-    raw.close();
-    const db = openDatabase(path);
-    expect(schemaVersion(db)).toBe(LATEST);
-    expect(db.prepare("SELECT status, attempts, next_attempt_at, updated_at FROM deliveries WHERE id = 'dlv_1'").get()).toEqual({
-      status: 'pending',
-      attempts: 2,
-      next_attempt_at: 50,
-      updated_at: 40,
-    });
-    db.close();
   });
 
   it('a database newer than the code is a clear error naming the file and both versions, and is left untouched', () => {
@@ -173,8 +143,11 @@ describe('loadSecretBox', () => {
     const raw = new Database(path);
     raw.pragma(`user_version = ${LATEST - 1}`);
     raw.close();
+    // Below FIRST_VERSION every version is a pre-release one; above it, the tables must be that version's.
     expect(refusal(path).message).toBe(
-      `the database ${path} says schema version ${LATEST - 1} (user_version), but its tables are not that version's`,
+      LATEST - 1 < FIRST_VERSION
+        ? `the database ${path} is at schema version ${LATEST - 1} (user_version), a schema from before scanctl 0.1.0 that this scanctl cannot upgrade`
+        : `the database ${path} says schema version ${LATEST - 1} (user_version), but its tables are not that version's`,
     );
     // --reset takes it: every table is dropped and built again.
     openDatabase(path, { reset: true }).close();
