@@ -1,11 +1,11 @@
-import { execFile, spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, readdirSync, readFileSync, readlinkSync, symlinkSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { DEMO } from '../helpers/emulator.js';
 import { freePort } from '../helpers/net.js';
+import { installScanctl, processesIn, ROOT, runBash } from '../helpers/scratch-project.js';
 import { startReceiver } from '../helpers/webhook-receiver.js';
 import { tempDir } from '../helpers/temp.js';
 
@@ -55,41 +55,6 @@ describe('the CI blocks of docs/ci.md and docs/testing.md are whole, runnable as
     }
   });
 });
-
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-
-/** Live processes (not zombies) whose working folder is `dir` or below it. */
-function processesIn(dir: string): Array<{ pid: number; command: string }> {
-  const found: Array<{ pid: number; command: string }> = [];
-  for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
-    try {
-      const cwd = readlinkSync(`/proc/${pid}/cwd`);
-      if (cwd !== dir && !cwd.startsWith(`${dir}/`)) continue;
-      if (/^\S+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'))) continue;
-      found.push({ pid: Number(pid), command: readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ').trim() });
-    } catch {
-      // Gone meanwhile, or not ours to read.
-    }
-  }
-  return found;
-}
-
-/** node_modules/scanctl and node_modules/.bin/scanctl of a customer's project: this checkout, built. */
-function installScanctl(dir: string): void {
-  mkdirSync(join(dir, 'node_modules', '.bin'), { recursive: true });
-  symlinkSync(ROOT, join(dir, 'node_modules', 'scanctl'));
-  symlinkSync(join(ROOT, 'bin', 'scanctl.js'), join(dir, 'node_modules', '.bin', 'scanctl'));
-}
-
-/** A command line run by bash in `cwd`, with no SCANCTL_ variable of this run's environment. */
-function runBash(command: string, cwd: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('SCANCTL_')));
-  return new Promise((resolve) => {
-    execFile('bash', ['-c', command], { cwd, env, timeout: 120_000 }, (error, stdout, stderr) =>
-      resolve({ code: error ? (typeof error.code === 'number' ? error.code : null) : 0, stdout, stderr }),
-    );
-  });
-}
 
 describe("docs/ci.md's shell blocks run as pasted, under scanctl exec as the workflow calls it", () => {
   it('with the example backend as `npm start`: exit 0, every check passes, and nothing it started is left running', async () => {
