@@ -1,9 +1,8 @@
-import { spawnSync } from 'node:child_process';
 import { cpSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { killLeftIn, ROOT, runBash, type BashRun } from '../helpers/scratch-project.js';
+import { killLeftIn, registryReachable, ROOT, runBash, type BashRun } from '../helpers/scratch-project.js';
 import { tempDir } from '../helpers/temp.js';
 
 /**
@@ -14,8 +13,7 @@ import { tempDir } from '../helpers/temp.js';
  * registry (Express is not among scanctl's dependencies); without it the file is skipped, saying so.
  */
 const EXAMPLE = join(ROOT, 'examples', 'express');
-const registry = spawnSync('npm', ['ping'], { encoding: 'utf8', timeout: 30_000 });
-const offline = registry.status !== 0;
+const offline = !registryReachable();
 const readme = readFileSync(join(EXAMPLE, 'README.md'), 'utf8');
 /** The README's install-and-run block, its first line (scanctl's tarball) pointed at this checkout. */
 const steps = () => {

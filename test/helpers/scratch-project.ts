@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, readlinkSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -72,3 +72,13 @@ export function runBash(
     );
   });
 }
+
+/**
+ * Whether the npm registry answers (`npm ping`): installs of packages scanctl does not depend on
+ * (Express) or of the packed tarball's dependencies need it. A test that needs it says so when skipped.
+ */
+export function registryReachable(): boolean {
+  reachable ??= spawnSync('npm', ['ping'], { encoding: 'utf8', timeout: 30_000 }).status === 0;
+  return reachable;
+}
+let reachable: boolean | undefined;
