@@ -99,6 +99,7 @@ export function attemptRecorder(
     if (!recorded || !listening()) return;
     const { stillOurs, counted } = recorded;
     const { ok, error, exhausted, next } = counted;
+    const duplicate = item.duplicate;
     emit(item.row, {
       object: 'delivery.attempt_finished',
       attempt: item.number,
@@ -109,6 +110,16 @@ export function attemptRecorder(
       response_excerpt: item.outcome.excerpt,
       outcome: !stillOurs ? 'cancelled' : ok ? 'succeeded' : exhausted ? 'failed' : 'retrying',
       next_attempt_at: stillOurs && next !== null ? toIso(next) : null,
+      ...(duplicate
+        ? {
+            duplicate_send: {
+              status: duplicate.status,
+              latency_ms: duplicate.latencyMs,
+              error: countAttempt({ ...item, outcome: duplicate }, clock.now()).error,
+              response_excerpt: duplicate.excerpt,
+            },
+          }
+        : {}),
     });
   };
 }
