@@ -65,7 +65,7 @@ export const WebhookStreamEvent = z.lazy(() =>
         })
         .optional()
         .describe(
-          "On a finished attempt that webhook chaos --duplicate sent twice (same bytes, WH-8): the second send's answer. A send of this attempt, not an attempt: the outcome is the first send's.",
+          "On a finished attempt that webhook chaos --duplicate sent twice (same bytes, WH-8): the second send's answer. A send of this attempt, not an attempt: the outcome is the first send's (CHOICE-68).",
         ),
     })
     .meta({ id: 'WebhookStreamEvent' }),

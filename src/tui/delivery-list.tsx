@@ -26,7 +26,7 @@ export function DeliveryList({ lines, columns, selectedId, start, size }: Delive
       {visible.map((line) => {
         const selected = line.deliveryId === selectedId;
         const state = stateOf(line.latest);
-        // Chaos's second sends of an attempt lead the answer cell, marked: sends of this delivery, not rows of their own.
+        // CHOICE-68: chaos's second sends of an attempt lead the answer cell, marked: sends of this delivery, not rows of their own.
         const duplicates = duplicateSends(line.attempts);
         return (
           <Text key={line.deliveryId} inverse={selected} wrap="truncate">

@@ -192,7 +192,7 @@ describeBrowser(CHROMIUM ? 'web console in Chromium' : `web console in Chromium 
     expect(received[3]!.raw.equals(received[0]!.raw)).toBe(true);
   });
 
-  it('WH-8: at 1300 px ids and members stay on one line, cut with an ellipsis, the whole value in their title; a duplicate send is listed as a send of its delivery, marked', async () => {
+  it('WH-8, CHOICE-68: at 1300 px ids and members stay on one line, cut with an ellipsis, the whole value in their title; a duplicate send is listed as a send of its delivery, marked', async () => {
     const s = await server();
     const r = await receiver();
     await webhookUrl(s, r.url);

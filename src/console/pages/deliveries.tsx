@@ -100,7 +100,7 @@ export function DeliveryRow(props: { row: DeliveryPageRow; chrome: Chrome; dupli
       </td>
       <td data-label="Attempt" class="nowrap">
         {row.attempts}/{CHOICES.webhookMaxAttempts}
-        {/* Sends of its attempts (WH-8), not attempts: the count and the answer are the first sends'. */}
+        {/* CHOICE-68: sends of its attempts (WH-8), not attempts: the count and the answer are the first sends'. */}
         {duplicateSends > 0 ? (
           <span class="badge">+{duplicateSends === 1 ? '1 duplicate send' : `${duplicateSends} duplicate sends`}</span>
         ) : null}

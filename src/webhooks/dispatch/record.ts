@@ -57,7 +57,7 @@ function writeAttempt(store: Store, item: FinishedAttempt, now: number, counted:
       duplicate_send: duplicateSend ? 1 : 0,
     });
   send(outcome, error, false);
-  // The second send of the same bytes is shown with its own answer; the first decides the delivery.
+  // CHOICE-68: the second send of the same bytes is shown with its own answer; the first decides the delivery.
   if (duplicate) send(duplicate, countAttempt({ ...item, outcome: duplicate }, now).error, true);
   // Never resurrects a delivery cancelled while this attempt was on the wire.
   return store.webhooks.finish(

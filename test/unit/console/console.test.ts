@@ -304,7 +304,7 @@ describe('web console', () => {
     }
   });
 
-  it("WH-8: a send that webhook chaos --duplicate makes is shown as a send of its delivery's attempt, marked; the list keeps the first answer", async () => {
+  it("WH-8, CHOICE-68: a send that webhook chaos --duplicate makes is shown as a send of its delivery's attempt, marked; the list keeps the first answer", async () => {
     const emu = testEmulator();
     let sends = 0;
     const receiver = await startReceiver(DEMO.webhookSecret, () =>

@@ -208,7 +208,7 @@ describe('webhook listen TUI', () => {
     ui.unmount();
   });
 
-  it('WH-8: a send that chaos --duplicate made shows in the detail as a send of its attempt, marked, with its own answer', async () => {
+  it('WH-8, CHOICE-68: a send that chaos --duplicate made shows in the detail as a send of its attempt, marked, with its own answer', async () => {
     const first = detail.attempt_log[0]!;
     const again = { ...first, status: 409, error: 'HTTP 409', response_excerpt: 'again', duplicate_send: true };
     const { ui, f } = app({ loadDetail: async () => ({ ...detail, attempt_log: [first, again] }) });
@@ -221,7 +221,7 @@ describe('webhook listen TUI', () => {
     ui.unmount();
   });
 
-  it('WH-8: the list shows the sends chaos --duplicate added to a delivery in its row, marked, each with its attempt and its answer', async () => {
+  it('WH-8, CHOICE-68: the list shows the sends chaos --duplicate added to a delivery in its row, marked, each with its attempt and its answer', async () => {
     const { ui, f } = app({}, { columns: 160, rows: 30 });
     const again = { status: 409, latency_ms: 2, error: 'HTTP 409', response_excerpt: 'again' };
     f.push({ ...base, duplicate_send: again });

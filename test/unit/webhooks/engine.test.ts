@@ -81,7 +81,7 @@ describe('the webhook engine on its own', () => {
     ]);
   });
 
-  it("WH-8: a send that chaos --duplicate adds is on the stream as a send of its attempt: the finished attempt carries the second send's answer", async () => {
+  it("WH-8, CHOICE-68: a send that chaos --duplicate adds is on the stream as a send of its attempt: the finished attempt carries the second send's answer", async () => {
     const { store, clock, engine, sent, events, scan } = engineAlone();
     const now = clock.now();
     store.chaos.upsert({
