@@ -53,6 +53,8 @@ td.mono, td.nowrap, td.actions { white-space: nowrap; }
 td.wrap { min-width: 10ch; }
 thead th { background: var(--soft); font-size: 13px; }
 td.wrap, .wrap { white-space: normal; overflow-wrap: anywhere; }
+/* Ids and members (ClipCell): one line, an ellipsis where cut, the whole value in the cell's title. */
+td.clip { white-space: nowrap; overflow: hidden; text-overflow: ellipsis; max-width: 28ch; }
 caption { text-align: left; font-weight: 600; padding: 4px 0; }
 .status { font-weight: 600; }
 .status-succeeded, .status-active, .status-completed, .status-enrolled { color: var(--good); }
@@ -77,6 +79,8 @@ ul.accounts { list-style: none; padding: 0; display: grid; gap: 12px; }
   table.cards td { display: grid; grid-template-columns: 9em 1fr; gap: 8px; border: 0; padding: 2px 0; white-space: normal; overflow-wrap: anywhere; }
   table.cards td:not([data-label]), table.cards tbody th { display: block; border: 0; padding: 2px 0; }
   table.cards td::before { content: attr(data-label); font-weight: 600; color: var(--muted); }
+  table.cards td.clip { max-width: none; overflow-wrap: normal; }
+  table.cards td.clip > .clip-value { min-width: 0; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
 }
 `;
 

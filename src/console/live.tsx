@@ -6,7 +6,7 @@ import type { WebhookStreamEvent } from '../contract/webhook-stream.js';
 import type { EmulatorContext } from '../emulator/context.js';
 import { sseResponse } from '../emulator/http/sse.js';
 import { emulatorUserAgent } from '../webhooks/headers.js';
-import { deliveryDetail } from '../webhooks/views.js';
+import { deliveryDetail, duplicateSendCount } from '../webhooks/views.js';
 import type { ConsoleEnv } from './env.js';
 import { chromeOf } from './pages/chrome.js';
 import { DeliveryRow, DeliveryTotal, rowId } from './pages/deliveries.js';
@@ -72,7 +72,7 @@ export function deliveryStream(ctx: EmulatorContext, c: Context<ConsoleEnv>): Re
         }
         const row = ctx.store.deliveryPages.row(id);
         if (!row) continue;
-        const html = htmlOf(<DeliveryRow row={row} chrome={{ ...chrome, now }} />);
+        const html = htmlOf(<DeliveryRow row={row} chrome={{ ...chrome, now }} duplicateSends={duplicateSendCount(ctx.store, id)} />);
         const fits = insertNew && (status === undefined || row.status === status);
         patches.push(fits ? { id: rowId(id), html, into: 'deliveries-rows' } : { id: rowId(id), html });
       }

@@ -56,6 +56,17 @@ export const WebhookStreamEvent = z.lazy(() =>
       response_excerpt: z.string().nullable().describe("The start of the receiver's answer body (finished attempts)."),
       outcome: z.enum(['pending', 'in_flight', 'succeeded', 'retrying', 'failed', 'cancelled']),
       next_attempt_at: DateTime.nullable(),
+      duplicate_send: z
+        .object({
+          status: z.number().int().nullable(),
+          latency_ms: z.number().int().nullable(),
+          error: z.string().nullable(),
+          response_excerpt: z.string().nullable(),
+        })
+        .optional()
+        .describe(
+          "On a finished attempt that webhook chaos --duplicate sent twice (same bytes, WH-8): the second send's answer. A send of this attempt, not an attempt: the outcome is the first send's (CHOICE-68).",
+        ),
     })
     .meta({ id: 'WebhookStreamEvent' }),
 );

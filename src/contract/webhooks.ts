@@ -130,7 +130,7 @@ export const WebhookAttempt = z.lazy(() =>
       duplicate_send: z
         .boolean()
         .describe(
-          'True for the second send of attempt `number` by webhook chaos --duplicate (same bytes, WH-8): a send, not an attempt of its own.',
+          'True for the second send of attempt `number` by webhook chaos --duplicate (same bytes, WH-8): a send, not an attempt of its own (CHOICE-68).',
         ),
     })
     .meta({ id: 'WebhookAttempt' }),

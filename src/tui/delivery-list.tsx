@@ -1,5 +1,5 @@
 import { Box, Text } from 'ink';
-import { cellText, fit, stateColor, stateOf, type Column } from './layout.js';
+import { cellText, duplicateSends, fit, stateColor, stateOf, type Column } from './layout.js';
 import type { DeliveryLine } from './use-deliveries.js';
 
 export interface DeliveryListProps {
@@ -26,6 +26,8 @@ export function DeliveryList({ lines, columns, selectedId, start, size }: Delive
       {visible.map((line) => {
         const selected = line.deliveryId === selectedId;
         const state = stateOf(line.latest);
+        // CHOICE-68: chaos's second sends of an attempt lead the answer cell, marked: sends of this delivery, not rows of their own.
+        const duplicates = duplicateSends(line.attempts);
         return (
           <Text key={line.deliveryId} inverse={selected} wrap="truncate">
             {selected ? '> ' : '  '}
@@ -37,12 +39,16 @@ export function DeliveryList({ lines, columns, selectedId, start, size }: Delive
                     {text}
                   </Text>
                 );
-              if (c.id === 'answer')
+              if (c.id === 'answer') {
+                const mark = duplicates ? fit(`${duplicates} `, c.width, true) : '';
+                const answer = fit(cellText(c.id, line.latest), c.width - mark.length, true);
                 return (
-                  <Text key={c.id} color={state === 'delivered' ? undefined : 'red'}>
-                    {text}
+                  <Text key={c.id}>
+                    {mark ? <Text color="magenta">{mark}</Text> : null}
+                    <Text color={state === 'delivered' ? undefined : 'red'}>{answer}</Text>
                   </Text>
                 );
+              }
               return text;
             })}
           </Text>

@@ -111,6 +111,15 @@ export function cellText(column: Column['id'], e: WebhookStreamEvent): string {
   }
 }
 
+/**
+ * The sends webhook chaos --duplicate added to a delivery's attempts (WH-8), each named as a send of
+ * its attempt with its own answer: `dup send #1: 200`. Empty when there is none.
+ */
+export function duplicateSends(attempts: readonly WebhookStreamEvent[]): string {
+  const sends = attempts.flatMap((a) => (a.duplicate_send ? [`#${a.attempt}: ${a.duplicate_send.status ?? '---'}`] : []));
+  return sends.length === 0 ? '' : `dup send${sends.length === 1 ? '' : 's'} ${sends.join(', ')}`;
+}
+
 /** Pads or cuts `text` to `width`, keeping one space before the next column. */
 export function fit(text: string, width: number, last = false): string {
   const room = last ? width : width - 1;

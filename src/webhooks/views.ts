@@ -54,6 +54,11 @@ export function deliveryDetail(store: Store, box: SecretBox, userAgent: string, 
   };
 }
 
+/** How many sends webhook chaos --duplicate added to a delivery's attempts (WH-8): sends of its attempts, never attempts. */
+export function duplicateSendCount(store: Store, deliveryId: string): number {
+  return store.webhooks.attemptsOf(deliveryId).filter((a) => a.duplicate_send === 1).length;
+}
+
 export function listenerView(row: ListenerRow): WebhookListener {
   return {
     id: row.id,

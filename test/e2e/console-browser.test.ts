@@ -192,6 +192,53 @@ describeBrowser(CHROMIUM ? 'web console in Chromium' : `web console in Chromium 
     expect(received[3]!.raw.equals(received[0]!.raw)).toBe(true);
   });
 
+  it('WH-8, CHOICE-68: at 1300 px ids and members stay on one line, cut with an ellipsis, the whole value in their title; a duplicate send is listed as a send of its delivery, marked', async () => {
+    const s = await server();
+    const r = await receiver();
+    await webhookUrl(s, r.url);
+    expect((await s.emu.call('PUT', `/_scanctl/apps/${DEMO.appId}/chaos`, { json: { duplicate: 1, seed: 1 } })).status).toBe(200);
+    const member = `member_${'averyveryverylongname'.repeat(4)}`;
+    const [scanId] = await playScans(s.url, 1, member);
+    await r.waitFor(2); // the same bytes twice: the first send and its duplicate
+    const page = await signedIn(s, await context({ width: 1300, height: 800 }));
+    const deliveryId = s.emu.store.webhooks.deliveries({ app_id: DEMO.appId })[0]!.id;
+
+    /** Each cell's title, whether its text is on one line (one line box), cut (wider than the cell) and how. */
+    // An expression evaluated in the page (this project's types have no DOM).
+    const cells = (selector: string) =>
+      page.evaluate<Array<{ title: string | null; lines: number; cut: boolean; style: string[] }>>(
+        `[...document.querySelectorAll(${JSON.stringify(selector)})].map((td) => {
+          const range = document.createRange();
+          range.selectNodeContents(td);
+          const tops = new Set([...range.getClientRects()].map((rect) => Math.round(rect.top)));
+          const style = getComputedStyle(td);
+          return {
+            title: td.getAttribute('title'),
+            lines: tops.size,
+            cut: td.scrollWidth > td.clientWidth,
+            style: [style.whiteSpace, style.overflow, style.textOverflow],
+          };
+        })`,
+      );
+    const clipped = ['nowrap', 'hidden', 'ellipsis'];
+    const row = '#deliveries-rows tr';
+    expect(await cells(`${row} td[data-label="Member"]`)).toEqual([{ title: member, lines: 1, cut: true, style: clipped }]);
+    expect(await cells(`${row} td[data-label="Delivery"]`)).toEqual([{ title: deliveryId, lines: 1, cut: false, style: clipped }]);
+    expect(await page.locator(`${row} td[data-label="Attempt"]`).textContent()).toBe('1/17+1 duplicate send');
+
+    await page.goto(`${s.url}/scans`);
+    expect(await cells('td[data-label="Member"]')).toEqual([{ title: member, lines: 1, cut: true, style: clipped }]);
+    expect(await cells('td[data-label="Scan"]')).toEqual([{ title: scanId, lines: 1, cut: false, style: clipped }]);
+    expect((await cells('td[data-label="Installation"]')).map((c) => [c.lines, c.style])).toEqual([[1, clipped]]);
+
+    // The delivery's page: one attempt, and the second send of it marked, with its own answer.
+    await page.goto(`${s.url}/deliveries/${deliveryId}`);
+    const attempts = page.getByRole('region', { name: 'Attempts' }).locator('tbody tr');
+    expect(await attempts.locator('td[data-label="#"]').allTextContents()).toEqual(['1', '1 duplicate send']);
+    expect(await attempts.locator('td[data-label="Receiver status"]').allTextContents()).toEqual(['200', '200']);
+    expect(await seriousA11yViolations(page)).toEqual([]);
+  });
+
   it('escaping: markup in a host_user_ref and in a webhook URL is shown as text on every page, and nothing runs (CSP bypassed)', async () => {
     const s = await server();
     const hostileUrl = 'http://127.0.0.1:9/hooks?<script>window.pwned=1</script>';

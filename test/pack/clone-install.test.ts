@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
@@ -60,6 +60,20 @@ describe.skipIf(skip)('a clone of the repository', () => {
     const { stdout } = await run('git', ['status', '--porcelain'], { cwd: clone });
     expect(stdout).toBe('');
   });
+
+  // npm 10 knows no allowScripts: it runs every install script.
+  const npmMajor = Number(execFileSync('npm', ['--version'], { encoding: 'utf8', env }).split('.')[0]);
+  it.skipIf(npmMajor < 11)(
+    "npm 11: the clone's allowScripts leaves no install script 'not yet covered', and better-sqlite3 loads its prebuilt addon unbuilt",
+    async () => {
+      expect(install).not.toContain('not yet covered by allowScripts');
+      // Its no-op node-gyp rebuild (denied) never ran: no build/ beside the prebuilds.
+      expect(existsSync(join(clone, 'node_modules', 'better-sqlite3', 'build'))).toBe(false);
+      const probe = "console.log(new (require('better-sqlite3'))(':memory:').prepare('select 1 as one').get().one)";
+      const { stdout } = await run(process.execPath, ['-e', probe], { cwd: clone, env, ...options });
+      expect(stdout.trim()).toBe('1');
+    },
+  );
 
   it("the README's git dependency installs from a clone whose origin is a local path", async () => {
     const project = join(root, 'your-project');

@@ -5,7 +5,7 @@ import { COUNT_CAP, type DeliveryPage, type DeliveryPageRow } from '../../store/
 import type { Failure } from '../form.js';
 import { pageHref } from '../render.js';
 import { Layout, type Chrome } from './layout.js';
-import { AnswerText, ErrorText, fieldFailure, RecordTable, Time } from './parts.js';
+import { AnswerText, ClipCell, ErrorText, fieldFailure, RecordTable, Time } from './parts.js';
 
 export const DELIVERY_PAGE_SIZE = 50;
 
@@ -18,6 +18,8 @@ export interface DeliveriesProps {
   /** The newest page updates live (new deliveries appear); other pages update their own rows only. */
   first: boolean;
   live: string;
+  /** Per delivery of the page: the sends chaos --duplicate added to its attempts. */
+  duplicateSends: ReadonlyMap<string, number>;
 }
 
 /** The element id of a delivery's row, which live updates replace. */
@@ -67,7 +69,7 @@ export function DeliveriesPage(props: DeliveriesProps) {
         tbody={{ id: 'deliveries-rows', 'data-max': props.first ? String(DELIVERY_PAGE_SIZE) : undefined }}
         empty="No deliveries yet. Set a Webhook URL in Settings, then run a scan (scanctl scan simulate)."
         rows={page.rows.map((row) => (
-          <DeliveryRow row={row} chrome={chrome} />
+          <DeliveryRow row={row} chrome={chrome} duplicateSends={props.duplicateSends.get(row.id) ?? 0} />
         ))}
       />
       <nav aria-label="Pages" class="pager">
@@ -79,27 +81,29 @@ export function DeliveriesPage(props: DeliveriesProps) {
   );
 }
 
-export function DeliveryRow(props: { row: DeliveryPageRow; chrome: Chrome }) {
-  const { row, chrome } = props;
+export function DeliveryRow(props: { row: DeliveryPageRow; chrome: Chrome; duplicateSends: number }) {
+  const { row, chrome, duplicateSends } = props;
   return (
     <tr id={rowId(row.id)}>
-      <td data-label="Delivery">
+      <ClipCell label="Delivery" value={row.id}>
         <a href={pageHref(`/deliveries/${encodeURIComponent(row.id)}`, chrome.app, chrome.apps)}>{row.id}</a>
-      </td>
+      </ClipCell>
       <td data-label="Event">
         {row.event_type}
         {row.origin === 'resend' ? <span class="badge">resend</span> : null}
       </td>
-      <td data-label="Member" class="wrap">
-        {row.host_user_ref}
-      </td>
+      <ClipCell label="Member" value={row.host_user_ref} />
       <td data-label="Status">
         <span class={`status status-${row.status}`}>{row.status}</span>
         {/* Why it was cancelled (DEL-2, WH-3): the receiver's last answer is beside the point. */}
         {row.status === 'cancelled' && row.last_error ? <span class="muted wrap"> {row.last_error}</span> : null}
       </td>
-      <td data-label="Attempt">
+      <td data-label="Attempt" class="nowrap">
         {row.attempts}/{CHOICES.webhookMaxAttempts}
+        {/* CHOICE-68: sends of its attempts (WH-8), not attempts: the count and the answer are the first sends'. */}
+        {duplicateSends > 0 ? (
+          <span class="badge">+{duplicateSends === 1 ? '1 duplicate send' : `${duplicateSends} duplicate sends`}</span>
+        ) : null}
       </td>
       <td data-label="Receiver answered" class="wrap">
         <AnswerText

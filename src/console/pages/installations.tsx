@@ -3,7 +3,7 @@ import type { Installation } from '../../contract/device.js';
 import type { Failure } from '../form.js';
 import { pageHref } from '../render.js';
 import { Layout, type Chrome } from './layout.js';
-import { ActionForm, Notice, RecordTable, Time } from './parts.js';
+import { ActionForm, ClipCell, Notice, RecordTable, Time } from './parts.js';
 
 /** The app's device installations; a blocked one's next scan fails to start (DEV-3). */
 export function InstallationsPage(props: {
@@ -26,9 +26,7 @@ export function InstallationsPage(props: {
           const verb = i.status === 'blocked' ? 'unblock' : 'block';
           return (
             <tr>
-              <td data-label="Installation" class="mono">
-                {i.id}
-              </td>
+              <ClipCell label="Installation" value={i.id} mono />
               <td data-label="Status">
                 <span class={`status status-${i.status}`}>{i.status}</span>
               </td>

@@ -22,6 +22,18 @@ function roundSeconds(ms: number): number {
   return ms >= 1000 ? Math.round(ms / 1000) * 1000 : ms;
 }
 
+/**
+ * The cell of an id or a member: one line, cut with an ellipsis where the column is narrower than
+ * the value (never broken mid-word), the whole value in its title (shown on hover).
+ */
+export function ClipCell(props: { label: string; value: string; mono?: boolean; children?: Child }) {
+  return (
+    <td data-label={props.label} class={props.mono ? 'clip mono' : 'clip'} title={props.value}>
+      <span class="clip-value">{props.children ?? props.value}</span>
+    </td>
+  );
+}
+
 /** The error the API gave, beside the field it names (or the form's button); the page's summary announces it. */
 export function ErrorText(props: { id: string; failure: Failure }) {
   return (

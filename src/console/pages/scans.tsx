@@ -3,7 +3,7 @@ import type { Scan } from '../../contract/device.js';
 import type { Failure } from '../form.js';
 import { pageHref } from '../render.js';
 import { Layout, type Chrome } from './layout.js';
-import { Field, formFailure, ErrorText, Notice, RecordTable, Time } from './parts.js';
+import { ClipCell, Field, formFailure, ErrorText, Notice, RecordTable, Time } from './parts.js';
 
 export interface ScansProps {
   chrome: Chrome;
@@ -41,12 +41,10 @@ export function ScansPage(props: ScansProps) {
         empty="No scans recorded."
         rows={props.scans.map((s) => (
           <tr>
-            <td data-label="Scan" class="mono">
-              {s.id}
-            </td>
-            <td data-label="Member" class="wrap">
+            <ClipCell label="Scan" value={s.id} mono />
+            <ClipCell label="Member" value={s.host_user_ref}>
               <a href={pageHref('/scans', chrome.app, chrome.apps, { host_user_ref: s.host_user_ref })}>{s.host_user_ref}</a>
-            </td>
+            </ClipCell>
             <td data-label="Outcome">
               <span class={`status status-${s.status}`}>{s.status}</span>
             </td>
@@ -54,9 +52,7 @@ export function ScansPage(props: ScansProps) {
             <td data-label="Billable">{s.billable ? 'billable' : 'not billable'}</td>
             <td data-label="Occurred at">{s.occurred_at ? <Time ms={Date.parse(s.occurred_at)} now={chrome.now} /> : '-'}</td>
             <td data-label="Result">{s.result_stored ? 'stored' : '-'}</td>
-            <td data-label="Installation" class="mono">
-              {s.installation_id}
-            </td>
+            <ClipCell label="Installation" value={s.installation_id} mono />
           </tr>
         ))}
       />

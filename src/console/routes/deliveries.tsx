@@ -7,7 +7,7 @@ import { parseWith } from '../../contract/request-errors.js';
 import { resendOrRefuse } from '../../emulator/domain/resend.js';
 import type { DeliveryWithEvent } from '../../store/tables/webhooks.js';
 import { emulatorUserAgent } from '../../webhooks/headers.js';
-import { deliveryDetail } from '../../webhooks/views.js';
+import { deliveryDetail, duplicateSendCount } from '../../webhooks/views.js';
 import type { ConsoleEnv } from '../env.js';
 import { attempt, failureOf, type Failure } from '../form.js';
 import { deliveryStream } from '../live.js';
@@ -59,7 +59,19 @@ export function deliveryRoutes(ctx: EmulatorContext) {
       const first = !page.hasNewer;
       const live = pageHref('/deliveries/live', chrome.app, chrome.apps, { status, first: first ? '1' : undefined });
       const total = ctx.store.deliveryPages.count(chrome.app.id, status);
-      const view = <DeliveriesPage chrome={chrome} page={page} total={total} status={status} failure={failure} first={first} live={live} />;
+      const duplicateSends = new Map(page.rows.map((row) => [row.id, duplicateSendCount(ctx.store, row.id)]));
+      const view = (
+        <DeliveriesPage
+          chrome={chrome}
+          page={page}
+          total={total}
+          status={status}
+          failure={failure}
+          first={first}
+          live={live}
+          duplicateSends={duplicateSends}
+        />
+      );
       return renderPage(c, view, failure?.status ?? 200);
     })
     .get('/deliveries/live', (c) => deliveryStream(ctx, c))

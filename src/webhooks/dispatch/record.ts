@@ -57,7 +57,7 @@ function writeAttempt(store: Store, item: FinishedAttempt, now: number, counted:
       duplicate_send: duplicateSend ? 1 : 0,
     });
   send(outcome, error, false);
-  // The second send of the same bytes is shown with its own answer; the first decides the delivery.
+  // CHOICE-68: the second send of the same bytes is shown with its own answer; the first decides the delivery.
   if (duplicate) send(duplicate, countAttempt({ ...item, outcome: duplicate }, now).error, true);
   // Never resurrects a delivery cancelled while this attempt was on the wire.
   return store.webhooks.finish(
@@ -99,6 +99,7 @@ export function attemptRecorder(
     if (!recorded || !listening()) return;
     const { stillOurs, counted } = recorded;
     const { ok, error, exhausted, next } = counted;
+    const duplicate = item.duplicate;
     emit(item.row, {
       object: 'delivery.attempt_finished',
       attempt: item.number,
@@ -109,6 +110,16 @@ export function attemptRecorder(
       response_excerpt: item.outcome.excerpt,
       outcome: !stillOurs ? 'cancelled' : ok ? 'succeeded' : exhausted ? 'failed' : 'retrying',
       next_attempt_at: stillOurs && next !== null ? toIso(next) : null,
+      ...(duplicate
+        ? {
+            duplicate_send: {
+              status: duplicate.status,
+              latency_ms: duplicate.latencyMs,
+              error: countAttempt({ ...item, outcome: duplicate }, clock.now()).error,
+              response_excerpt: duplicate.excerpt,
+            },
+          }
+        : {}),
     });
   };
 }

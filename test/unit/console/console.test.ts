@@ -304,7 +304,7 @@ describe('web console', () => {
     }
   });
 
-  it("WH-8: a send that webhook chaos --duplicate makes is shown as a send of its delivery's attempt, marked; the list keeps the first answer", async () => {
+  it("WH-8, CHOICE-68: a send that webhook chaos --duplicate makes is shown as a send of its delivery's attempt, marked; the list keeps the first answer", async () => {
     const emu = testEmulator();
     let sends = 0;
     const receiver = await startReceiver(DEMO.webhookSecret, () =>
@@ -331,7 +331,11 @@ describe('web console', () => {
       const page = (await get(emu, `/deliveries/${delivery!.id}`, cookie)).html;
       expect(page).toContain('<td data-label="#">1<span class="muted"> duplicate send</span></td>');
       expect(page).toContain('<code class="answer-body">again</code>');
-      expect((await get(emu, '/deliveries', cookie)).html).toContain('200: <code class="answer-body">first</code>');
+      const list = (await get(emu, '/deliveries', cookie)).html;
+      expect(list).toContain('200: <code class="answer-body">first</code>');
+      // The list marks the delivery: one attempt, with a duplicate send of it.
+      expect(list).toContain('1/17<span class="badge">+1 duplicate send</span>');
+      expect(list).toContain(`<td data-label="Member" class="clip" title="member_1"><span class="clip-value">member_1</span></td>`);
     } finally {
       await receiver.close();
     }

@@ -47,4 +47,19 @@ describe('the questions a backend team asked, answered where they read', () => {
     expect(page).toContain("A recorded delivery's `request.headers`");
     expect(page).toContain('`Service-Signature`, `Service-Event-Id` and `Service-Event-Type` capitalized');
   });
+
+  it("the install story as it is: the clone's measured install time, npm 11's allowScripts warning explained, and scanctl's own allowScripts", () => {
+    const readme = read('README.md');
+    expect(readme).not.toContain('about 11 s');
+    expect(readme).toContain('install and build (27-43 s here: CONTRIBUTING.md)');
+    expect(readme).toContain('may warn `not yet covered by allowScripts`: harmless ([why, and how to quiet\nit](docs/testing.md#install))');
+    const contributing = read('CONTRIBUTING.md');
+    expect(contributing).toContain('then `/usr/bin/time npm install` in it,\nfour runs');
+    expect(contributing).toContain('27-43 s');
+    const testing = read('docs/testing.md');
+    expect(testing).toContain("**npm 11's `allowScripts` warning is harmless.**");
+    expect(testing).toContain('`npm install-scripts deny better-sqlite3`');
+    const pkg = JSON.parse(read('package.json')) as { allowScripts: Record<string, boolean> };
+    expect(pkg.allowScripts).toEqual({ '@scarf/scarf': false, 'better-sqlite3': false, esbuild: true });
+  });
 });

@@ -208,7 +208,7 @@ describe('webhook listen TUI', () => {
     ui.unmount();
   });
 
-  it('WH-8: a send that chaos --duplicate made shows in the detail as a send of its attempt, marked, with its own answer', async () => {
+  it('WH-8, CHOICE-68: a send that chaos --duplicate made shows in the detail as a send of its attempt, marked, with its own answer', async () => {
     const first = detail.attempt_log[0]!;
     const again = { ...first, status: 409, error: 'HTTP 409', response_excerpt: 'again', duplicate_send: true };
     const { ui, f } = app({ loadDetail: async () => ({ ...detail, attempt_log: [first, again] }) });
@@ -218,6 +218,38 @@ describe('webhook listen TUI', () => {
     const frame = await ui.frame(has('answer: again'));
     expect(frame).toContain('#1 duplicate send 11-22 10:00:00  409');
     expect(frame).toContain('answer: {"error":"db down"}');
+    ui.unmount();
+  });
+
+  it('WH-8, CHOICE-68: the list shows the sends chaos --duplicate added to a delivery in its row, marked, each with its attempt and its answer', async () => {
+    const { ui, f } = app({}, { columns: 160, rows: 30 });
+    const again = { status: 409, latency_ms: 2, error: 'HTTP 409', response_excerpt: 'again' };
+    f.push({ ...base, duplicate_send: again });
+    let frame = await ui.frame(has('dup send'));
+    let row = frame.split('\n').find((l) => l.includes('evt_1'))!;
+    expect(row).toContain('dup send #1: 409');
+    // The first send decides the attempt: its status and answer stay in the row.
+    expect(row).toMatch(/1\/17 +500 +retrying/);
+    expect(row).toContain('{"error":"db down"}');
+    // The retry, duplicated too: both sends listed in the same row, each under its attempt.
+    f.push({
+      ...base,
+      attempt: 2,
+      status: 200,
+      error: null,
+      response_excerpt: 'ok',
+      outcome: 'succeeded',
+      next_attempt_at: null,
+      duplicate_send: { ...again, status: 200 },
+    });
+    frame = await ui.frame(has('dup sends'));
+    row = frame.split('\n').find((l) => l.includes('evt_1'))!;
+    expect(row).toContain('dup sends #1: 409, #2: 200');
+    expect(frame.match(/evt_1/g)).toHaveLength(1);
+    // A delivery no chaos duplicated has no mark.
+    f.push(nth(2));
+    frame = await ui.frame(has('evt_00000000000000000002'));
+    expect(frame.split('\n').find((l) => l.includes('evt_00000000000000000002'))).not.toContain('dup send');
     ui.unmount();
   });
 

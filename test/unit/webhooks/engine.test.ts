@@ -81,6 +81,36 @@ describe('the webhook engine on its own', () => {
     ]);
   });
 
+  it("WH-8, CHOICE-68: a send that chaos --duplicate adds is on the stream as a send of its attempt: the finished attempt carries the second send's answer", async () => {
+    const { store, clock, engine, sent, events, scan } = engineAlone();
+    const now = clock.now();
+    store.chaos.upsert({
+      app_id: DEMO.appId,
+      seed: 1,
+      drop_probability: 0,
+      duplicate_probability: 1,
+      delay_ms: null,
+      delay_probability: 0,
+      reorder: 0,
+      fail_first: 0,
+      fail_status: 500,
+      created_at: now,
+      updated_at: now,
+    });
+    scan('scan_1');
+    await new Promise(setImmediate);
+    await engine.runDue();
+    expect(sent).toHaveLength(2);
+    const finished = events.filter((e) => e.object === 'delivery.attempt_finished');
+    expect(finished).toHaveLength(1);
+    expect(finished[0]).toMatchObject({
+      attempt: 1,
+      status: 204,
+      outcome: 'succeeded',
+      duplicate_send: { status: 204, latency_ms: 1, error: null, response_excerpt: null },
+    });
+  });
+
   it('CHOICE-31: under a frozen clock an attempt takes no time, even when the clock is advanced while it is on the wire', async () => {
     const { store, engine, scan } = engineAlone({ frozenClock: true, send: async (clock) => clock.advance(120_000) });
     const eventId = scan('scan_1');
