@@ -36,7 +36,13 @@ export default defineConfig({
       // installs and runs it from a copy.
       {
         extends: true,
-        test: { name: 'e2e', include: ['test/e2e/**/*.test.{ts,tsx}', 'examples/**/*.test.{ts,tsx}'], exclude: ['examples/express/**'] },
+        test: {
+          name: 'e2e',
+          include: ['test/e2e/**/*.test.{ts,tsx}', 'examples/**/*.test.{ts,tsx}'],
+          exclude: ['examples/express/**'],
+          // One e2e file after an edit under src/: the CLI's bundles are made again first (2 s), no full build.
+          globalSetup: ['test/global-setup.ts', 'test/fresh-bundle.ts'],
+        },
       },
       { extends: true, test: { name: 'pack', include: ['test/pack/**/*.test.ts'] } },
       // The single executable (dist/exe/scanctl, built by npm test) run as a user without Node runs it.
