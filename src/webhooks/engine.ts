@@ -13,7 +13,7 @@ import { deliveryEmitter, streamOutboxChanges, type DeliveryEventSink } from './
 import { dispatchLoop } from './dispatch/loop.js';
 import { attemptRecorder } from './dispatch/record.js';
 import { originOf, SendSlots } from './dispatch/send-slots.js';
-import { sendOnce, type SendOutcome, type SendRequest } from './sender.js';
+import { WebhookSender, type SendOutcome, type SendRequest } from './sender.js';
 
 /** What the engine runs on: nothing of the emulator, only these. */
 export interface WebhookEngineDeps {
@@ -25,7 +25,7 @@ export interface WebhookEngineDeps {
   events: DeliveryEventSink;
   /** The User-Agent of every delivery request. */
   userAgent: string;
-  /** Sends one request (default: sendOnce over keep-alive http). */
+  /** Sends one request (default: a WebhookSender of the engine's own, over keep-alive http, closed by stop()). */
   send?: (request: SendRequest) => Promise<SendOutcome>;
   /** Sends in flight at once (default DISPATCH_CONCURRENCY); 1 records attempts in due order on every run (`--seed`). */
   concurrency?: number;
@@ -85,11 +85,14 @@ export function createWebhookEngine(deps: WebhookEngineDeps): WebhookEngine {
   const emit = deliveryEmitter(deps.events, clock);
   const listening = () => deps.events.wanted();
   const destinationOf = destinationFinder(store, deps.box);
+  // The engine's own sender, unless it was given one: its pools are the engine's, closed by stop().
+  const sender = deps.send ? null : new WebhookSender();
+  const sendOne = deps.send ?? sender!.send;
   const attempt = deliveryAttempter({
     store,
     clock,
     userAgent: deps.userAgent,
-    send: deps.frozenClock ? untimed(deps.send ?? sendOnce) : (deps.send ?? sendOnce),
+    send: deps.frozenClock ? untimed(sendOne) : sendOne,
     emit,
     listening,
     record: attemptRecorder(store, clock, emit, listening),
@@ -213,6 +216,8 @@ export function createWebhookEngine(deps: WebhookEngineDeps): WebhookEngine {
       run.abort.abort();
       await loopStopped;
       await drain();
+      // Nothing is on the wire any more: its connections (kept alive for the next send) close now.
+      await sender?.close();
     },
     kick: () => loop.kick(),
     get dispatching() {
