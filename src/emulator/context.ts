@@ -1,9 +1,9 @@
 import type { IncomingMessage } from 'node:http';
 import type { VirtualClock } from '../clock/clock.js';
 import type { Store } from '../store/index.js';
+import type { StorageLogger } from '../store/storage-condition.js';
 import type { SecretBox } from '../util/crypto.js';
 import type { Ids } from '../util/ids.js';
-import type { Logger } from '../util/logger.js';
 import type { Bus } from './bus.js';
 import type { Fixtures } from './fixture-file.js';
 import type { RateLimiter } from './domain/rate-limit.js';
@@ -50,8 +50,8 @@ export interface EmulatorContext {
   readiness: { fixturesLoaded: boolean };
   /** The server-sent event streams open now (a stop ends each with a last event). */
   streams: OpenStreams;
-  /** Where warnings and internal errors go: the host's (serve prints them), silent by default. */
-  logger: Logger;
+  /** Where warnings and internal errors go: the host's (serve prints them), silent by default; with the storage log its HTTP side and dispatcher share. */
+  logger: StorageLogger;
 }
 
 /** Hono's per-request variables. */

@@ -3,7 +3,7 @@ import type { Clock } from '../clock/clock.js';
 import type { TimerSource } from '../clock/timer-source.js';
 import { CHOICES } from '../contract/choices.js';
 import type { Store } from '../store/index.js';
-import { storageCondition, storageLogOf } from '../store/storage-condition.js';
+import { storageCondition, withStorageLog } from '../store/storage-condition.js';
 import type { DeliveryWithEvent } from '../store/tables/webhooks.js';
 import type { SecretBox } from '../util/crypto.js';
 import { SILENT_LOGGER, type Logger } from '../util/logger.js';
@@ -66,7 +66,8 @@ function unlimitedController(): AbortController {
 
 export function createWebhookEngine(deps: WebhookEngineDeps): WebhookEngine {
   const { store, clock } = deps;
-  const logger = deps.logger ?? SILENT_LOGGER;
+  // The host's storage log when the host gave one (the emulator does): a full disk is said once by either side.
+  const logger = withStorageLog(deps.logger ?? SILENT_LOGGER);
   const inFlight = new Set<Promise<void>>();
   const total = deps.concurrency ?? DISPATCH_CONCURRENCY;
   const slots = new SendSlots(total, Math.min(total, CHOICES.webhookConcurrencyPerOrigin), () => loop.kick());
@@ -106,7 +107,7 @@ export function createWebhookEngine(deps: WebhookEngineDeps): WebhookEngine {
         if (run.stopping) return;
         // A full disk is said once, not once per attempt.
         const condition = storageCondition(error);
-        if (condition) storageLogOf(logger).note(condition, error);
+        if (condition) logger.storage.note(condition, error);
         else logger.warn(`webhook delivery ${row.id}: ${error instanceof Error ? error.message : String(error)}`);
       })
       .finally(() => {
