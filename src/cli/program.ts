@@ -27,7 +27,7 @@ interface CommandGroup {
  * is run (or when all are listed), so a command line loads its own command and what it imports,
  * not the other forty (docs/performance.md#start-up).
  */
-const COMMANDS: Array<TopCommand | CommandGroup> = [
+const COMMANDS: ReadonlyArray<TopCommand | CommandGroup> = [
   { name: 'serve', load: () => import('./commands/serve.js') },
   { name: 'exec', load: () => import('./commands/exec.js') },
   { name: 'health', load: () => import('./commands/health.js') },

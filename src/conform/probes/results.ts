@@ -58,9 +58,9 @@ async function setUp(kit: ProbeKit): Promise<Results> {
   };
 }
 
-const RESULT_NEEDS = [...NEEDS];
+const RESULT_NEEDS = [...NEEDS] as const;
 
-export const resultProbes: Probe[] = [
+export const resultProbes: readonly Probe[] = [
   {
     rule: 'WH-3',
     title: 'with results delivery on, scan.results_available carries the result exactly as uploaded, once',

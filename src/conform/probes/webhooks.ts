@@ -124,7 +124,7 @@ function retry(kit: ProbeKit): Promise<Retry> {
   return made;
 }
 
-export const webhookProbes: Probe[] = [
+export const webhookProbes: readonly Probe[] = [
   {
     rule: 'WH-1',
     title: 'a delivery is a POST whose JSON body is {id, type, created_at, data}',

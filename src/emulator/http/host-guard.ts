@@ -17,7 +17,7 @@ import type { AppEnv, EmulatorConfig } from '../context.js';
  *
  * No route ever answers with CORS headers, so no other origin can read an answer either.
  */
-const LOOPBACK_NAMES = new Set(LOOPBACK_HOST_NAMES);
+const LOOPBACK_NAMES: ReadonlySet<string> = new Set(LOOPBACK_HOST_NAMES);
 
 export interface HostPolicy {
   /** The port the emulator listens on; null in-process (app.request), where any port is loopback's. */

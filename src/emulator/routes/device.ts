@@ -67,4 +67,4 @@ export const deviceRoutes = [
     // The delivery it queues wakes the dispatcher through the store's outbox, as every recorded event does.
     return storeResult(ctx.store, ctx.ids, ctx.clock.now(), caller, params.scan_id, { ...body, resultJson });
   }),
-];
+] as const;

@@ -5,7 +5,7 @@ import { META } from '../../store/meta-keys.js';
 import { listTables, plainName, quote } from './tables.js';
 
 /** Meta rows of the running clock, not of the state: the offset is a top-level field, the frozen base belongs to the run. */
-const RUN_META = new Set<string>([META.clockOffset, META.clockFrozenAt]);
+const RUN_META: ReadonlySet<string> = new Set<string>([META.clockOffset, META.clockFrozenAt]);
 
 export interface ExportOptions {
   /** Put webhook signing secrets in the file in plain text (so another database can re-seal them). */
