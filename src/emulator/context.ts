@@ -1,10 +1,7 @@
 import type { IncomingMessage } from 'node:http';
-import type { VirtualClock } from '../clock/clock.js';
-import type { Store } from '../store/index.js';
 import type { StorageLogger } from '../store/storage-condition.js';
-import type { SecretBox } from '../util/crypto.js';
-import type { Ids } from '../util/ids.js';
 import type { Bus } from './bus.js';
+import type { StateContext } from './domain/state-context.js';
 import type { Fixtures } from './fixture-file.js';
 import type { RateLimiter } from './domain/rate-limit.js';
 import type { RequestLogBuffer } from './domain/request-log.js';
@@ -32,12 +29,8 @@ export interface EmulatorConfig {
   allowedHosts: readonly string[];
 }
 
-/** Everything a handler needs, built once by createEmulator. */
-export interface EmulatorContext {
-  store: Store;
-  clock: VirtualClock;
-  ids: Ids;
-  box: SecretBox;
+/** Everything a handler needs, built once by createEmulator: the state (StateContext) and the parts around it. */
+export interface EmulatorContext extends StateContext {
   bus: Bus;
   config: EmulatorConfig;
   scheduler: Scheduler;
