@@ -31,9 +31,6 @@ const ALLOWED: Record<string, string> = {
   'emulator/state/change-log.ts bases':
     "per connection, weakly keyed by it: which checkpoint the connection's temp change triggers count from (they live in the connection too)",
   'testkit/simulate-scan.ts defaultResult': 'cache: the bundled fixtures/results/default.json, read and checked once',
-  'conform/probes/results.ts made': "memo of one conform run: the results its probes share, weakly keyed by the run's ProbeKit",
-  'conform/probes/webhooks.ts scenes': "memo of one conform run: the webhook scene its probes share, weakly keyed by the run's ProbeKit",
-  'conform/probes/webhooks.ts retries': "memo of one conform run: the retries its probes watch, weakly keyed by the run's ProbeKit",
   'cli/commands/serve.ts fixtureKeys':
     'cache: a module imported once, at the first use (src/cli/commands/ is outside the change that made this rule)',
   'cli/commands/serve.ts signingSecretOf':
