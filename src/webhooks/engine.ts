@@ -12,7 +12,7 @@ import { deliveryAttempter, destinationFinder, type Destination, type Destinatio
 import { deliveryEmitter, streamOutboxChanges, type DeliveryEventSink } from './dispatch/events.js';
 import { dispatchLoop } from './dispatch/loop.js';
 import { attemptRecorder } from './dispatch/record.js';
-import { originOf, SendSlots } from './dispatch/send-slots.js';
+import { SendSlots } from './dispatch/send-slots.js';
 import { WebhookSender, type SendOutcome, type SendRequest } from './sender.js';
 
 /** What the engine runs on: nothing of the emulator, only these. */
@@ -148,7 +148,7 @@ export function createWebhookEngine(deps: WebhookEngineDeps): WebhookEngine {
       for (const [appId, batch] of groupByApp(claimed)) {
         for (const row of chaosOrder(store, appId, batch)) {
           const destination = destinationOf(row, destinations);
-          const origin = originOf(destination.url);
+          const origin = slots.originOf(destination.url);
           await slots.acquireGlobal();
           if (run.stopping) {
             slots.releaseGlobal();

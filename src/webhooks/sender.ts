@@ -44,6 +44,8 @@ export class WebhookSender {
    * listener per signal, where EventTarget's add and remove for every send showed in profiles.
    */
   private readonly sendsBySignal = new WeakMap<AbortSignal, Set<Send>>();
+  /** The webhook URLs it sent to, parsed (at most MAX_TARGETS, then cleared). */
+  private readonly targets = new Map<string, Target | null>();
 
   /**
    * One POST through undici's keep-alive pool for the URL's origin, with a handler of undici's
@@ -53,7 +55,7 @@ export class WebhookSender {
    * Never throws.
    */
   readonly send = (request: SendRequest): Promise<SendOutcome> => {
-    const target = parseTarget(request.url);
+    const target = parseTarget(request.url, this.targets);
     if (!target) return Promise.resolve(early(`invalid webhook URL ${request.url.slice(0, 200)}`));
     if (request.signal?.aborted) return Promise.resolve(early(SHUTTING_DOWN));
     const headers = requestHeaders(target, request);
@@ -207,11 +209,10 @@ interface Target {
   path: string;
   authorization: string | null;
 }
-/** Parsed webhook URLs (a handful per process): parsing a URL on every attempt showed in profiles. */
-const targets = new Map<string, Target | null>();
 const MAX_TARGETS = 256;
 
-function parseTarget(raw: string): Target | null {
+/** `raw` parsed, through the sender's cache of parsed webhook URLs (a handful at a time): parsing a URL on every attempt showed in profiles. */
+function parseTarget(raw: string, targets: Map<string, Target | null>): Target | null {
   let target = targets.get(raw);
   if (target !== undefined) return target;
   try {

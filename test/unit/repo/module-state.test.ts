@@ -19,8 +19,6 @@ const ALLOWED: Record<string, string> = {
   'util/package-root.ts root': 'cache: the package root, found once by walking up from the module (or the runtime folder)',
   'store/sqlite.ts executableAddon': "cache: the executable's better-sqlite3 addon, loaded by process.dlopen once per process",
   'webhooks/send-pools.ts undiciModule': 'cache: undici, loaded at the first send and never on a command that sends nothing',
-  'webhooks/sender.ts targets': 'cache: parsed webhook URLs (origin, path, credentials), at most 256 then cleared',
-  'webhooks/dispatch/send-slots.ts origins': 'cache: the origin of a webhook URL, at most 256 then cleared',
   'emulator/http/fallbacks.ts routeRegexes': 'cache: the compiled regular expression of each route pattern (bounded by the routes)',
   'emulator/http/sse.ts serialized': 'cache: the encoded bytes of one stream event, weakly keyed by the event object its subscribers share',
   'emulator/routes/openapi.ts documents': 'cache: the generated OpenAPI text per origin, at most 8 then cleared',
