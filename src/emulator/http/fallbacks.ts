@@ -5,7 +5,7 @@ import { storageApiError } from './storage-errors.js';
 import { withStorageLog, type StorageLogger } from '../../store/storage-condition.js';
 import { isContentfulStatus } from './status.js';
 import type { Logger } from '../../util/logger.js';
-import type { AppEnv } from '../context.js';
+import type { AppEnv } from './app-env.js';
 import { errorCode } from '../../util/caught.js';
 
 /** One onError for the whole emulator: everything that is not a success is the spec's error body. */

@@ -2,7 +2,8 @@ import type { MiddlewareHandler } from 'hono';
 import { LOOPBACK_HOST_NAMES } from '../../contract/choices.js';
 import { ApiError } from '../../contract/errors.js';
 import { originCheckExempt } from '../../contract/origin.js';
-import type { AppEnv, EmulatorConfig } from '../context.js';
+import type { EmulatorConfig } from '../config.js';
+import type { AppEnv } from './app-env.js';
 
 /**
  * The emulator trusts the loopback user and nobody else (docs/security.md). Two checks run before

@@ -1,6 +1,6 @@
 import type { MiddlewareHandler } from 'hono';
 import { CONTROL_PREFIX } from '../../contract/control.js';
-import type { AppEnv } from '../context.js';
+import type { AppEnv } from './app-env.js';
 import type { StateContext } from '../domain/state-context.js';
 import { authenticateSecretKey } from '../domain/keys.js';
 import { faultError, pickFault } from '../domain/faults.js';
