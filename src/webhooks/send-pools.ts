@@ -72,12 +72,14 @@ export class SendPools {
   }
 
   /**
-   * Closes every pool (each lets its requests under way finish, then closes its connections) and
-   * forgets them: a later send opens a new pool.
+   * Closes every pool at once and forgets them (a later send opens a new pool). Its owner calls it
+   * once its sends are over: what a pool still holds then is idle connections and aborted attempts
+   * waiting on a connection being opened, which a graceful close would wait for up to the connect
+   * timeout (a receiver that never finishes its TLS handshake held a stop for that long).
    */
   async close(): Promise<void> {
     const closing = [...this.pools.values()];
     this.pools.clear();
-    await Promise.all(closing.map((pool) => pool.close().catch(() => {})));
+    await Promise.all(closing.map((pool) => pool.destroy().catch(() => {})));
   }
 }

@@ -77,7 +77,7 @@ export class WebhookSender {
     return this.pools.openConnections();
   }
 
-  /** Closes its pools once the sends under way are over; a later send opens new ones. */
+  /** Closes its pools at once (its owner calls it once its sends are over); a later send opens new ones. */
   close(): Promise<void> {
     return this.pools.close();
   }

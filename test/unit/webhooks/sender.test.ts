@@ -3,7 +3,7 @@ import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { IDLE_MS, RESPONSE_EXCERPT_BYTES, WebhookSender, type SendOutcome, type SendRequest } from '../../../src/webhooks/sender.js';
-import { Condition } from '../../helpers/wait.js';
+import { Condition, pollUntil, within } from '../../helpers/wait.js';
 
 /**
  * A WebhookSender on its own, against real receivers on loopback ports made here: each server (and
@@ -505,3 +505,29 @@ async function writeByByte(socket: net.Socket, answer: string): Promise<void> {
   for (const byte of Buffer.from(answer)) await new Promise<void>((done) => socket.write(Buffer.from([byte]), () => done()));
   if (answer.startsWith('HTTP/1.0')) socket.end();
 }
+
+describe("a sender's close", () => {
+  it('closes at once, though an aborted attempt still waits on a connection being opened (a TLS handshake never answered)', async () => {
+    const r = await rawServer(() => {}); // accepts the connection, never says a word of TLS
+    const own = new WebhookSender();
+    const abort = new AbortController();
+    const sending = own.send({
+      url: `https://127.0.0.1:${r.port}/`,
+      headers: {},
+      body: Buffer.from('{}'),
+      timeoutMs: 30_000,
+      signal: abort.signal,
+    });
+    await pollUntil('the connection to be open', () => r.connections() === 1, 5_000);
+    abort.abort();
+    expect(await sending).toMatchObject({ status: null, error: 'aborted: the emulator is shutting down' });
+    // A graceful close would wait for the 30 s connect timeout of that connection.
+    expect(
+      await within(
+        own.close().then(() => 'closed'),
+        2_000,
+      ),
+    ).toBe('closed');
+    expect(own.openConnections()).toEqual({ active: 0, idle: 0, queued: 0 });
+  });
+});
