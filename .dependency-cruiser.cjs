@@ -64,6 +64,14 @@ module.exports = {
       to: { pathNot: [CLI_ENTRY, '^node_modules/commander/', '^node:|^[a-z_]+$'], dependencyTypesNot: ['type-only', 'dynamic-import'] },
     },
     {
+      name: 'parts-take-what-they-use',
+      comment:
+        "the emulator's domain functions and HTTP parts are typed by what they use (emulator/domain/state-context.ts: the store, clock, ids and box; config.ts, http/app-env.ts; a named part more where needed), never by the whole EmulatorContext of context.ts, whose types loop back through domain/ and http/; implement.ts alone hands the context to the handlers",
+      severity: 'error',
+      from: { path: '^src/emulator/(domain|http)/', pathNot: '^src/emulator/http/implement[.]ts$' },
+      to: { path: '^src/emulator/context[.]ts$' },
+    },
+    {
       name: 'no-unresolvable',
       comment: 'every relative import names a file that exists',
       severity: 'error',

@@ -1,4 +1,4 @@
-import type { Command } from 'commander';
+import { Command } from 'commander';
 import { requestOverNode, type FetchLike, type WebFetch } from '../client/node-request.js';
 
 /** Where a command writes: process.stdout in a shell, a string buffer in a test. */
@@ -74,15 +74,19 @@ export async function readAll(stream: InStream): Promise<Buffer> {
   return Buffer.concat(chunks);
 }
 
-/** The io each program runs with, set by `buildProgram` on its root command. */
-const programIo = new WeakMap<Command, CliIo>();
-
-export function attachIo(program: Command, io: CliIo): void {
-  programIo.set(program, io);
+/** A program's root command: it carries the io that every command under it runs with (set by `buildProgram`). */
+export class ProgramCommand extends Command {
+  constructor(
+    name: string,
+    readonly io: CliIo,
+  ) {
+    super(name);
+  }
 }
 
+/** The io of the program a command belongs to (the process's for a command of no program). */
 export function ioOf(command: Command): CliIo {
   let root = command;
   while (root.parent) root = root.parent;
-  return programIo.get(root) ?? processIo();
+  return root instanceof ProgramCommand ? root.io : processIo();
 }

@@ -42,7 +42,7 @@ export async function runCli(args: string[], io: CliIo): Promise<number> {
   }
 }
 
-const HELP_CODES = new Set(['commander.help', 'commander.helpDisplayed', 'commander.version']);
+const HELP_CODES: ReadonlySet<string> = new Set(['commander.help', 'commander.helpDisplayed', 'commander.version']);
 
 /** --json anywhere before `--`: errors then come as one JSON object on stdout, whatever failed. */
 function wantsJson(args: string[]): boolean {

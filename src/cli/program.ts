@@ -1,9 +1,9 @@
 import { Command, CommanderError, Option } from 'commander';
 import { addHelpCommand, configureErrors } from './help.js';
-import { attachIo, type CliIo } from './io.js';
+import { ProgramCommand, type CliIo } from './io.js';
 import { commandName, GLOBAL_OPTIONS, type GlobalOptionName } from './global-options.js';
 import { httpUrl } from './http-url.js';
-import { envReadByCli } from './option-env.js';
+import { EnvReadByCli } from './option-env.js';
 
 /** A command: one verb, registered on its parent (the program or a group); verbs that differ only in an action share a file. */
 interface CommandModule {
@@ -27,7 +27,7 @@ interface CommandGroup {
  * is run (or when all are listed), so a command line loads its own command and what it imports,
  * not the other forty (docs/performance.md#start-up).
  */
-const COMMANDS: Array<TopCommand | CommandGroup> = [
+const COMMANDS: ReadonlyArray<TopCommand | CommandGroup> = [
   { name: 'serve', load: () => import('./commands/serve.js') },
   { name: 'exec', load: () => import('./commands/exec.js') },
   { name: 'health', load: () => import('./commands/health.js') },
@@ -134,7 +134,7 @@ const GLOBAL_PARSERS: Partial<Record<GlobalOptionName, (value: string) => unknow
  * emulator, ink) lazily inside their actions.
  */
 export async function buildProgram(version: string, io: CliIo, args?: readonly string[]): Promise<Command> {
-  const program = new Command('scanctl')
+  const program = new ProgramCommand('scanctl', io)
     .description('Build and test against the body-scanning service without the service: a local emulator, its clock, and the client side.')
     .version(version, '-V, --version')
     // Inherited by every command: commander checks required options before unknown ones, so
@@ -147,15 +147,16 @@ export async function buildProgram(version: string, io: CliIo, args?: readonly s
       throw error;
     });
   for (const global of GLOBAL_OPTIONS) {
-    const option = new Option(global.flags, global.description).default(undefined, global.defaultHelp);
+    const made =
+      'env' in global ? new EnvReadByCli(global.flags, global.description, global.env) : new Option(global.flags, global.description);
+    const option = made.default(undefined, global.defaultHelp);
     const parser = GLOBAL_PARSERS[global.name];
     if (parser) option.argParser(parser);
-    program.addOption('env' in global ? envReadByCli(option, global.env) : option);
+    program.addOption(option);
   }
   // Inherited by every command created below: where output goes, one-line errors, global options in each help.
   configureErrors(program, io);
   program.configureHelp({ sortSubcommands: false, showGlobalOptions: true });
-  attachIo(program, io);
 
   const run = args ? entryRun(args) : null;
   const entries = run ? [run] : COMMANDS;

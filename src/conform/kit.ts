@@ -13,6 +13,8 @@ import { errorMessage } from '../util/caught.js';
 import type { ExchangeLog } from './exchanges.js';
 import type { ConformReceiver } from './receiver.js';
 import { Divergence } from './probe.js';
+import type { Results } from './probes/results.js';
+import type { Retry, Scene } from './probes/webhooks.js';
 
 export interface KitOptions {
   baseUrl: string;
@@ -46,6 +48,22 @@ export function describeAnswer(answer: { status: number; ok: boolean; error?: Er
   return answer.error ? `${answer.status} ${answer.error.code}` : `${answer.status} without the error body`;
 }
 
+/** What several probes of one run share, by name: set up by the first probe that asks, once per run. */
+export interface KitSetups {
+  results: Results;
+  webhookScene: Scene;
+  webhookRetries: Retry;
+}
+
+/** A promise made at the first `get`, the same one after. */
+class Once<T> {
+  private made: Promise<T> | null = null;
+
+  get(make: () => Promise<T>): Promise<T> {
+    return (this.made ??= make());
+  }
+}
+
 /**
  * What every probe works with: the clients of the target (recorded and paced), the run's prefix
  * for everything it creates, the emulator's control plane when there is one, and the clean-up.
@@ -58,6 +76,11 @@ export class ProbeKit {
   readonly members = new Set<string>();
   private readonly cleanups: Array<() => Promise<unknown>> = [];
   private counter = 0;
+  private readonly setups: { [K in keyof KitSetups]: Once<KitSetups[K]> } = {
+    results: new Once(),
+    webhookScene: new Once(),
+    webhookRetries: new Once(),
+  };
 
   constructor(
     readonly options: KitOptions,
@@ -78,6 +101,12 @@ export class ProbeKit {
   id(name: string): string {
     this.counter += 1;
     return `${this.prefix}_${name}_${this.counter}`;
+  }
+
+  /** What the probes of this run share: `setUp` runs for the first probe that asks; every later one gets its promise. */
+  setUpOnce<K extends keyof KitSetups>(name: K, setUp: (kit: ProbeKit) => Promise<KitSetups[K]>): Promise<KitSetups[K]> {
+    const once: Once<KitSetups[K]> = this.setups[name];
+    return once.get(() => setUp(this));
   }
 
   /** Runs at the end of the run, last registered first. */

@@ -20,10 +20,10 @@ export function credentialKind(secret: string): string {
 }
 /** A pseudonym as written in a cassette: kind, number and, for member ids, the length. */
 export const PSEUDONYM = /<([a-z_]+):(\d+)(?::(\d+))?>/g;
-const DROPPED_HEADERS = new Set(['service-signature', 'proxy-authorization']);
-const COOKIE_HEADERS = new Set(['cookie', 'set-cookie']);
+const DROPPED_HEADERS: ReadonlySet<string> = new Set(['service-signature', 'proxy-authorization']);
+const COOKIE_HEADERS: ReadonlySet<string> = new Set(['cookie', 'set-cookie']);
 /** Headers a replay needs to mean the same thing; the rest (dates, lengths, connection) are left out. */
-const KEPT_HEADERS = new Set([
+const KEPT_HEADERS: ReadonlySet<string> = new Set([
   'authorization',
   'content-type',
   'idempotency-key',
@@ -32,8 +32,8 @@ const KEPT_HEADERS = new Set([
   'allow',
   'location',
 ]);
-const PSEUDONYMOUS_FIELDS = new Set(['challenge', 'host_user_ref']);
-const BLANKED_FIELDS = new Set(['result', 'measurements', 'key', 'webhook_secret']);
+const PSEUDONYMOUS_FIELDS: ReadonlySet<string> = new Set(['challenge', 'host_user_ref']);
+const BLANKED_FIELDS: ReadonlySet<string> = new Set(['result', 'measurements', 'key', 'webhook_secret']);
 
 /** Every value blanked, the structure kept: numbers 0, strings "<redacted>". */
 function blank(value: unknown): unknown {

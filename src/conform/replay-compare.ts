@@ -61,7 +61,7 @@ const describe = (status: number, body: unknown) =>
   typeof codeOf(body) === 'string' ? `${status} ${String(codeOf(body))}` : String(status);
 
 /** Headers whose difference changes what a client does. */
-const MATTERING_HEADERS = ['idempotent-replayed', 'allow', 'location'];
+const MATTERING_HEADERS = ['idempotent-replayed', 'allow', 'location'] as const;
 const mediaType = (value: string | undefined) => value?.split(';')[0]?.trim() ?? null;
 
 /** One recorded exchange and what the replay got for its request. */

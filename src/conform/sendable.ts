@@ -23,7 +23,7 @@ export const headerValues = (value: string | readonly string[] | undefined): str
 /** RFC 9110 token: a method or a header name. */
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 /** Methods fetch refuses to send. */
-const FORBIDDEN_METHODS = new Set(['CONNECT', 'TRACE', 'TRACK']);
+const FORBIDDEN_METHODS: ReadonlySet<string> = new Set(['CONNECT', 'TRACE', 'TRACK']);
 /** Control characters (CR, LF, NUL, tab...), a space and a backslash: none belongs in an origin-form path. */
 // eslint-disable-next-line no-control-regex -- the point is to find control characters
 const NOT_IN_PATH = /[\u0000-\u0020\u007f\\]/;

@@ -4,7 +4,7 @@ import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import { errorCode, errorMessage } from '../util/caught.js';
 
 /** Hop-by-hop headers a proxy never forwards (and those it sets itself: host, content-length). */
-const HOP_BY_HOP = new Set([
+const HOP_BY_HOP: ReadonlySet<string> = new Set([
   'connection',
   'keep-alive',
   'transfer-encoding',

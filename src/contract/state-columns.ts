@@ -29,7 +29,7 @@ export const VALUE_COLUMNS = {
 } as const satisfies Record<string, Record<string, z.ZodType>>;
 
 /** A scrubbed payload is empty text, not JSON (DEL-2). */
-const MAY_BE_EMPTY = new Set(['events.payload']);
+const MAY_BE_EMPTY: ReadonlySet<string> = new Set(['events.payload']);
 
 type Columns = Record<string, Record<string, z.ZodType> | undefined>;
 

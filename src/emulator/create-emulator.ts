@@ -5,6 +5,7 @@ import { CHOICES } from '../contract/choices.js';
 import type { Db } from '../store/db.js';
 import { createStore } from '../store/index.js';
 import { META } from '../store/meta-keys.js';
+import { withStorageLog } from '../store/storage-condition.js';
 import { SecretBox } from '../util/crypto.js';
 import { randomIds, type Ids } from '../util/ids.js';
 import { openClock, seededIds, type ClockSetup } from './clock-and-ids.js';
@@ -72,7 +73,8 @@ export function createEmulator(deps: EmulatorDeps): Emulator {
   };
   const bus = new Bus();
   const box = deps.box ?? SecretBox.random();
-  const logger = deps.logger ?? SILENT_LOGGER;
+  // One storage log per emulator: the HTTP side and the dispatcher say a storage condition once between them.
+  const logger = withStorageLog(deps.logger ?? SILENT_LOGGER);
   const webhooks = createWebhookEngine({
     store,
     clock,

@@ -13,6 +13,7 @@ import { webhookStatements } from './tables/webhooks.js';
 import { deliveryPageStatements } from './tables/delivery-pages.js';
 import { faultStatements } from './tables/faults.js';
 import { chaosStatements } from './tables/chaos.js';
+import { OutboxChanges } from './outbox-changes.js';
 
 /** Every table's prepared statements, built once per database. */
 export function createStore(db: Db) {
@@ -33,6 +34,8 @@ export function createStore(db: Db) {
     chaos: chaosStatements(db),
     /** Writes that may share one transaction with the others of the same event-loop turn. */
     groupCommit: createGroupCommit(db),
+    /** The outbox's subscribers (the webhook engine of this store): told of queued and cancelled deliveries. */
+    outbox: new OutboxChanges(),
   };
 }
 export type Store = ReturnType<typeof createStore>;

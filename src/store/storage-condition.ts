@@ -52,11 +52,18 @@ export class StorageConditionLog {
   }
 }
 
-const logs = new WeakMap<Logger, StorageConditionLog>();
+/** A host's logger with the one log it says storage conditions in: the HTTP side and the dispatcher of one emulator share it. */
+export interface StorageLogger extends Logger {
+  readonly storage: StorageConditionLog;
+}
 
-/** The one log of storage conditions of a host's logger (the HTTP side and the dispatcher share it). */
-export function storageLogOf(logger: Logger): StorageConditionLog {
-  let log = logs.get(logger);
-  if (!log) logs.set(logger, (log = new StorageConditionLog((line) => logger.info(line))));
-  return log;
+/** `logger` with a storage log of its own (its `info` says the lines); one that has its log already is handed back as it is. */
+export function withStorageLog(logger: Logger | StorageLogger): StorageLogger {
+  if ('storage' in logger && logger.storage instanceof StorageConditionLog) return logger;
+  return {
+    warn: (message) => logger.warn(message),
+    info: (line) => logger.info(line),
+    error: (message, error) => logger.error(message, error),
+    storage: new StorageConditionLog((line) => logger.info(line)),
+  };
 }

@@ -3,7 +3,7 @@ import type { Clock } from '../clock/clock.js';
 import type { TimerSource } from '../clock/timer-source.js';
 import { CHOICES } from '../contract/choices.js';
 import type { Store } from '../store/index.js';
-import { storageCondition, storageLogOf } from '../store/storage-condition.js';
+import { storageCondition, withStorageLog } from '../store/storage-condition.js';
 import type { DeliveryWithEvent } from '../store/tables/webhooks.js';
 import type { SecretBox } from '../util/crypto.js';
 import { SILENT_LOGGER, type Logger } from '../util/logger.js';
@@ -12,8 +12,8 @@ import { deliveryAttempter, destinationFinder, type Destination, type Destinatio
 import { deliveryEmitter, streamOutboxChanges, type DeliveryEventSink } from './dispatch/events.js';
 import { dispatchLoop } from './dispatch/loop.js';
 import { attemptRecorder } from './dispatch/record.js';
-import { originOf, SendSlots } from './dispatch/send-slots.js';
-import { sendOnce, type SendOutcome, type SendRequest } from './sender.js';
+import { SendSlots } from './dispatch/send-slots.js';
+import { WebhookSender, type SendOutcome, type SendRequest } from './sender.js';
 
 /** What the engine runs on: nothing of the emulator, only these. */
 export interface WebhookEngineDeps {
@@ -25,7 +25,7 @@ export interface WebhookEngineDeps {
   events: DeliveryEventSink;
   /** The User-Agent of every delivery request. */
   userAgent: string;
-  /** Sends one request (default: sendOnce over keep-alive http). */
+  /** Sends one request (default: a WebhookSender of the engine's own, over keep-alive http, closed by stop()). */
   send?: (request: SendRequest) => Promise<SendOutcome>;
   /** Sends in flight at once (default DISPATCH_CONCURRENCY); 1 records attempts in due order on every run (`--seed`). */
   concurrency?: number;
@@ -66,7 +66,8 @@ function unlimitedController(): AbortController {
 
 export function createWebhookEngine(deps: WebhookEngineDeps): WebhookEngine {
   const { store, clock } = deps;
-  const logger = deps.logger ?? SILENT_LOGGER;
+  // The host's storage log when the host gave one (the emulator does): a full disk is said once by either side.
+  const logger = withStorageLog(deps.logger ?? SILENT_LOGGER);
   const inFlight = new Set<Promise<void>>();
   const total = deps.concurrency ?? DISPATCH_CONCURRENCY;
   const slots = new SendSlots(total, Math.min(total, CHOICES.webhookConcurrencyPerOrigin), () => loop.kick());
@@ -85,11 +86,14 @@ export function createWebhookEngine(deps: WebhookEngineDeps): WebhookEngine {
   const emit = deliveryEmitter(deps.events, clock);
   const listening = () => deps.events.wanted();
   const destinationOf = destinationFinder(store, deps.box);
+  // The engine's own sender, unless it was given one: its pools are the engine's, closed by stop().
+  const sender = deps.send ? null : new WebhookSender();
+  const sendOne = deps.send ?? sender!.send;
   const attempt = deliveryAttempter({
     store,
     clock,
     userAgent: deps.userAgent,
-    send: deps.frozenClock ? untimed(deps.send ?? sendOnce) : (deps.send ?? sendOnce),
+    send: deps.frozenClock ? untimed(sendOne) : sendOne,
     emit,
     listening,
     record: attemptRecorder(store, clock, emit, listening),
@@ -103,7 +107,7 @@ export function createWebhookEngine(deps: WebhookEngineDeps): WebhookEngine {
         if (run.stopping) return;
         // A full disk is said once, not once per attempt.
         const condition = storageCondition(error);
-        if (condition) storageLogOf(logger).note(condition, error);
+        if (condition) logger.storage.note(condition, error);
         else logger.warn(`webhook delivery ${row.id}: ${error instanceof Error ? error.message : String(error)}`);
       })
       .finally(() => {
@@ -144,7 +148,7 @@ export function createWebhookEngine(deps: WebhookEngineDeps): WebhookEngine {
       for (const [appId, batch] of groupByApp(claimed)) {
         for (const row of chaosOrder(store, appId, batch)) {
           const destination = destinationOf(row, destinations);
-          const origin = originOf(destination.url);
+          const origin = slots.originOf(destination.url);
           await slots.acquireGlobal();
           if (run.stopping) {
             slots.releaseGlobal();
@@ -213,6 +217,8 @@ export function createWebhookEngine(deps: WebhookEngineDeps): WebhookEngine {
       run.abort.abort();
       await loopStopped;
       await drain();
+      // Nothing is on the wire any more: its connections (kept alive for the next send) close now.
+      await sender?.close();
     },
     kick: () => loop.kick(),
     get dispatching() {

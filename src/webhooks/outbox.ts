@@ -20,28 +20,6 @@ export interface ScanEventInput {
   resultJson?: string;
 }
 
-/** What the outbox announces to the engine of the same store (it kicks the dispatcher, emits on the bus). */
-export type OutboxChange = { kind: 'queued'; deliveryId: string } | { kind: 'cancelled'; deliveryIds: string[] };
-type OutboxListener = (change: OutboxChange) => void;
-const listeners = new WeakMap<object, Set<OutboxListener>>();
-
-/** Subscribes to changes of a store's outbox; returns the unsubscribe function. */
-export function onOutboxChange(store: Store, listener: OutboxListener): () => void {
-  let set = listeners.get(store);
-  if (!set) listeners.set(store, (set = new Set()));
-  set.add(listener);
-  return () => set.delete(listener);
-}
-
-function announce(store: Store, change: OutboxChange): void {
-  const set = listeners.get(store);
-  if (!set || set.size === 0) return;
-  // The caller is inside its transaction: let it commit (or roll back) before anyone looks.
-  setImmediate(() => {
-    for (const listener of set) listener(change);
-  });
-}
-
 /**
  * Where the app's deliveries (of `type`, when given) go right now: the forward URL of an attached
  * `scanctl webhook listen` that takes that type, else the app's webhook_url, else nowhere (APP-3).
@@ -129,7 +107,7 @@ export function recordScanEvent(store: Store, ids: Ids, now: number, input: Scan
     return { eventId: row.id, deliveryId };
   };
   const { eventId, deliveryId } = store.db.inTransaction ? write() : store.db.transaction(write)();
-  if (deliveryId) announce(store, { kind: 'queued', deliveryId });
+  if (deliveryId) store.outbox.announce({ kind: 'queued', deliveryId });
   return eventId;
 }
 
@@ -146,7 +124,7 @@ export function cancelQueuedDeliveries(store: Store, appId: string, hostUserRef:
     return cancelled;
   };
   const cancelled = store.db.inTransaction ? run() : store.db.transaction(run)();
-  if (cancelled.length > 0) announce(store, { kind: 'cancelled', deliveryIds: cancelled });
+  if (cancelled.length > 0) store.outbox.announce({ kind: 'cancelled', deliveryIds: cancelled });
   return cancelled.length;
 }
 
@@ -166,7 +144,7 @@ export function appTakes(store: Store, appId: string, type: WebhookEventType): b
 export function withdrawQueuedResults(store: Store, appId: string, now: number): number {
   const run = () => store.webhooks.pendingResultsOf(appId).filter((id) => store.webhooks.withdraw(id, RESULTS_WITHDRAWN, now));
   const withdrawn = store.db.inTransaction ? run() : store.db.transaction(run)();
-  if (withdrawn.length > 0) announce(store, { kind: 'cancelled', deliveryIds: withdrawn });
+  if (withdrawn.length > 0) store.outbox.announce({ kind: 'cancelled', deliveryIds: withdrawn });
   return withdrawn.length;
 }
 
@@ -206,6 +184,6 @@ export function resendEvent(store: Store, ids: Ids, now: number, eventId: string
     { id: deliveryId, event_id: event.id, app_id: event.app_id, host_user_ref: event.host_user_ref, origin: 'resend' },
     now,
   );
-  announce(store, { kind: 'queued', deliveryId });
+  store.outbox.announce({ kind: 'queued', deliveryId });
   return deliveryId;
 }

@@ -31,7 +31,7 @@ const PARSE_ERRORS: Record<string, string> = {
   HPE_STRICT: 'a malformed chunk or line ending',
 };
 
-const TLS_UNTRUSTED = new Set([
+const TLS_UNTRUSTED: ReadonlySet<string> = new Set([
   'DEPTH_ZERO_SELF_SIGNED_CERT',
   'SELF_SIGNED_CERT_IN_CHAIN',
   'UNABLE_TO_VERIFY_LEAF_SIGNATURE',

@@ -22,47 +22,64 @@ const MAX_HEAD_BYTES = CHOICES.webhookMaxAnswerHeadBytes;
 /** Origins (with their attempt timeouts) that keep a pool; past this the oldest pool is closed. */
 const MAX_POOLS = 256;
 
-/** Each origin's keep-alive pool (per attempt timeout: it is also the pool's connect, head and body timeout). */
-const pools = new Map<string, Pool>();
+/**
+ * One sender's keep-alive pools, one per receiver origin (and attempt timeout: it is also the pool's
+ * connect, head and body timeout). Its owner closes them (`close()`), and they close with nothing else.
+ */
+export class SendPools {
+  private readonly pools = new Map<string, Pool>();
 
-export function poolFor(origin: string, timeoutMs: number): Pool {
-  const key = `${timeoutMs} ${origin}`;
-  let pool = pools.get(key);
-  if (pool) return pool;
-  if (pools.size >= MAX_POOLS) {
-    // A long-lived serve that forwarded to many ports: the oldest pool goes (its sends finish first).
-    for (const [oldest, oldPool] of pools) {
-      pools.delete(oldest);
-      void oldPool.close().catch(() => {});
-      break;
+  poolFor(origin: string, timeoutMs: number): Pool {
+    const key = `${timeoutMs} ${origin}`;
+    let pool = this.pools.get(key);
+    if (pool) return pool;
+    if (this.pools.size >= MAX_POOLS) {
+      // A long-lived serve that forwarded to many ports: the oldest pool goes (its sends finish first).
+      for (const [oldest, oldPool] of this.pools) {
+        this.pools.delete(oldest);
+        void oldPool.close().catch(() => {});
+        break;
+      }
     }
+    pool = new (undici().Pool)(origin, {
+      connections: SOCKETS_PER_ORIGIN,
+      pipelining: 1,
+      // A connection (TCP and TLS handshake) that does not open in time is closed, even after its attempt gave up.
+      connect: { timeout: timeoutMs },
+      headersTimeout: timeoutMs,
+      bodyTimeout: timeoutMs,
+      // CHOICE-9: idle connections closed after 4 s, or a second before the receiver's Keep-Alive hint.
+      keepAliveTimeout: IDLE_MS,
+      keepAliveTimeoutThreshold: 1_000,
+      maxHeaderSize: MAX_HEAD_BYTES,
+    });
+    this.pools.set(key, pool);
+    return pool;
   }
-  pool = new (undici().Pool)(origin, {
-    connections: SOCKETS_PER_ORIGIN,
-    pipelining: 1,
-    // A connection (TCP and TLS handshake) that does not open in time is closed, even after its attempt gave up.
-    connect: { timeout: timeoutMs },
-    headersTimeout: timeoutMs,
-    bodyTimeout: timeoutMs,
-    // CHOICE-9: idle connections closed after 4 s, or a second before the receiver's Keep-Alive hint.
-    keepAliveTimeout: IDLE_MS,
-    keepAliveTimeoutThreshold: 1_000,
-    maxHeaderSize: MAX_HEAD_BYTES,
-  });
-  pools.set(key, pool);
-  return pool;
-}
 
-/** The sender's connections now: in use, idle (kept alive), and requests waiting for one (tests count them for leaks). */
-export function openConnections(): { active: number; idle: number; queued: number } {
-  let active = 0;
-  let idle = 0;
-  let queued = 0;
-  for (const pool of pools.values()) {
-    const stats = pool.stats;
-    active += stats.running;
-    idle += stats.connected - stats.running;
-    queued += stats.queued;
+  /** The connections now: in use, idle (kept alive), and requests waiting for one (tests count them for leaks). */
+  openConnections(): { active: number; idle: number; queued: number } {
+    let active = 0;
+    let idle = 0;
+    let queued = 0;
+    for (const pool of this.pools.values()) {
+      const stats = pool.stats;
+      active += stats.running;
+      idle += stats.connected - stats.running;
+      queued += stats.queued;
+    }
+    return { active, idle, queued };
   }
-  return { active, idle, queued };
+
+  /**
+   * Closes every pool at once and forgets them (a later send opens a new pool). Its owner calls it
+   * once its sends are over: what a pool still holds then is idle connections and aborted attempts
+   * waiting on a connection being opened, which a graceful close would wait for up to the connect
+   * timeout (a receiver that never finishes its TLS handshake held a stop for that long).
+   */
+  async close(): Promise<void> {
+    const closing = [...this.pools.values()];
+    this.pools.clear();
+    await Promise.all(closing.map((pool) => pool.destroy().catch(() => {})));
+  }
 }

@@ -2,9 +2,9 @@ import { StringDecoder } from 'node:string_decoder';
 import type { Dispatcher } from 'undici';
 import { CHOICES } from '../contract/choices.js';
 import { describeSendError, NO_UPGRADE, timedOut, type SendPhase } from './send-errors.js';
-import { poolFor, undici } from './send-pools.js';
+import { SendPools, undici } from './send-pools.js';
 
-export { IDLE_MS, openConnections } from './send-pools.js';
+export { IDLE_MS } from './send-pools.js';
 
 /** How much of a receiver's answer is kept with the attempt. */
 export const RESPONSE_EXCERPT_BYTES = 1024;
@@ -34,26 +34,69 @@ export interface SendOutcome {
 const MAX_BODY_READ_BYTES = CHOICES.webhookMaxAnswerBodyReadBytes;
 
 /**
- * One POST through undici's keep-alive pool for the URL's origin, with a handler of undici's
- * dispatch API (a third of http.request's CPU per send). Redirects are never followed (WH-7): a 3xx
- * is an answer like any other. The whole attempt (connect and TLS handshake, the answer's head and
- * its body) must finish within timeoutMs; an attempt that fails or times out closes its connection.
- * Never throws.
+ * Where deliveries go on the wire: its own keep-alive pools (one per receiver origin) and the sends
+ * under way, closed by whoever made it (the webhook engine in its `stop()`, `webhook check` when done).
  */
-export function sendOnce(request: SendRequest): Promise<SendOutcome> {
-  const target = parseTarget(request.url);
-  if (!target) return Promise.resolve(early(`invalid webhook URL ${request.url.slice(0, 200)}`));
-  if (request.signal?.aborted) return Promise.resolve(early(SHUTTING_DOWN));
-  const headers = requestHeaders(target, request);
-  if (headers === null) return Promise.resolve(early('a header value with a line break cannot be sent'));
-  return new Promise((resolve) => {
-    const send = new Send(request, resolve);
-    try {
-      poolFor(target.origin, request.timeoutMs).dispatch({ path: target.path, method: 'POST', headers, body: request.body }, send);
-    } catch (error) {
-      send.giveUp(describeSendError(error, undici().errors));
+export class WebhookSender {
+  private readonly pools = new SendPools();
+  /**
+   * The sends under each abort signal (the engine shares one across all of its sends): one 'abort'
+   * listener per signal, where EventTarget's add and remove for every send showed in profiles.
+   */
+  private readonly sendsBySignal = new WeakMap<AbortSignal, Set<Send>>();
+  /** The webhook URLs it sent to, parsed (at most MAX_TARGETS, then cleared). */
+  private readonly targets = new Map<string, Target | null>();
+
+  /**
+   * One POST through undici's keep-alive pool for the URL's origin, with a handler of undici's
+   * dispatch API (a third of http.request's CPU per send). Redirects are never followed (WH-7): a 3xx
+   * is an answer like any other. The whole attempt (connect and TLS handshake, the answer's head and
+   * its body) must finish within timeoutMs; an attempt that fails or times out closes its connection.
+   * Never throws.
+   */
+  readonly send = (request: SendRequest): Promise<SendOutcome> => {
+    const target = parseTarget(request.url, this.targets);
+    if (!target) return Promise.resolve(early(`invalid webhook URL ${request.url.slice(0, 200)}`));
+    if (request.signal?.aborted) return Promise.resolve(early(SHUTTING_DOWN));
+    const headers = requestHeaders(target, request);
+    if (headers === null) return Promise.resolve(early('a header value with a line break cannot be sent'));
+    return new Promise((resolve) => {
+      const send = new Send(request, resolve, request.signal ? this.sendsUnder(request.signal) : null);
+      try {
+        this.pools
+          .poolFor(target.origin, request.timeoutMs)
+          .dispatch({ path: target.path, method: 'POST', headers, body: request.body }, send);
+      } catch (error) {
+        send.giveUp(describeSendError(error, undici().errors));
+      }
+    });
+  };
+
+  /** Its connections now: in use, idle (kept alive), and requests waiting for one (tests count them for leaks). */
+  openConnections(): { active: number; idle: number; queued: number } {
+    return this.pools.openConnections();
+  }
+
+  /** Closes its pools at once (its owner calls it once its sends are over); a later send opens new ones. */
+  close(): Promise<void> {
+    return this.pools.close();
+  }
+
+  private sendsUnder(signal: AbortSignal): Set<Send> {
+    let sends = this.sendsBySignal.get(signal);
+    if (!sends) {
+      const under = new Set<Send>();
+      this.sendsBySignal.set(signal, (sends = under));
+      signal.addEventListener(
+        'abort',
+        () => {
+          for (const send of [...under]) send.giveUp(SHUTTING_DOWN);
+        },
+        { once: true },
+      );
     }
-  });
+    return sends;
+  }
 }
 
 const SHUTTING_DOWN = 'aborted: the emulator is shutting down';
@@ -93,9 +136,11 @@ class Send implements Dispatcher.DispatchHandler {
   constructor(
     private readonly request: SendRequest,
     private readonly resolve: (outcome: SendOutcome) => void,
+    /** The sends under the request's abort signal, if it has one: this one is among them until it settles. */
+    private readonly under: Set<Send> | null,
   ) {
     this.timer = setTimeout(() => this.giveUp(timedOut(request.timeoutMs, this.phase)), request.timeoutMs);
-    if (request.signal) sendsUnder(request.signal).add(this);
+    under?.add(this);
   }
 
   /**
@@ -112,7 +157,7 @@ class Send implements Dispatcher.DispatchHandler {
     if (this.settled) return;
     this.settled = true;
     clearTimeout(this.timer);
-    if (this.request.signal) sendsUnder(this.request.signal).delete(this);
+    this.under?.delete(this);
     this.resolve({ status, latencyMs: Math.round(performance.now() - this.started), error, excerpt });
   }
 
@@ -159,37 +204,15 @@ class Send implements Dispatcher.DispatchHandler {
   }
 }
 
-/**
- * The sends under an abort signal (the engine shares one across all of its sends): one 'abort'
- * listener per signal, where EventTarget's add and remove for every send showed in profiles.
- */
-const sendsBySignal = new WeakMap<AbortSignal, Set<Send>>();
-function sendsUnder(signal: AbortSignal): Set<Send> {
-  let sends = sendsBySignal.get(signal);
-  if (!sends) {
-    const under = new Set<Send>();
-    sendsBySignal.set(signal, (sends = under));
-    signal.addEventListener(
-      'abort',
-      () => {
-        for (const send of [...under]) send.giveUp(SHUTTING_DOWN);
-      },
-      { once: true },
-    );
-  }
-  return sends;
-}
-
 interface Target {
   origin: string;
   path: string;
   authorization: string | null;
 }
-/** Parsed webhook URLs (a handful per process): parsing a URL on every attempt showed in profiles. */
-const targets = new Map<string, Target | null>();
 const MAX_TARGETS = 256;
 
-function parseTarget(raw: string): Target | null {
+/** `raw` parsed, through the sender's cache of parsed webhook URLs (a handful at a time): parsing a URL on every attempt showed in profiles. */
+function parseTarget(raw: string, targets: Map<string, Target | null>): Target | null {
   let target = targets.get(raw);
   if (target !== undefined) return target;
   try {

@@ -4,7 +4,7 @@ import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sendOnce } from '../../src/webhooks/sender.js';
+import { WebhookSender } from '../../src/webhooks/sender.js';
 
 // A receiver behind TLS, with a self-signed certificate made for this test only (CN=localhost,
 // SAN 127.0.0.1; its key is no secret): the sender's https path, certificate checks on.
@@ -39,12 +39,14 @@ afterAll(async () => {
 describe('deliveries to an https receiver', () => {
   it('a certificate no authority vouches for is refused: no answer, and an error that names the check', async () => {
     const before = bodies.length;
-    const outcome = await sendOnce({
+    const sender = new WebhookSender();
+    const outcome = await sender.send({
       url,
       headers: { 'content-type': 'application/json' },
       body: Buffer.from('{"n":1}'),
       timeoutMs: 5_000,
     });
+    await sender.close();
     expect(outcome).toMatchObject({ status: null, excerpt: null });
     expect(outcome.error).toMatch(/self-signed certificate/);
     expect(bodies.length).toBe(before);
@@ -52,12 +54,14 @@ describe('deliveries to an https receiver', () => {
 
   it('with the certificate trusted (NODE_EXTRA_CA_CERTS), the delivery goes over TLS and the answer is read, twice over one connection', async () => {
     const script = `
-      const { sendOnce } = await import(${JSON.stringify(SENDER)});
-      const one = () => sendOnce({ url: ${JSON.stringify(url)}, headers: { 'content-type': 'application/json' }, body: Buffer.from('{"n":2}'), timeoutMs: 5000 });
+      const { WebhookSender } = await import(${JSON.stringify(SENDER)});
+      const sender = new WebhookSender();
+      const one = () => sender.send({ url: ${JSON.stringify(url)}, headers: { 'content-type': 'application/json' }, body: Buffer.from('{"n":2}'), timeoutMs: 5000 });
       const first = await one();
       // undici's pool takes its connection back a turn after the answer.
       await new Promise((turn) => setImmediate(turn));
-      console.log(JSON.stringify([first, await one()]));`;
+      console.log(JSON.stringify([first, await one()]));
+      await sender.close();`;
     const handshakesBefore = handshakes;
     const out = await new Promise<string>((resolve, reject) =>
       execFile(

@@ -10,7 +10,7 @@ const unknownKey = (prefix: 'sk_test_' | 'pk_test_') => `${prefix}conform${rando
 
 const TOKEN_LIFETIME_MS = CHOICES.sessionTokenLifetimeMs;
 
-export const backendProbes: Probe[] = [
+export const backendProbes: readonly Probe[] = [
   {
     rule: 'AUTH-1',
     title: 'the secret key is accepted on POST /v1/sessions and DELETE /v1/results',

@@ -45,7 +45,7 @@ export async function reportCompletedScan(kit: ProbeKit, device: Device, scanId:
     await sdk.scanEvent(scanEvent(device.installationId, scanId, status, device.modelVersion, occurredAt), kit.id('idem'));
 }
 
-export const deviceProbes: Probe[] = [
+export const deviceProbes: readonly Probe[] = [
   {
     rule: 'AUTH-13',
     title: 'a secret key has no use on the device routes',

@@ -8,7 +8,7 @@ const StrictErrorBody = z.strictObject({
   error: z.strictObject({ type: z.enum(ERROR_TYPES), code: z.string(), message: z.string(), param: z.string().optional() }),
 });
 
-export const errorProbes: Probe[] = [
+export const errorProbes: readonly Probe[] = [
   {
     rule: 'ERR-1',
     title: 'every error answer of this run is {error: {type, code, message, param?}}',

@@ -15,23 +15,14 @@ import { ARRIVAL_MS, header, NEEDS, scene, SETTLE_MS } from './webhooks.js';
 const RESULT = { modelVersion: 'conform', measurements: { bodyFatPercent: 21.4, bmi: 23.1, girths: { waistCm: 81.5, hipCm: 97.2 } } };
 
 /** With results delivery on for the run: one scan, its result uploaded twice, and what reached the receiver. */
-interface Results {
+export interface Results {
   scanId: string;
   uploads: ScanResultUpload[];
   completed: WebhookEvent | null;
   available: Array<{ arrival: Arrival; event: WebhookEvent }>;
 }
 
-const made = new WeakMap<ProbeKit, Promise<Results>>();
-
-function results(kit: ProbeKit): Promise<Results> {
-  let promise = made.get(kit);
-  if (!promise) {
-    promise = setUp(kit);
-    made.set(kit, promise);
-  }
-  return promise;
-}
+const results = (kit: ProbeKit): Promise<Results> => kit.setUpOnce('results', setUp);
 
 async function setUp(kit: ProbeKit): Promise<Results> {
   const { appId, cookie, resultsDelivery, device } = await scene(kit);
@@ -58,9 +49,9 @@ async function setUp(kit: ProbeKit): Promise<Results> {
   };
 }
 
-const RESULT_NEEDS = [...NEEDS];
+const RESULT_NEEDS = [...NEEDS] as const;
 
-export const resultProbes: Probe[] = [
+export const resultProbes: readonly Probe[] = [
   {
     rule: 'WH-3',
     title: 'with results delivery on, scan.results_available carries the result exactly as uploaded, once',

@@ -5,7 +5,7 @@ const INSIDE = 'not observable through the public interface';
 const BILLING = 'billing shows only on the invoice, not through the interface';
 
 /** Every rule of docs/rules.md this suite does not probe, and why: each gets its own line. */
-export const UNPROBED: Unprobed[] = [
+export const UNPROBED: readonly Unprobed[] = [
   { rule: 'AUTH-5', title: 'a revoked or expired-grace key gets 403 key_revoked', reason: KEYS },
   { rule: 'AUTH-6', title: 'a suspended key gets 403 key_suspended', reason: KEYS },
   { rule: 'AUTH-7', title: 'a key of a suspended account gets 403 account_suspended', reason: KEYS },

@@ -29,15 +29,8 @@ export interface Scene {
   first: Arrival;
 }
 
-const scenes = new WeakMap<ProbeKit, Promise<Scene>>();
-
 export function scene(kit: ProbeKit): Promise<Scene> {
-  let made = scenes.get(kit);
-  if (!made) {
-    made = setUp(kit);
-    scenes.set(kit, made);
-  }
-  return made;
+  return kit.setUpOnce('webhookScene', setUp);
 }
 
 async function setUp(kit: ProbeKit): Promise<Scene> {
@@ -83,11 +76,10 @@ interface Gap {
   retried: Arrival[];
 }
 
-interface Retry {
+export interface Retry {
   first: Arrival[];
   gaps: Gap[];
 }
-const retries = new WeakMap<ProbeKit, Promise<Retry>>();
 
 async function watchRetries(kit: ProbeKit): Promise<Retry> {
   const { device } = await scene(kit);
@@ -116,15 +108,10 @@ async function watchRetries(kit: ProbeKit): Promise<Retry> {
 }
 
 function retry(kit: ProbeKit): Promise<Retry> {
-  let made = retries.get(kit);
-  if (!made) {
-    made = watchRetries(kit);
-    retries.set(kit, made);
-  }
-  return made;
+  return kit.setUpOnce('webhookRetries', watchRetries);
 }
 
-export const webhookProbes: Probe[] = [
+export const webhookProbes: readonly Probe[] = [
   {
     rule: 'WH-1',
     title: 'a delivery is a POST whose JSON body is {id, type, created_at, data}',

@@ -23,7 +23,7 @@ import { byOperationId, defineOperation, type Operation } from '../operation.js'
  */
 
 /** Every device route: a session token only (AUTH-13), valid on the emulator's clock (SES-5). */
-const TOKEN_ERRORS: ErrorCode[] = ['session_token_invalid', 'session_token_expired', 'secret_key_not_accepted'];
+const TOKEN_ERRORS: readonly ErrorCode[] = ['session_token_invalid', 'session_token_expired', 'secret_key_not_accepted'];
 const device = <const O extends Omit<Operation, 'tag' | 'security'>>(op: O) =>
   defineOperation({ ...op, tag: 'device', security: 'sessionToken' as const, errors: [...TOKEN_ERRORS, ...(op.errors ?? [])] });
 

@@ -30,7 +30,7 @@ const DATA = {
   model_version: '2026.10.1',
 };
 
-export const WEBHOOK_EVENTS: WebhookEvent[] = [
+export const WEBHOOK_EVENTS: readonly WebhookEvent[] = [
   {
     name: 'scan.completed',
     summary: 'A scan completed: the measurement-free billing record',

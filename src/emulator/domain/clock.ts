@@ -1,14 +1,17 @@
 import { parseDuration } from '../../clock/duration.js';
 import { ApiError } from '../../contract/errors.js';
 import { parseRfc3339, toIso } from '../../contract/time.js';
-import type { EmulatorContext } from '../context.js';
-import type { ClockMove } from '../scheduler.js';
+import type { ClockMove, Scheduler } from '../scheduler.js';
+import type { StateContext } from './state-context.js';
+
+/** What a clock move needs: the clock it reads, and the scheduler that plays the timers on the way. */
+type ClockContext = Pick<StateContext, 'clock'> & { scheduler: Scheduler };
 
 /** The latest time the clock may show: every wire timestamp stays a four-digit-year ISO date. */
 const LATEST_CLOCK_MS = Date.parse('9999-12-31T23:59:59.999Z');
 
 /** Moves the clock forward by a duration ("15m", "25h"), playing every due timer at its own virtual time. */
-export async function advanceClockBy(ctx: EmulatorContext, duration: string): Promise<ClockMove> {
+export async function advanceClockBy(ctx: ClockContext, duration: string): Promise<ClockMove> {
   const ms = parseDuration(duration);
   if (ms === null)
     throw new ApiError(
@@ -22,7 +25,7 @@ export async function advanceClockBy(ctx: EmulatorContext, duration: string): Pr
 }
 
 /** Moves the clock forward to a time; it never moves back (clock_backwards). */
-export async function setClockTo(ctx: EmulatorContext, time: string): Promise<ClockMove> {
+export async function setClockTo(ctx: ClockContext, time: string): Promise<ClockMove> {
   const target = parseRfc3339(time);
   if (!(target <= LATEST_CLOCK_MS)) throw new ApiError('parameter_invalid', 'The clock cannot move past the year 9999.', 'time');
   if (target < ctx.clock.now()) {

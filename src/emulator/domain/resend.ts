@@ -1,9 +1,9 @@
 import { ApiError } from '../../contract/errors.js';
 import { resendEvent, ResendError } from '../../webhooks/outbox.js';
-import type { EmulatorContext } from '../context.js';
+import type { StateContext } from './state-context.js';
 
 /** Queues a resend of the event and returns the new delivery's id; a refusal is the API's error. */
-export function resendOrRefuse(ctx: EmulatorContext, eventId: string): string {
+export function resendOrRefuse(ctx: StateContext, eventId: string): string {
   try {
     return resendEvent(ctx.store, ctx.ids, ctx.clock.now(), eventId);
   } catch (error) {

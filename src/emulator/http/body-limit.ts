@@ -2,7 +2,7 @@ import type { Context, MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type { IncomingMessage } from 'node:http';
 import { ApiError } from '../../contract/errors.js';
-import type { AppEnv } from '../context.js';
+import type { AppEnv } from './app-env.js';
 
 /**
  * The body size limit (413 body_too_large), as hono's bodyLimit decides it, without its cost on

@@ -2,9 +2,10 @@ import type { Context, Hono } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import { ApiError } from '../../contract/errors.js';
 import { storageApiError } from './storage-errors.js';
+import { withStorageLog, type StorageLogger } from '../../store/storage-condition.js';
 import { isContentfulStatus } from './status.js';
 import type { Logger } from '../../util/logger.js';
-import type { AppEnv } from '../context.js';
+import type { AppEnv } from './app-env.js';
 import { errorCode } from '../../util/caught.js';
 
 /** One onError for the whole emulator: everything that is not a success is the spec's error body. */
@@ -16,13 +17,14 @@ function errorResponse(c: Context, apiError: ApiError): Response {
   return isContentfulStatus(apiError.status) ? c.json(body, apiError.status) : c.json(body, 500);
 }
 
-export function toApiError(error: unknown, logger: Logger): ApiError {
+/** `logger`: the emulator's (its storage log says a condition once); a plain one gets a log of its own for this error. */
+export function toApiError(error: unknown, logger: Logger | StorageLogger): ApiError {
   if (error instanceof ApiError) return error;
   if (error instanceof HTTPException) {
     if (error.status === 413) return new ApiError('body_too_large', 'The request body is too large.');
     return new ApiError('parameter_invalid', error.message || 'Invalid request.', undefined, { status: error.status });
   }
-  const expected = storageApiError(error, logger) ?? clientGone(error);
+  const expected = storageApiError(error, withStorageLog(logger)) ?? clientGone(error);
   if (expected) return expected;
   // A bug in the emulator: still the spec's body, and the details go to the host's log.
   logger.error('internal error', error);
@@ -35,7 +37,8 @@ export function toApiError(error: unknown, logger: Logger): ApiError {
  * wrong verb is never mistaken for a missing route. CHOICE-15: paths are exact; a trailing slash
  * names another path, which is 404 for every method.
  */
-export function installFallbacks(app: Hono<AppEnv>, logger: Logger): void {
+export function installFallbacks(app: Hono<AppEnv>, hostLogger: Logger): void {
+  const logger = withStorageLog(hostLogger);
   app.notFound((c) => {
     const path = c.req.path;
     const allowed = new Set<string>();

@@ -2,7 +2,8 @@ import type { MiddlewareHandler } from 'hono';
 import { LOOPBACK_HOST_NAMES } from '../../contract/choices.js';
 import { ApiError } from '../../contract/errors.js';
 import { originCheckExempt } from '../../contract/origin.js';
-import type { AppEnv, EmulatorConfig } from '../context.js';
+import type { EmulatorConfig } from '../config.js';
+import type { AppEnv } from './app-env.js';
 
 /**
  * The emulator trusts the loopback user and nobody else (docs/security.md). Two checks run before
@@ -17,7 +18,7 @@ import type { AppEnv, EmulatorConfig } from '../context.js';
  *
  * No route ever answers with CORS headers, so no other origin can read an answer either.
  */
-const LOOPBACK_NAMES = new Set(LOOPBACK_HOST_NAMES);
+const LOOPBACK_NAMES: ReadonlySet<string> = new Set(LOOPBACK_HOST_NAMES);
 
 export interface HostPolicy {
   /** The port the emulator listens on; null in-process (app.request), where any port is loopback's. */

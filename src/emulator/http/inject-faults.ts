@@ -1,6 +1,7 @@
 import type { MiddlewareHandler } from 'hono';
 import { CONTROL_PREFIX } from '../../contract/control.js';
-import type { AppEnv, EmulatorContext } from '../context.js';
+import type { AppEnv } from './app-env.js';
+import type { StateContext } from '../domain/state-context.js';
 import { authenticateSecretKey } from '../domain/keys.js';
 import { faultError, pickFault } from '../domain/faults.js';
 
@@ -10,7 +11,7 @@ import { faultError, pickFault } from '../domain/faults.js';
  * of its status (CHOICE-4). The control plane (/_scanctl) is never faulted, so a fault can always
  * be cleared.
  */
-export function injectFaults(ctx: EmulatorContext): MiddlewareHandler<AppEnv> {
+export function injectFaults(ctx: StateContext): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const path = c.req.path;
     if (path === CONTROL_PREFIX || path.startsWith(`${CONTROL_PREFIX}/`)) return next();

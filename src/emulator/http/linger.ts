@@ -1,7 +1,7 @@
 import type { MiddlewareHandler } from 'hono';
 import { IncomingMessage } from 'node:http';
 import { CHOICES } from '../../contract/choices.js';
-import type { AppEnv } from '../context.js';
+import type { AppEnv } from './app-env.js';
 
 /**
  * Lingering close (CHOICE-57), as nginx does it: an answer given before its request's body was read

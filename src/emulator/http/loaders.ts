@@ -4,7 +4,7 @@ import type { AccountRow } from '../../store/tables/accounts.js';
 import type { AppRow } from '../../store/tables/apps.js';
 import type { InstallationRow } from '../../store/tables/device.js';
 import type { DeliveryWithEvent } from '../../store/tables/webhooks.js';
-import type { EmulatorContext } from '../context.js';
+import type { StateContext } from '../domain/state-context.js';
 import type { Callers } from './security.js';
 
 /**
@@ -29,10 +29,10 @@ export type LoadedOf<O extends Operation> = UnionToIntersection<
 const missing = (what: string, id: string, param: string, suffix = '') =>
   new ApiError('resource_missing', `No ${what} ${id.slice(0, 100)}${suffix}.`, param);
 
-type Loader = (ctx: EmulatorContext, id: string, caller: Callers[Security]) => [name: string, row: unknown];
+type Loader = (ctx: StateContext, id: string, caller: Callers[Security]) => [name: string, row: unknown];
 
 /** The app named by an id anywhere in a request (a path or a query parameter). */
-export function requireApp(ctx: EmulatorContext, id: string): AppRow {
+export function requireApp(ctx: StateContext, id: string): AppRow {
   const row = ctx.store.apps.get(id);
   if (!row) throw missing('app', id, 'app_id');
   return row;

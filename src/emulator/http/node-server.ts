@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type RequestListener, type Server, 
 import type { Duplex } from 'node:stream';
 import { ApiError, type ErrorCode } from '../../contract/errors.js';
 import { storageApiError } from './storage-errors.js';
+import { withStorageLog, type StorageLogger } from '../../store/storage-condition.js';
 import { CONNECTION_LIMITS } from './connection-limits.js';
 import type { Logger } from '../../util/logger.js';
 
@@ -31,8 +32,10 @@ export interface EmulatorRequestListener extends RequestListener {
  */
 export function emulatorRequestListener(
   fetch: (request: Request) => Response | Promise<Response>,
-  logger: Logger,
+  hostLogger: Logger,
 ): EmulatorRequestListener {
+  // The emulator's logger carries its storage log already (shared with the app's fallbacks and the dispatcher).
+  const logger = withStorageLog(hostLogger);
   // The adapter's listener settles when the answer is written; it handles its own errors.
   type AdapterListener = (req: IncomingMessage, res: ServerResponse) => Promise<unknown>;
   let listener: AdapterListener | null = null;
@@ -70,7 +73,7 @@ export function emulatorRequestListener(
 }
 
 /** An error of the emulator's own, given to the host's logger; the client gets the spec's internal_error body. */
-function internalError(error: unknown, logger: Logger): ApiError {
+function internalError(error: unknown, logger: StorageLogger): ApiError {
   const storage = storageApiError(error, logger);
   if (storage) return storage;
   logger.error('internal error', error);

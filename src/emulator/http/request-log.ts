@@ -4,7 +4,9 @@ import { ErrorBody } from '../../contract/errors.js';
 import { parseJson } from '../../contract/parse-json.js';
 import { OPS } from '../../contract/operations/index.js';
 import { toIso } from '../../contract/time.js';
-import type { AppEnv, EmulatorContext } from '../context.js';
+import type { VirtualClock } from '../../clock/clock.js';
+import type { Bus } from '../bus.js';
+import type { AppEnv } from './app-env.js';
 
 const HEALTH_PATH = OPS.health.path;
 
@@ -13,7 +15,7 @@ const HEALTH_PATH = OPS.health.path;
  * code). Never the key itself. The log buffer of `logs tail` always listens, so this runs on every
  * request: it reuses the error code errorResponse set rather than parsing the body.
  */
-export function requestLog(ctx: EmulatorContext): MiddlewareHandler<AppEnv> {
+export function requestLog(ctx: { bus: Bus; clock: VirtualClock }): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     // A container's health check polls every few seconds: its lines would bury the requests being debugged.
     if (c.req.path === HEALTH_PATH) return next();

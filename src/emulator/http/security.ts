@@ -2,10 +2,15 @@ import type { Context } from 'hono';
 import { getCookie } from 'hono/cookie';
 import { ApiError, type ErrorCode } from '../../contract/errors.js';
 import type { Operation, Security } from '../../contract/operation.js';
-import type { AppEnv, EmulatorContext } from '../context.js';
+import type { RateLimiter } from '../domain/rate-limit.js';
+import type { StateContext } from '../domain/state-context.js';
+import type { AppEnv } from './app-env.js';
 import { authenticateSessionToken, type DeviceAuth } from '../domain/device.js';
 import { authenticateSecretKey, refusalCode, type SecretKeyAuth } from '../domain/keys.js';
 import { PORTAL_COOKIE, portalSessionOf } from '../domain/portal-sessions.js';
+
+/** What authentication reads: the state, and the rate limiter a secret key's calls count against. */
+type SecurityContext = StateContext & { rateLimiter: RateLimiter };
 
 export type SecretKeyCaller = Extract<SecretKeyAuth, { ok: true }>;
 export interface PortalCaller {
@@ -22,7 +27,7 @@ export interface Callers {
 export type CallerOf<O extends Operation> = Callers[O['security']];
 
 /** Authenticates a request as the operation's security asks; refusals are the declared error bodies. */
-export function authenticate(ctx: EmulatorContext, c: Context<AppEnv>, op: Operation): Callers[Security] {
+export function authenticate(ctx: SecurityContext, c: Context<AppEnv>, op: Operation): Callers[Security] {
   switch (op.security) {
     case 'secretKey':
       return secretKeyCaller(ctx, c, op);
@@ -41,7 +46,7 @@ export function authenticate(ctx: EmulatorContext, c: Context<AppEnv>, op: Opera
  * DELETE /v1/results lists 401 as its only failure). The caller is named in the request log by the
  * key's display form only; then the per-key rate limit applies (SES-10, CHOICE-2).
  */
-function secretKeyCaller(ctx: EmulatorContext, c: Context<AppEnv>, op: Operation): SecretKeyCaller {
+function secretKeyCaller(ctx: SecurityContext, c: Context<AppEnv>, op: Operation): SecretKeyCaller {
   const now = ctx.clock.now();
   const auth = authenticateSecretKey(ctx.store, now, c.req.header('authorization'));
   if (!auth.ok) {
@@ -66,7 +71,7 @@ function secretKeyCaller(ctx: EmulatorContext, c: Context<AppEnv>, op: Operation
 }
 
 /** The device routes: a session token only (AUTH-13), valid on the emulator's clock (SES-5). */
-function sessionTokenCaller(ctx: EmulatorContext, c: Context<AppEnv>): DeviceAuth {
+function sessionTokenCaller(ctx: SecurityContext, c: Context<AppEnv>): DeviceAuth {
   const auth = authenticateSessionToken(ctx.store, ctx.clock.now(), c.req.header('authorization'));
   c.set('logKey', auth.display);
   c.set('logEnv', auth.session.env);
@@ -75,7 +80,7 @@ function sessionTokenCaller(ctx: EmulatorContext, c: Context<AppEnv>): DeviceAut
 }
 
 /** APP-1: the portal's routes take its session cookie, never a bearer key. */
-function portalCaller(ctx: EmulatorContext, c: Context<AppEnv>, op: Operation): PortalCaller {
+function portalCaller(ctx: SecurityContext, c: Context<AppEnv>, op: Operation): PortalCaller {
   if (c.req.header('authorization') !== undefined) {
     throw new ApiError(
       'bearer_not_accepted',

@@ -1,16 +1,15 @@
 import { ApiError } from '../../contract/errors.js';
-import { storageCondition, storageLogOf } from '../../store/storage-condition.js';
-import type { Logger } from '../../util/logger.js';
+import { storageCondition, type StorageLogger } from '../../store/storage-condition.js';
 
 /**
  * CHOICE-36: a storage condition as the spec's error body with a code of its own, said once in the
  * host's log (not a stack trace per request); null for anything else. The request's transaction
  * was rolled back, so nothing of it was stored or acknowledged.
  */
-export function storageApiError(error: unknown, logger: Logger): ApiError | null {
+export function storageApiError(error: unknown, logger: StorageLogger): ApiError | null {
   const condition = storageCondition(error);
   if (!condition) return null;
-  storageLogOf(logger).note(condition, error);
+  logger.storage.note(condition, error);
   switch (condition) {
     case 'full':
       return new ApiError(

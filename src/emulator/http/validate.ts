@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { ApiError } from '../../contract/errors.js';
 import { parseJson } from '../../contract/parse-json.js';
 import { parseWith, requestError } from '../../contract/request-errors.js';
-import type { AppEnv } from '../context.js';
+import type { AppEnv } from './app-env.js';
 import { readBodyBytes } from './body-limit.js';
 
 const JSON_CONTENT_TYPE = /^application\/json\s*(;\s*charset=("?)utf-8\2\s*)?$/i;

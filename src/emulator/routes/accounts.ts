@@ -22,4 +22,4 @@ export const accountRoutes = [
       return { status: 200, body: accountView(ctx.store.accounts.get(account.id)!) };
     }),
   ),
-];
+] as const;

@@ -24,4 +24,4 @@ export const appRoutes = [
     const { file, test, live } = fixtureKeys(ctx, app.id);
     return { status: 200, body: { object: 'fixture_keys', app_id: app.id, fixtures_path: file, test, live } };
   }),
-];
+] as const;

@@ -23,4 +23,4 @@ export const backendRoutes = [
     status: 200,
     body: { host_user_ref: query.host_user_ref, deleted: deleteMemberData(ctx, caller.app.id, query.host_user_ref) },
   })),
-];
+] as const;

@@ -27,4 +27,4 @@ export const chaosRoutes = [
     ctx.store.chaos.delete(app.id);
     return { status: 200, body: chaosView(app.id, undefined) };
   }),
-];
+] as const;

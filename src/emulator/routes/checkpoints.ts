@@ -8,4 +8,4 @@ export const checkpointRoutes = [
   implement(OPS.listCheckpoints)(({ ctx }) => ({ status: 200, body: { object: 'list', data: listCheckpointViews(ctx) } })),
   implement(OPS.restoreCheckpoint)(async ({ ctx, params }) => ({ status: 200, body: await restoreCheckpoint(ctx, params.checkpoint) })),
   implement(OPS.deleteCheckpoint)(({ ctx, params }) => ({ status: 200, body: deleteCheckpoint(ctx, params.checkpoint) })),
-];
+] as const;

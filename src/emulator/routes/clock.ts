@@ -41,4 +41,4 @@ export const clockRoutes = [
   implement(OPS.setClock)(async ({ ctx, body: { time } }) => {
     return { status: 200, body: movedView(await setClockTo(ctx, time)) };
   }),
-];
+] as const;

@@ -58,15 +58,13 @@ export const deviceRoutes = [
     const answer = withIdempotency(ctx.store, now, caller.app.id, key, request, () =>
       reportScanEvent(ctx.store, ctx.ids, now, caller, body),
     );
-    if (!answer.replayed) ctx.webhooks.kick();
     return answer.replayed ? { ...answer, headers: { 'Idempotent-Replayed': 'true' } } : answer;
   }),
   // DEV-7, DEV-9: refused before the body is read; nothing is stored.
   implement(OPS.uploadScanResult, { before: ({ caller }) => requireResultsDelivery(caller) })(({ ctx, c, caller, params, body }) => {
     // WH-3: the result's own text, so the webhook carries it byte for byte (never re-serialized numbers).
     const resultJson = rawMember(c.get('jsonText')!, 'result')!;
-    const answer = storeResult(ctx.store, ctx.ids, ctx.clock.now(), caller, params.scan_id, { ...body, resultJson });
-    if (!answer.body.duplicate) ctx.webhooks.kick();
-    return answer;
+    // The delivery it queues wakes the dispatcher through the store's outbox, as every recorded event does.
+    return storeResult(ctx.store, ctx.ids, ctx.clock.now(), caller, params.scan_id, { ...body, resultJson });
   }),
-];
+] as const;

@@ -31,4 +31,4 @@ export const faultRoutes = [
     if (!ctx.store.faults.delete(fault_id)) throw new ApiError('resource_missing', `No fault ${fault_id.slice(0, 100)}.`, 'fault_id');
     return { status: 200, body: { object: 'fault_clear', cleared: 1 } };
   }),
-];
+] as const;

@@ -19,4 +19,4 @@ export const healthRoutes = [
     const body = health(ctx);
     return body.ready ? { status: 200, body } : { status: 503, body };
   }),
-];
+] as const;

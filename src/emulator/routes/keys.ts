@@ -32,4 +32,4 @@ export const keyRoutes = [
   implement(OPS.revokeKey)(keyAction('revoke')),
   implement(OPS.suspendKey)(keyAction('suspend')),
   implement(OPS.reinstateKey)(keyAction('reinstate')),
-];
+] as const;

@@ -19,4 +19,4 @@ export const openapiRoutes = [
     }
     return c.body(text, 200, { 'content-type': 'application/json; charset=utf-8' });
   }),
-];
+] as const;

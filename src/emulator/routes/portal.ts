@@ -17,4 +17,4 @@ export const portalRoutes = [
     setCookie(c, PORTAL_COOKIE, cookie, PORTAL_COOKIE_OPTIONS);
     return { status: 200, body: { object: 'portal_session', account_id, expires_at: toIso(expiresAt) } };
   }),
-];
+] as const;

@@ -28,4 +28,4 @@ export const requestLogRoutes = [
       return unsubscribe;
     });
   }),
-];
+] as const;

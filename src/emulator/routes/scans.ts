@@ -27,4 +27,4 @@ export const scanRoutes = [
     if (query.app_id) requireApp(ctx, query.app_id);
     return { status: 200, body: { object: 'list', data: usage(ctx.store, query.app_id ?? null, query.month ?? null) } };
   }),
-];
+] as const;

@@ -14,4 +14,4 @@ export const stateRoutes = [
   }),
   implement(OPS.importState)(({ ctx, body }) => ({ status: 200, body: importState(ctx, body) })),
   implement(OPS.resetState)(({ ctx }) => ({ status: 200, body: resetState(ctx) })),
-];
+] as const;

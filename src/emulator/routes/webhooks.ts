@@ -96,7 +96,7 @@ export const webhookRoutes = [
       };
     });
   }),
-];
+] as const;
 
 /** One listener per app: a new one replaces (and tells) the ones attached before it. */
 function attachListener(

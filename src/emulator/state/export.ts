@@ -1,11 +1,11 @@
 import { STATE_FORMAT, STATE_FORMAT_VERSION, type StateCell, type StateFile } from '../../contract/state.js';
 import { schemaVersion } from '../../store/db.js';
-import type { EmulatorContext } from '../context.js';
+import type { StateContext } from '../domain/state-context.js';
 import { META } from '../../store/meta-keys.js';
 import { listTables, plainName, quote } from './tables.js';
 
 /** Meta rows of the running clock, not of the state: the offset is a top-level field, the frozen base belongs to the run. */
-const RUN_META = new Set<string>([META.clockOffset, META.clockFrozenAt]);
+const RUN_META: ReadonlySet<string> = new Set<string>([META.clockOffset, META.clockFrozenAt]);
 
 export interface ExportOptions {
   /** Put webhook signing secrets in the file in plain text (so another database can re-seal them). */
@@ -22,7 +22,7 @@ type Row = Record<string, StateCell>;
  * read after the last key of the previous page (primary key order, or rowid), so a page costs the
  * same at the end of a million-row table as at its start.
  */
-function* exportPages(ctx: EmulatorContext, includeSecrets: boolean): Generator<{ table: string; rows: Row[] }> {
+function* exportPages(ctx: StateContext, includeSecrets: boolean): Generator<{ table: string; rows: Row[] }> {
   const db = ctx.store.db;
   for (const table of listTables(db)) {
     const key = table.primaryKey.length > 0 ? table.primaryKey.map(quote) : ['rowid'];
@@ -50,7 +50,7 @@ function* exportPages(ctx: EmulatorContext, includeSecrets: boolean): Generator<
   }
 }
 
-function header(ctx: EmulatorContext, includeSecrets: boolean): Omit<StateFile, 'tables'> {
+function header(ctx: StateContext, includeSecrets: boolean): Omit<StateFile, 'tables'> {
   return {
     format: STATE_FORMAT,
     format_version: STATE_FORMAT_VERSION,
@@ -66,7 +66,7 @@ function header(ctx: EmulatorContext, includeSecrets: boolean): Omit<StateFile, 
  * stay hashes; sealed secrets become null, or their plain value with includeSecrets.
  * The clock offset is a top-level field (and left out of the meta table, where it may lag).
  */
-export function exportState(ctx: EmulatorContext, options: ExportOptions = {}): StateFile {
+export function exportState(ctx: StateContext, options: ExportOptions = {}): StateFile {
   const includeSecrets = Boolean(options.includeSecrets);
   const read = ctx.store.db.transaction(() => {
     const tables: Record<string, Row[]> = {};
@@ -81,7 +81,7 @@ export function exportState(ctx: EmulatorContext, options: ExportOptions = {}): 
  * so that the emulator holds one page in memory however large the database is. Each page is read
  * on its own: a write that lands while the export streams may or may not be in it.
  */
-export function exportStateStream(ctx: EmulatorContext, options: ExportOptions = {}): ReadableStream<Uint8Array> {
+export function exportStateStream(ctx: StateContext, options: ExportOptions = {}): ReadableStream<Uint8Array> {
   const includeSecrets = Boolean(options.includeSecrets);
   const encoder = new TextEncoder();
   const head = JSON.stringify({ ...header(ctx, includeSecrets), tables: {} });
@@ -117,12 +117,7 @@ export function exportStateStream(ctx: EmulatorContext, options: ExportOptions =
   });
 }
 
-function exportRow(
-  ctx: EmulatorContext,
-  row: Record<string, unknown>,
-  sealed: string[],
-  includeSecrets: boolean,
-): Record<string, StateCell> {
+function exportRow(ctx: StateContext, row: Record<string, unknown>, sealed: string[], includeSecrets: boolean): Record<string, StateCell> {
   const out: Record<string, StateCell> = {};
   for (const [column, value] of Object.entries(row)) {
     if (sealed.includes(column)) {

@@ -2,7 +2,8 @@ import { toIso } from '../../contract/time.js';
 import type { WebhookListenerEnded } from '../../contract/webhook-stream.js';
 import type { ListenerRow } from '../../store/tables/webhooks.js';
 import { signingSecretOf, webhookSecretHint } from '../../webhooks/signing-secret.js';
-import type { EmulatorContext } from '../context.js';
+import type { Bus } from '../bus.js';
+import type { StateContext } from '../domain/state-context.js';
 
 type Cause = WebhookListenerEnded['cause'];
 
@@ -18,12 +19,12 @@ interface Held {
  * transaction) when their app is still there and signs with the secret the listener printed;
  * an app re-seeded without a secret gets that one back. The others are told why (`ended`).
  */
-export function holdListeners(ctx: EmulatorContext): Held[] {
+export function holdListeners(ctx: StateContext): Held[] {
   return ctx.store.webhooks.listeners().map((row) => ({ row, secret: signingSecretOf(ctx.store, ctx.box, row.app_id) }));
 }
 
 /** Puts the held listeners back; returns the ends to announce once the transaction committed. */
-export function reattachListeners(ctx: EmulatorContext, held: Held[], cause: Cause): WebhookListenerEnded[] {
+export function reattachListeners(ctx: StateContext, held: Held[], cause: Cause): WebhookListenerEnded[] {
   const ended: WebhookListenerEnded[] = [];
   ctx.store.webhooks.clearListeners();
   for (const { row, secret } of held) {
@@ -38,11 +39,11 @@ export function reattachListeners(ctx: EmulatorContext, held: Held[], cause: Cau
   return ended;
 }
 
-export function announceEnded(ctx: EmulatorContext, ended: WebhookListenerEnded[]): void {
+export function announceEnded(ctx: { bus: Bus }, ended: WebhookListenerEnded[]): void {
   for (const event of ended) ctx.bus.emit('listener-ended', event);
 }
 
-function restoreSecret(ctx: EmulatorContext, appId: string, secret: string): void {
+function restoreSecret(ctx: StateContext, appId: string, secret: string): void {
   const app = ctx.store.apps.get(appId)!;
   ctx.store.apps.updateSettings({
     id: app.id,

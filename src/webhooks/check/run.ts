@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { WebhookEvent } from '../../contract/webhooks.js';
 import { deliveryHeaders } from '../headers.js';
 import { buildEvent, type ScanEventInput } from '../outbox.js';
-import { sendOnce, type SendOutcome } from '../sender.js';
+import { WebhookSender, type SendOutcome } from '../sender.js';
 import { signPayload } from '../../verify.js';
 
 /** One conformance check of a developer's webhook receiver. */
@@ -54,6 +54,16 @@ const RESULT = { modelVersion: MODEL_VERSION, measurements: { bodyFatPercent: 21
  * another, in this order, so that "before" and "replay" mean what they say.
  */
 export async function runWebhookCheck(options: CheckOptions): Promise<CheckReport> {
+  // Its own connections to the receiver, closed once the checks are done.
+  const sender = new WebhookSender();
+  try {
+    return await checkWith(sender, options);
+  } finally {
+    await sender.close();
+  }
+}
+
+async function checkWith(sender: WebhookSender, options: CheckOptions): Promise<CheckReport> {
   const now = options.now ?? Date.now;
   const run = randomBytes(4).toString('hex');
   let counter = 0;
@@ -79,7 +89,7 @@ export async function runWebhookCheck(options: CheckOptions): Promise<CheckRepor
     const body = how.body ?? JSON.stringify(e);
     const signature = how.signature === undefined ? signPayload(body, options.secret) : how.signature;
     const headers = deliveryHeaders({ eventId: e.id, eventType: e.type, signature, userAgent: 'scanctl-webhook-check' });
-    const outcome = await sendOnce({ url: options.url, headers, body: Buffer.from(body), timeoutMs: options.timeoutMs });
+    const outcome = await sender.send({ url: options.url, headers, body: Buffer.from(body), timeoutMs: options.timeoutMs });
     return { outcome, body };
   };
 

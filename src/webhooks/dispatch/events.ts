@@ -4,7 +4,6 @@ import { toIso } from '../../contract/time.js';
 import type { WebhookStreamEvent } from '../../contract/webhook-stream.js';
 import type { Store } from '../../store/index.js';
 import type { DeliveryWithEvent } from '../../store/tables/webhooks.js';
-import { onOutboxChange } from '../outbox.js';
 
 /** Where the engine announces delivery changes (the emulator passes its bus). */
 export interface DeliveryEventSink {
@@ -43,7 +42,7 @@ export function deliveryEmitter(sink: DeliveryEventSink, clock: Clock): EmitDeli
 
 /** Puts the outbox's queued and cancelled deliveries on the stream and calls `onQueued` after new work. */
 export function streamOutboxChanges(store: Store, emit: EmitDelivery, onQueued: () => void): () => void {
-  return onOutboxChange(store, (change) => {
+  return store.outbox.subscribe((change) => {
     // Announced just before the emulator stopped: its database is closed, and nothing is left to stream or send.
     if (!store.db.open) return;
     const ids = change.kind === 'queued' ? [change.deliveryId] : change.deliveryIds;

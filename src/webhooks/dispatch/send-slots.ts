@@ -18,6 +18,8 @@ export class SendSlots {
   private readonly busy = new Map<string, number>();
   private readonly lines = new Map<string, Waiter[]>();
   private readonly waiting = new Map<string, number>();
+  /** Each webhook URL's origin, parsed once (at most 256 URLs, then cleared). */
+  private readonly origins = new Map<string, string | null>();
 
   constructor(
     total: number,
@@ -79,21 +81,19 @@ export class SendSlots {
   waitingApps(): string[] {
     return [...this.waiting.keys()];
   }
-}
 
-const origins = new Map<string, string | null>();
-
-/** The origin a delivery to `url` counts against (null for a URL the sender will refuse at once). */
-export function originOf(url: string | null): string | null {
-  if (url === null) return null;
-  let origin = origins.get(url);
-  if (origin !== undefined) return origin;
-  try {
-    origin = new URL(url).origin;
-  } catch {
-    origin = null;
+  /** The origin a delivery to `url` counts against (null for a URL the sender will refuse at once); parsed once per URL. */
+  originOf(url: string | null): string | null {
+    if (url === null) return null;
+    let origin = this.origins.get(url);
+    if (origin !== undefined) return origin;
+    try {
+      origin = new URL(url).origin;
+    } catch {
+      origin = null;
+    }
+    if (this.origins.size >= 256) this.origins.clear();
+    this.origins.set(url, origin);
+    return origin;
   }
-  if (origins.size >= 256) origins.clear();
-  origins.set(url, origin);
-  return origin;
 }

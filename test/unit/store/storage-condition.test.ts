@@ -2,7 +2,7 @@ import { streamLogger } from '../../../src/util/logger.js';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createGroupCommit } from '../../../src/store/group-commit.js';
-import { StorageConditionLog, storageCondition } from '../../../src/store/storage-condition.js';
+import { StorageConditionLog, storageCondition, withStorageLog } from '../../../src/store/storage-condition.js';
 import { DEMO, expectErrorBody, testEmulator, type TestEmulator } from '../../helpers/emulator.js';
 
 afterEach(() => vi.restoreAllMocks());
@@ -90,6 +90,22 @@ describe('storage conditions (CHOICE-36)', () => {
     log.note('full', full);
     expect(lines).toHaveLength(2);
     expect(lines[1]).toMatch(/\(2 more since the last line\)/);
+  });
+
+  it("CHOICE-36: each emulator's logger carries its own storage log, which its HTTP side and dispatcher are handed as it is", () => {
+    const lines: string[] = [];
+    const host = { warn: () => undefined, info: (line: string) => void lines.push(line), error: () => undefined };
+    const one = testEmulator({ logger: host });
+    const two = testEmulator({ logger: host });
+    expect(one.logger.storage).toBeInstanceOf(StorageConditionLog);
+    expect(withStorageLog(one.logger)).toBe(one.logger);
+    // Two emulators of one host logger say their own conditions: nothing is kept per logger object.
+    expect(two.logger.storage).not.toBe(one.logger.storage);
+    const full = Object.assign(new Error('full'), { code: 'SQLITE_FULL' });
+    one.logger.storage.note('full', full);
+    withStorageLog(one.logger).storage.note('full', full);
+    two.logger.storage.note('full', full);
+    expect(lines).toEqual([expect.stringMatching(/^storage: the disk/), expect.stringMatching(/^storage: the disk/)]);
   });
 });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SILENT_LOGGER, streamLogger } from '../../../src/util/logger.js';
+import { streamLogger } from '../../../src/util/logger.js';
 import { createEmulator } from '../../../src/emulator/create-emulator.js';
 import { openDatabase } from '../../../src/store/db.js';
 
@@ -15,10 +15,21 @@ describe('the Logger a host gives the emulator', () => {
     expect(text).toMatch(/\n\s+at /);
   });
 
-  it('createEmulator is silent unless given one, and hands the one it is given to its parts', () => {
+  it('createEmulator is silent unless given one, and hands what its parts say to the one it is given', () => {
+    let text = '';
     const silent = createEmulator({ db: openDatabase(':memory:') });
-    expect(silent.logger).toBe(SILENT_LOGGER);
-    const logger = streamLogger({ write: () => true });
-    expect(createEmulator({ db: openDatabase(':memory:'), logger }).logger).toBe(logger);
+    silent.logger.warn('nobody hears this');
+    silent.logger.storage.note('full', Object.assign(new Error('full'), { code: 'SQLITE_FULL' }));
+    const logger = streamLogger({ write: (chunk: string) => (text += chunk) });
+    const emulator = createEmulator({ db: openDatabase(':memory:'), logger });
+    emulator.logger.warn('webhook delivery dlv_1: boom');
+    emulator.logger.error('internal error', new Error('boom'));
+    // The emulator's storage log (one per emulator) says its lines through the host's logger.
+    emulator.logger.storage.note('full', Object.assign(new Error('full'), { code: 'SQLITE_FULL' }));
+    expect(text.split('\n').filter((line) => line.startsWith('scanctl: '))).toEqual([
+      'scanctl: warning: webhook delivery dlv_1: boom',
+      'scanctl: internal error: Error: boom',
+      expect.stringMatching(/^scanctl: storage: the disk holding the database is full/),
+    ]);
   });
 });

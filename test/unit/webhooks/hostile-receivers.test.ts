@@ -3,9 +3,9 @@ import http from 'node:http';
 import https from 'node:https';
 import net, { type AddressInfo, type Socket } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startEmulator, type EmulatorHandle } from '../../../src/index.js';
-import { openConnections } from '../../../src/webhooks/sender.js';
+import type { WebhookSender } from '../../../src/webhooks/sender.js';
 import { Condition, pollUntil } from '../../helpers/wait.js';
 
 /**
@@ -17,6 +17,30 @@ import { Condition, pollUntil } from '../../helpers/wait.js';
  * so a busy machine that stalls a receiver for 300 ms cannot turn its answer into a timeout.
  */
 const TIMEOUT_MS = 300;
+
+/** Every sender this file's emulators made (each engine owns one): the leak check counts their connections. */
+const senders = vi.hoisted(() => [] as WebhookSender[]);
+vi.mock('../../../src/webhooks/sender.js', async (importOriginal) => {
+  const real = await importOriginal<typeof import('../../../src/webhooks/sender.js')>();
+  class CountedSender extends real.WebhookSender {
+    constructor() {
+      super();
+      senders.push(this);
+    }
+  }
+  return { ...real, WebhookSender: CountedSender };
+});
+
+function openConnections(): { active: number; idle: number; queued: number } {
+  const open = { active: 0, idle: 0, queued: 0 };
+  for (const sender of senders) {
+    const { active, idle, queued } = sender.openConnections();
+    open.active += active;
+    open.idle += idle;
+    open.queued += queued;
+  }
+  return open;
+}
 const START = '2026-03-01T12:00:00.000Z';
 const RETRY_AT = '2026-03-01T12:00:30.000Z';
 const TLS = fileURLToPath(new URL('../../fixtures/tls/', import.meta.url));
@@ -285,6 +309,7 @@ describe('hostile receivers: every wait bounded, every socket closed, serve resp
 
   it('after 200+ hostile deliveries, serve holds no connection, none is in use and no request waits for one', async () => {
     expect(sent).toBeGreaterThanOrEqual(200);
+    expect(senders.length).toBeGreaterThanOrEqual(2);
     expect(redirectTarget.hits).toBe(0);
     // The receivers are gone: kept-alive sockets to the ones that answered close with them.
     await pollUntil('the sender to hold no connection', () => {

@@ -1,14 +1,18 @@
 import http from 'node:http';
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
-import { IDLE_MS, RESPONSE_EXCERPT_BYTES, sendOnce, type SendOutcome, type SendRequest } from '../../../src/webhooks/sender.js';
-import { Condition } from '../../helpers/wait.js';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { IDLE_MS, RESPONSE_EXCERPT_BYTES, WebhookSender, type SendOutcome, type SendRequest } from '../../../src/webhooks/sender.js';
+import { Condition, pollUntil, within } from '../../helpers/wait.js';
 
 /**
- * sendOnce on its own, against real receivers on loopback ports made here: each server (and
+ * A WebhookSender on its own, against real receivers on loopback ports made here: each server (and
  * every socket it accepted) is closed after its test, so the sender's pooled connections end too.
+ * One sender serves the whole file (its pools shared across tests, as an engine's are across
+ * deliveries) and is closed after it.
  */
+const sender = new WebhookSender();
+afterAll(() => sender.close());
 
 const closers: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -127,7 +131,7 @@ async function answeredWith(answer: string): Promise<SendOutcome> {
 }
 
 function send(url: string, extra: Partial<SendRequest> = {}): Promise<SendOutcome> {
-  return sendOnce({ url, headers: { 'content-type': 'application/json' }, body: Buffer.from('{"n":1}'), timeoutMs: 10_000, ...extra });
+  return sender.send({ url, headers: { 'content-type': 'application/json' }, body: Buffer.from('{"n":1}'), timeoutMs: 10_000, ...extra });
 }
 
 /** Every promise settles within `ms` (a hang becomes a failure that says so, not a test timeout). */
@@ -143,7 +147,7 @@ async function allWithin<T>(promises: Array<Promise<T>>, ms: number): Promise<T[
   }
 }
 
-describe('sendOnce, against real loopback receivers', () => {
+describe('a sender, against real loopback receivers', () => {
   it('a 2xx answer gives its status and body as the excerpt; the receiver gets POST, the path and query, the exact body bytes and headers', async () => {
     const r = await receiver(({ res }) => res.writeHead(202, { 'content-type': 'text/plain' }).end('thanks, got it'));
     const body = Buffer.concat([Buffer.from('{"id":"evt_1","name":"Zoë"}'), Buffer.from([0x00, 0xff, 0x0a])]);
@@ -153,7 +157,7 @@ describe('sendOnce, against real loopback receivers', () => {
       'service-event-id': 'evt_1',
       'user-agent': 'scanctl-test',
     };
-    const out = await sendOnce({ url: `${r.url}/hooks/in?a=1&b=two%20words`, headers, body, timeoutMs: 10_000 });
+    const out = await sender.send({ url: `${r.url}/hooks/in?a=1&b=two%20words`, headers, body, timeoutMs: 10_000 });
     expect(out).toMatchObject({ status: 202, error: null, excerpt: 'thanks, got it' });
     expect(typeof out.latencyMs).toBe('number');
     const [got] = await r.waitFor(1);
@@ -501,3 +505,29 @@ async function writeByByte(socket: net.Socket, answer: string): Promise<void> {
   for (const byte of Buffer.from(answer)) await new Promise<void>((done) => socket.write(Buffer.from([byte]), () => done()));
   if (answer.startsWith('HTTP/1.0')) socket.end();
 }
+
+describe("a sender's close", () => {
+  it('closes at once, though an aborted attempt still waits on a connection being opened (a TLS handshake never answered)', async () => {
+    const r = await rawServer(() => {}); // accepts the connection, never says a word of TLS
+    const own = new WebhookSender();
+    const abort = new AbortController();
+    const sending = own.send({
+      url: `https://127.0.0.1:${r.port}/`,
+      headers: {},
+      body: Buffer.from('{}'),
+      timeoutMs: 30_000,
+      signal: abort.signal,
+    });
+    await pollUntil('the connection to be open', () => r.connections() === 1, 5_000);
+    abort.abort();
+    expect(await sending).toMatchObject({ status: null, error: 'aborted: the emulator is shutting down' });
+    // A graceful close would wait for the 30 s connect timeout of that connection.
+    expect(
+      await within(
+        own.close().then(() => 'closed'),
+        2_000,
+      ),
+    ).toBe('closed');
+    expect(own.openConnections()).toEqual({ active: 0, idle: 0, queued: 0 });
+  });
+});
