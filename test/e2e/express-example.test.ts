@@ -1,4 +1,4 @@
-import { cpSync, readFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
@@ -7,23 +7,23 @@ import { tempDir } from '../helpers/temp.js';
 
 /**
  * examples/express as a TypeScript team gets it: the folder copied outside this repository, scanctl
- * installed as its README says (here a link to this checkout, built, in place of the tarball or git
- * URL), Express, vitest, TypeScript and the types from the npm registry, then its own checks: `tsc
+ * installed as its README says (this checkout, built, packed into the copy's vendor/), Express, vitest, TypeScript and the types from the npm registry, then its own checks: `tsc
  * --noEmit` under its strict tsconfig and its vitest suite against scanctl's test kit. Needs the npm
  * registry (Express is not among scanctl's dependencies); without it the file is skipped, saying so.
  */
 const EXAMPLE = join(ROOT, 'examples', 'express');
 const offline = !registryReachable();
 const readme = readFileSync(join(EXAMPLE, 'README.md'), 'utf8');
-/** The README's install-and-run block, its first line (scanctl's tarball) pointed at this checkout. */
+/**
+ * The README's install-and-run block, as pasted. Its first line installs scanctl's tarball from
+ * vendor/ (a link to this checkout instead would have `npm install` run the link's `prepare`, a
+ * build of this checkout under the tests that run it).
+ */
 const steps = () => {
   const block = /```sh\n([\s\S]*?)```/.exec(readme)?.[1] ?? '';
-  const [install, ...rest] = block.trim().split('\n');
+  const [install = '', ...rest] = block.trim().split('\n');
   expect(install).toMatch(/^npm install --save-dev \.\/vendor\/scanctl-0\.1\.0\.tgz\b/);
-  return {
-    install: `npm install --save-dev --ignore-scripts --no-audit --no-fund ${ROOT}`,
-    rest: rest.map((l) => l.replace(/\s+#.*$/, '')),
-  };
+  return { install: install.replace(/\s+#.*$/, ''), rest: rest.map((l) => l.replace(/\s+#.*$/, '')) };
 };
 
 describe.skipIf(offline)(
@@ -36,6 +36,10 @@ describe.skipIf(offline)(
     beforeAll(async () => {
       dir = join(tempDir('scanctl-express-'), 'app');
       cpSync(EXAMPLE, dir, { recursive: true, filter: (path) => !path.includes('/node_modules') });
+      // vendor/scanctl-0.1.0.tgz, as the README has the team make it: this checkout packed (already built).
+      mkdirSync(join(dir, 'vendor'));
+      const packed = await runBash(`npm pack --ignore-scripts --silent --pack-destination ${join(dir, 'vendor')}`, ROOT);
+      expect(packed.code, packed.stderr).toBe(0);
       const { install, rest } = steps();
       for (const command of [install, ...rest]) {
         const run = await runBash(command, dir, { timeoutMs: 240_000 });
