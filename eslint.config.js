@@ -81,7 +81,7 @@ export default defineConfig(
     files: ['src/**'],
     ignores: ['src/cli/**'],
     rules: {
-      // Engines never print: a host gives them a Logger (ARCHITECTURE.md, "Logging").
+      // Engines never print: a host gives them a Logger (docs/architecture.md, "Logging").
       'no-console': 'error',
       'no-restricted-properties': [
         'error',
