@@ -5,8 +5,8 @@ export function table(rows: Array<[string, string]>): string {
 }
 
 /** A plain column table with a header row. */
-export function columns(header: string[], rows: string[][]): string {
+export function columns(header: readonly string[], rows: readonly string[][]): string {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
-  const line = (cells: string[]) => cells.map((cell, i) => (i === cells.length - 1 ? cell : cell.padEnd(widths[i]!))).join('  ');
+  const line = (cells: readonly string[]) => cells.map((cell, i) => (i === cells.length - 1 ? cell : cell.padEnd(widths[i]!))).join('  ');
   return [line(header), ...rows.map(line)].join('\n');
 }

@@ -19,7 +19,7 @@ interface TopCommand {
 interface CommandGroup {
   group: string;
   description: string;
-  verbs(): Promise<CommandModule[]>;
+  verbs(): Promise<readonly CommandModule[]>;
 }
 
 /**

@@ -6,7 +6,7 @@ import { packageVersion } from '../util/package-root.js';
 /** Set on the one restart that hands Node the user's flags, so the restarted executable runs the CLI. */
 const RESTARTED = 'SCANCTL_EXE_NODE_OPTIONS_APPLIED';
 /** V8's own sizing, where SCANCTL_NODE_FLAGS asks for other heap flags than the executable's. */
-const V8_DEFAULT_HEAP = ['--max-semi-space-size=0', '--max-old-space-size=0'];
+const V8_DEFAULT_HEAP = ['--max-semi-space-size=0', '--max-old-space-size=0'] as const;
 
 /** Runs the executable's command line: once per process, from the entry (entry.ts, or snapshot.ts's deserialized main). */
 export function runExecutable(): void {

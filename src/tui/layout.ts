@@ -10,7 +10,7 @@ export interface Column {
 }
 
 const MARKER = 2;
-const REQUIRED: Column[] = [
+const REQUIRED: readonly Column[] = [
   { id: 'event', title: 'EVENT', width: 25 },
   // 'completed*' (a resend) and a space.
   { id: 'type', title: 'TYPE', width: 11 },

@@ -132,7 +132,7 @@ function allowedHostsOf(flags: string[], env: string | undefined): string[] {
   return [...new Set(names)];
 }
 
-const LOOPBACK_ADDRESSES = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
+const LOOPBACK_ADDRESSES: ReadonlySet<string> = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
 
 /** Binding beyond loopback exposes the control plane (no authentication) to the network: name who may call. */
 function checkBindAddress(host: string, allowedHosts: string[]): void {

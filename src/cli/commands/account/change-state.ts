@@ -21,4 +21,4 @@ function accountStateCommand(action: 'suspend' | 'reinstate', description: strin
 export const ACCOUNT_STATE_VERBS = [
   { register: accountStateCommand('suspend', 'suspend an account: its keys get 403 account_suspended') },
   { register: accountStateCommand('reinstate', 'lift an account suspension') },
-];
+] as const;

@@ -24,4 +24,4 @@ export const INSTALLATION_STATE_VERBS = [
     ),
   },
   { register: installationStateCommand('unblock', 'lift the block') },
-];
+] as const;

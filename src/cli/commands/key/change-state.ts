@@ -23,4 +23,4 @@ export const KEY_STATE_VERBS = [
   { register: keyStateCommand('revoke', 'revoke a key at once (final)') },
   { register: keyStateCommand('suspend', 'suspend a key (403 key_suspended until reinstated)') },
   { register: keyStateCommand('reinstate', 'lift a key suspension') },
-];
+] as const;

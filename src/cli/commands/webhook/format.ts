@@ -36,4 +36,4 @@ export function deliveryRow(d: WebhookDelivery): string[] {
   ];
 }
 
-export const DELIVERY_HEADER = ['DELIVERY', 'EVENT', 'TYPE', 'SCAN', 'STATUS', 'ATTEMPTS', 'LAST', 'NEXT ATTEMPT'];
+export const DELIVERY_HEADER = ['DELIVERY', 'EVENT', 'TYPE', 'SCAN', 'STATUS', 'ATTEMPTS', 'LAST', 'NEXT ATTEMPT'] as const;
