@@ -65,6 +65,7 @@ export default {
       );
     } finally {
       await serve.stop();
+      removeDir(serve.dir);
     }
     const scans = Number(process.env.SCANCTL_BENCH_RSS_SCANS ?? (quick ? 30_000 : 300_000));
     const rss = await oneRun(scans, { exe: true });
