@@ -20,7 +20,7 @@ export function storageCondition(error: unknown): StorageCondition | null {
   // better-sqlite3's own TypeError once the database is closed (a request still running at a stop). It has no
   // code: the addon throws a bare TypeError (src/util/macros.cpp, "The database connection is not open"), so its
   // message is the one thing that tells it from any other TypeError.
-  // eslint-disable-next-line no-restricted-syntax -- better-sqlite3 gives this error no code (see above)
+  // eslint-disable-next-line no-restricted-syntax -- the addon's closed-database TypeError has no code: its message is all that tells it apart
   if (error instanceof TypeError && /database connection is not open/.test(error.message)) return 'closed';
   return null;
 }

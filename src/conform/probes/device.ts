@@ -112,7 +112,7 @@ export const deviceProbes: readonly Probe[] = [
       };
       const error = await kit.refusal(OPS.enrollInstallation, { bearer: token, body }, 403, 'attestation_invalid');
       // The message is what DEV-2 checks (it must name attestation, never the bundle), not a way to tell errors apart.
-      // eslint-disable-next-line no-restricted-syntax -- the rule under test is about the message's words
+      // eslint-disable-next-line no-restricted-syntax -- DEV-2 is about the message's words: read as the rule's subject, not to tell errors apart
       if (!/attest/i.test(error.message) || /bundle/i.test(error.message))
         throw new Divergence('POST /v1/device/enrollments', 'a message naming attestation, not the bundle', error.message);
       return '403 attestation_invalid';
