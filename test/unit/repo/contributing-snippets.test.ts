@@ -1,6 +1,7 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { sourceFiles } from '../../helpers/source-files.js';
 
 /**
  * CONTRIBUTING.md shows real code: each `ts` block is taken from src/ as it is now (a line
@@ -10,14 +11,6 @@ import { describe, expect, it } from 'vitest';
  */
 const ROOT = resolve(import.meta.dirname, '../../..');
 const CONTRIBUTING = readFileSync(join(ROOT, 'CONTRIBUTING.md'), 'utf8');
-
-function sources(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) return sources(path);
-    return /\.tsx?$/.test(entry.name) ? [readFileSync(path, 'utf8')] : [];
-  });
-}
 
 const squeeze = (code: string) =>
   code
@@ -46,7 +39,11 @@ function tsBlocks(markdown: string): Block[] {
 }
 
 describe("CONTRIBUTING.md's code is the source's", () => {
-  const source = squeeze(sources(join(ROOT, 'src')).join('\n'));
+  const source = squeeze(
+    sourceFiles()
+      .map((file) => readFileSync(file, 'utf8'))
+      .join('\n'),
+  );
   const blocks = tsBlocks(CONTRIBUTING);
 
   it('has blocks to check, and marks at most a few as examples', () => {

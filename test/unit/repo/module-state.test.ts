@@ -1,8 +1,8 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { readFileSync } from 'node:fs';
+import { relative } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
+import { sourceFiles, SRC } from '../../helpers/source-files.js';
 
 /**
  * No module-level mutable state in src/: what an emulator, an engine, a sender or a program holds is
@@ -34,16 +34,6 @@ const ALLOWED: Record<string, string> = {
   'cli/commands/serve.ts signingSecretOf':
     'cache: a module imported once, at the first use (src/cli/commands/ is outside the change that made this rule)',
 };
-
-const SRC = fileURLToPath(new URL('../../../src', import.meta.url));
-
-function sourceFiles(dir = SRC): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) return sourceFiles(path);
-    return /\.tsx?$/.test(entry.name) && !entry.name.endsWith('.d.ts') ? [path] : [];
-  });
-}
 
 const COLLECTION = /^(Weak)?(Map|Set)$/;
 const READONLY_TYPE = /^(readonly |Readonly(Array|Map|Set)<)/;

@@ -1,7 +1,7 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { readFileSync } from 'node:fs';
+import { relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { sourceFiles, SRC } from '../../helpers/source-files.js';
 
 /**
  * A file of src/ under 10 lines is folded into its one caller, unless it is a module of its own for a
@@ -20,16 +20,6 @@ const MODULES_OF_THEIR_OWN: Record<string, string> = {
   'cli/commands/clock/render.ts': 'the clock line, printed by clock show, set and advance',
   'exe/entry.ts': "the executable's entry script when it carries V8's code cache (bin/build-exe.mjs)",
 };
-
-const SRC = fileURLToPath(new URL('../../../src', import.meta.url));
-
-function sourceFiles(dir = SRC): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) return sourceFiles(path);
-    return /\.tsx?$/.test(entry.name) && !entry.name.endsWith('.d.ts') ? [path] : [];
-  });
-}
 
 function lineCount(path: string): number {
   const text = readFileSync(path, 'utf8');

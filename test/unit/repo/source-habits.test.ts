@@ -1,23 +1,13 @@
 import { readdirSync, readFileSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { sourceFiles, SRC } from '../../helpers/source-files.js';
 
 /**
  * Habits of ARCHITECTURE.md that no tool knows: one declaration per thing, rules cited by ID, the
  * unit project spawning nothing. What a linter can say lives in eslint.config.js (casts, printing,
  * JSON.parse, option parsers, file length), .dependency-cruiser.cjs (layers, cycles) and knip.jsonc.
  */
-const SRC = resolve(dirname(fileURLToPath(import.meta.url)), '../../../src');
-
-function sourceFiles(dir = SRC): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) return sourceFiles(path);
-    return /\.tsx?$/.test(entry.name) && !entry.name.endsWith('.d.ts') ? [path] : [];
-  });
-}
-
 /** Every line of src/ matching `pattern`, as "path/from/src.ts: the line" (comments left out). */
 function occurrences(pattern: RegExp): string[] {
   return sourceFiles().flatMap((file) =>
