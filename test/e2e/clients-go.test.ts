@@ -1,7 +1,16 @@
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { alive, clientEnv, GO_MODULE, hasTool, installGoClient, processesNaming, runIn } from '../helpers/clients.js';
+import {
+  alive,
+  clientEnv,
+  expectEmulatorGoneAfterKill,
+  GO_MODULE,
+  hasTool,
+  installGoClient,
+  processesNaming,
+  runIn,
+} from '../helpers/clients.js';
 import { tempDir } from '../helpers/temp.js';
 
 const hasGo = hasTool('go', 'version');
@@ -83,15 +92,7 @@ describe.skipIf(!hasGo)(`clients/go: package scanctltest, required through a rep
       const built = await runIn(team, 'go', ['build', '-o', binary, './killed'], clientEnv());
       expect(built.code, built.output).toBe(0);
       const ran = await runIn(team, binary, [], clientEnv({ TMPDIR: tmp }));
-      const pid = Number(ran.output.trim().split('\n')[0]);
-      expect(pid, ran.output).toBeGreaterThan(0);
-      const deadline = Date.now() + 15_000;
-      while (alive(pid) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
-      expect(alive(pid), `emulator ${pid} outlived its killed test binary`).toBe(false);
-      // What no Stop ran to remove: the library's folder for serve (its stderr log; serve removed its own record).
-      const left = readdirSync(tmp);
-      expect(left).toHaveLength(1);
-      expect(readdirSync(join(tmp, left[0]!), { recursive: true }).sort()).toEqual(['.scanctl', 'stderr.log']);
+      await expectEmulatorGoneAfterKill(ran.output, tmp);
     },
   );
 });
