@@ -5,7 +5,9 @@
 // Options: --node PATH (the Node 24 binary to carry, where the npm registry has none for this
 // platform: macOS, Windows), --cache code|snapshot|none (the start-up cache, for measuring: a
 // snapshot starts commands faster but breaks the live view, docs/performance.md),
-// --target PLATFORM --out DIR (that platform's executable alone, as DIR/scanctl: the tests').
+// --target PLATFORM --out DIR (that platform's executable alone, as DIR/scanctl: the tests'),
+// --cpu-prof DIR (each run writes a CPU profile into DIR: `--node-options=--cpu-prof` would change
+// V8's flags, and V8 rejects the code cache then, so that a profile taken so is not of the executable).
 // Needs `npm run build` first (the Ink view's bundle, dist/bundle/tui*.mjs, is carried as it is).
 import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
@@ -76,6 +78,7 @@ const { values: options } = parseArgs({
     cache: { type: 'string', default: 'code' },
     target: { type: 'string' },
     out: { type: 'string' },
+    'cpu-prof': { type: 'string' },
   },
 });
 if (!['code', 'snapshot', 'none'].includes(options.cache)) fail(`--cache is code, snapshot or none, not ${options.cache}`);
@@ -175,7 +178,7 @@ async function buildExecutable(target, file) {
     disableExperimentalSEAWarning: true,
     useCodeCache: native && options.cache === 'code',
     useSnapshot: native && options.cache === 'snapshot',
-    execArgv: [...DEFAULT_NODE_FLAGS],
+    execArgv: [...DEFAULT_NODE_FLAGS, ...(options['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${resolve(options['cpu-prof'])}`] : [])],
     // NODE_OPTIONS does not override execArgv; `--node-options` does: src/exe/main.ts hands the user's flags so.
     execArgvExtension: 'cli',
     assets,
