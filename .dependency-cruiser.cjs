@@ -64,6 +64,14 @@ module.exports = {
       to: { pathNot: [CLI_ENTRY, '^node_modules/commander/', '^node:|^[a-z_]+$'], dependencyTypesNot: ['type-only', 'dynamic-import'] },
     },
     {
+      name: 'clients-load-one-area',
+      comment:
+        "a client (the CLI's commands, its control and service clients, the device SDK) takes the operations of the area it calls (contract/operations/<area>.ts, or by-area.ts's import on first use), never every route's from operations/index.ts: `clock show` would build chaos's and the device's declarations and load node:crypto for them (docs/performance.md)",
+      severity: 'error',
+      from: { path: '^src/(cli|client|sdk)/' },
+      to: { path: '^src/contract/operations/index[.]ts$', dependencyTypesNot: ['type-only', 'dynamic-import'] },
+    },
+    {
       name: 'parts-take-what-they-use',
       comment:
         "the emulator's domain functions and HTTP parts are typed by what they use (emulator/domain/state-context.ts: the store, clock, ids and box; config.ts, http/app-env.ts; a named part more where needed), never by the whole EmulatorContext of context.ts, whose types loop back through domain/ and http/; implement.ts alone hands the context to the handlers",

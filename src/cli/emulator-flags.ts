@@ -2,7 +2,7 @@ import { Option, type Command } from 'commander';
 import { renameSync, writeFileSync } from 'node:fs';
 import { CHOICES } from '../contract/choices.js';
 import type { StateFile } from '../contract/state.js';
-import { MAX_SEED } from '../util/seeded-random.js';
+import { MAX_SEED } from '../contract/seeded.js';
 import type { CommandContext } from './context.js';
 import { UserError } from './errors.js';
 import { clockStart, duration, wholeNumber } from './parse-options.js';

@@ -2,8 +2,8 @@ import type { z } from 'zod';
 import type { UpdateAppRequest } from '../contract/apps.js';
 import type { ChaosSetRequest } from '../contract/chaos.js';
 import type { FaultCreateRequest } from '../contract/faults.js';
-import { OPS } from '../contract/operations/index.js';
-import { RequestLogLine, type LogQuery } from '../contract/request-log.js';
+import { areas } from '../contract/operations/by-area.js';
+import type { LogQuery, RequestLogLine } from '../contract/request-log.js';
 import type { ScanListQuery, UsageQuery } from '../contract/device.js';
 import type { StateFile } from '../contract/state.js';
 import type { WebhookDeliveryListQuery } from '../contract/webhooks.js';
@@ -32,81 +32,96 @@ export class ControlClient {
     return (await result).body;
   }
 
-  info = () => this.body(this.api.call(OPS.emulatorInfo, { timeoutMs: 5_000 }));
+  info = async () => this.body(this.api.call((await areas.control()).emulatorInfo, { timeoutMs: 5_000 }));
   /** 200 when ready, 503 (the same body) while starting or stopping: both are answers. */
-  health = (timeoutMs = 5_000) => this.body(this.api.call(OPS.health, { timeoutMs }));
-  clock = () => this.body(this.api.call(OPS.getClock));
-  advanceClock = (duration: string) => this.body(this.api.call(OPS.advanceClock, { body: { duration } }));
-  setClock = (time: string) => this.body(this.api.call(OPS.setClock, { body: { time } }));
-  apps = () => this.body(this.api.call(OPS.listApps));
-  app = (appId: string) => this.body(this.api.call(OPS.getApp, { params: { app_id: appId } }));
-  fixtureKeys = (appId: string) => this.body(this.api.call(OPS.getFixtureKeys, { params: { app_id: appId } }));
-  setQuota = (appId: string, quota: number) =>
-    this.body(this.api.call(OPS.setQuota, { params: { app_id: appId }, body: { daily_session_quota: quota } }));
-  webhookSecret = (appId: string) => this.body(this.api.call(OPS.revealWebhookSecret, { params: { app_id: appId } }));
-  keys = (appId: string) => this.body(this.api.call(OPS.listKeys, { params: { app_id: appId } }));
-  issueKeys = (appId: string, env: Env) => this.body(this.api.call(OPS.issueKeys, { params: { app_id: appId }, body: { env } }));
-  rotateKey = (appId: string, env: Env) => this.body(this.api.call(OPS.rotateKey, { params: { app_id: appId }, body: { env } }));
-  keyAction = (appId: string, action: 'revoke' | 'suspend' | 'reinstate', target: { env?: Env; key_id?: string }) =>
-    this.body(
-      this.api.call({ revoke: OPS.revokeKey, suspend: OPS.suspendKey, reinstate: OPS.reinstateKey }[action], {
-        params: { app_id: appId },
-        body: target,
-      }),
+  health = async (timeoutMs = 5_000) => this.body(this.api.call((await areas.control()).health, { timeoutMs }));
+  clock = async () => this.body(this.api.call((await areas.control()).getClock));
+  advanceClock = async (duration: string) => this.body(this.api.call((await areas.control()).advanceClock, { body: { duration } }));
+  setClock = async (time: string) => this.body(this.api.call((await areas.control()).setClock, { body: { time } }));
+  apps = async () => this.body(this.api.call((await areas.control()).listApps));
+  app = async (appId: string) => this.body(this.api.call((await areas.control()).getApp, { params: { app_id: appId } }));
+  fixtureKeys = async (appId: string) => this.body(this.api.call((await areas.control()).getFixtureKeys, { params: { app_id: appId } }));
+  setQuota = async (appId: string, quota: number) =>
+    this.body(this.api.call((await areas.control()).setQuota, { params: { app_id: appId }, body: { daily_session_quota: quota } }));
+  webhookSecret = async (appId: string) =>
+    this.body(this.api.call((await areas.control()).revealWebhookSecret, { params: { app_id: appId } }));
+  keys = async (appId: string) => this.body(this.api.call((await areas.control()).listKeys, { params: { app_id: appId } }));
+  issueKeys = async (appId: string, env: Env) =>
+    this.body(this.api.call((await areas.control()).issueKeys, { params: { app_id: appId }, body: { env } }));
+  rotateKey = async (appId: string, env: Env) =>
+    this.body(this.api.call((await areas.control()).rotateKey, { params: { app_id: appId }, body: { env } }));
+  keyAction = async (appId: string, action: 'revoke' | 'suspend' | 'reinstate', target: { env?: Env; key_id?: string }) => {
+    const ops = await areas.control();
+    const op = { revoke: ops.revokeKey, suspend: ops.suspendKey, reinstate: ops.reinstateKey }[action];
+    return this.body(this.api.call(op, { params: { app_id: appId }, body: target }));
+  };
+  accounts = async () => this.body(this.api.call((await areas.control()).listAccounts));
+  accountAction = async (accountId: string, action: 'suspend' | 'reinstate') => {
+    const ops = await areas.control();
+    return this.body(
+      this.api.call(action === 'suspend' ? ops.suspendAccount : ops.reinstateAccount, { params: { account_id: accountId } }),
     );
-  accounts = () => this.body(this.api.call(OPS.listAccounts));
-  accountAction = (accountId: string, action: 'suspend' | 'reinstate') =>
-    this.body(this.api.call(action === 'suspend' ? OPS.suspendAccount : OPS.reinstateAccount, { params: { account_id: accountId } }));
+  };
 
-  installations = (appId: string) => this.body(this.api.call(OPS.listInstallations, { params: { app_id: appId } }));
-  installationAction = (installationId: string, action: 'block' | 'unblock') =>
-    this.body(
-      this.api.call(action === 'block' ? OPS.blockInstallation : OPS.unblockInstallation, { params: { installation_id: installationId } }),
-    );
-  scans = (appId: string, query: z.output<typeof ScanListQuery> = {}) =>
-    this.body(this.api.call(OPS.listScans, { params: { app_id: appId }, query }));
-  usage = (query: z.output<typeof UsageQuery> = {}) => this.body(this.api.call(OPS.getUsage, { query }));
+  installations = async (appId: string) => this.body(this.api.call((await areas.scans()).listInstallations, { params: { app_id: appId } }));
+  installationAction = async (installationId: string, action: 'block' | 'unblock') => {
+    const ops = await areas.scans();
+    const op = action === 'block' ? ops.blockInstallation : ops.unblockInstallation;
+    return this.body(this.api.call(op, { params: { installation_id: installationId } }));
+  };
+  scans = async (appId: string, query: z.output<typeof ScanListQuery> = {}) =>
+    this.body(this.api.call((await areas.scans()).listScans, { params: { app_id: appId }, query }));
+  usage = async (query: z.output<typeof UsageQuery> = {}) => this.body(this.api.call((await areas.scans()).getUsage, { query }));
 
-  deliveries = (query: z.output<typeof WebhookDeliveryListQuery> = {}) => this.body(this.api.call(OPS.listWebhookDeliveries, { query }));
-  delivery = (deliveryId: string) => this.body(this.api.call(OPS.getWebhookDelivery, { params: { delivery_id: deliveryId } }));
-  resendEvent = (eventId: string) => this.body(this.api.call(OPS.resendWebhookEvent, { params: { event_id: eventId } }));
+  deliveries = async (query: z.output<typeof WebhookDeliveryListQuery> = {}) =>
+    this.body(this.api.call((await areas.webhooks()).listWebhookDeliveries, { query }));
+  delivery = async (deliveryId: string) =>
+    this.body(this.api.call((await areas.webhooks()).getWebhookDelivery, { params: { delivery_id: deliveryId } }));
+  resendEvent = async (eventId: string) =>
+    this.body(this.api.call((await areas.webhooks()).resendWebhookEvent, { params: { event_id: eventId } }));
   /** The app's whsec_ signing secret, issued if it has none yet. */
-  signingSecret = (appId: string) => this.body(this.api.call(OPS.revealWebhookSigningSecret, { body: { app_id: appId } }));
-  webhookListeners = () => this.body(this.api.call(OPS.listWebhookListeners));
+  signingSecret = async (appId: string) =>
+    this.body(this.api.call((await areas.webhooks()).revealWebhookSigningSecret, { body: { app_id: appId } }));
+  webhookListeners = async () => this.body(this.api.call((await areas.webhooks()).listWebhookListeners));
 
   /** Logs in to the portal and returns the cookie header value for PATCH /v1/apps/{app_id}. */
   async portalLogin(accountId: string): Promise<string> {
-    const result = await this.api.call(OPS.portalLogin, { body: { account_id: accountId } });
+    const result = await this.api.call((await areas.control()).portalLogin, { body: { account_id: accountId } });
     const cookie = result.headers.get('set-cookie')?.split(';')[0];
     if (!cookie) throw new Error('the portal login answered without a cookie');
     return cookie;
   }
 
   /** The real portal route, PATCH /v1/apps/{app_id}, with the portal's cookie. */
-  updateApp = (appId: string, patch: UpdateAppRequest, cookie: string) =>
-    this.body(this.api.call(OPS.updateApp, { params: { app_id: appId }, body: patch, cookie }));
+  updateApp = async (appId: string, patch: UpdateAppRequest, cookie: string) =>
+    this.body(this.api.call((await areas.portal()).updateApp, { params: { app_id: appId }, body: patch, cookie }));
 
-  faults = () => this.body(this.api.call(OPS.listFaults));
-  addFault = (fault: FaultCreateRequest) => this.body(this.api.call(OPS.addFault, { body: fault }));
-  clearFaults = (id?: string) =>
-    this.body(id ? this.api.call(OPS.clearFault, { params: { fault_id: id } }) : this.api.call(OPS.clearFaults));
+  faults = async () => this.body(this.api.call((await areas.faults()).listFaults));
+  addFault = async (fault: FaultCreateRequest) => this.body(this.api.call((await areas.faults()).addFault, { body: fault }));
+  clearFaults = async (id?: string) => {
+    const ops = await areas.faults();
+    return this.body(id ? this.api.call(ops.clearFault, { params: { fault_id: id } }) : this.api.call(ops.clearFaults));
+  };
 
-  chaos = (appId: string) => this.body(this.api.call(OPS.getChaos, { params: { app_id: appId } }));
-  setChaos = (appId: string, setting: ChaosSetRequest) =>
-    this.body(this.api.call(OPS.setChaos, { params: { app_id: appId }, body: setting }));
-  clearChaos = (appId: string) => this.body(this.api.call(OPS.clearChaos, { params: { app_id: appId } }));
+  chaos = async (appId: string) => this.body(this.api.call((await areas.chaos()).getChaos, { params: { app_id: appId } }));
+  setChaos = async (appId: string, setting: ChaosSetRequest) =>
+    this.body(this.api.call((await areas.chaos()).setChaos, { params: { app_id: appId }, body: setting }));
+  clearChaos = async (appId: string) => this.body(this.api.call((await areas.chaos()).clearChaos, { params: { app_id: appId } }));
 
-  exportState = (includeSecrets: boolean) =>
-    this.body(this.api.call(OPS.exportState, includeSecrets ? { query: { include_secrets: '1' } } : {}));
-  importState = (file: StateFile) => this.body(this.api.call(OPS.importState, { body: file }));
-  resetState = () => this.body(this.api.call(OPS.resetState));
-  checkpoint = (name?: string) => this.body(this.api.call(OPS.createCheckpoint, { body: name === undefined ? {} : { name } }));
-  checkpoints = () => this.body(this.api.call(OPS.listCheckpoints));
+  exportState = async (includeSecrets: boolean) =>
+    this.body(this.api.call((await areas.state()).exportState, includeSecrets ? { query: { include_secrets: '1' } } : {}));
+  importState = async (file: StateFile) => this.body(this.api.call((await areas.state()).importState, { body: file }));
+  resetState = async () => this.body(this.api.call((await areas.state()).resetState));
+  checkpoint = async (name?: string) =>
+    this.body(this.api.call((await areas.checkpoints()).createCheckpoint, { body: name === undefined ? {} : { name } }));
+  checkpoints = async () => this.body(this.api.call((await areas.checkpoints()).listCheckpoints));
   /** By id (cp_...) or name. */
-  restoreCheckpoint = (checkpoint: string) => this.body(this.api.call(OPS.restoreCheckpoint, { params: { checkpoint } }));
-  deleteCheckpoint = (checkpoint: string) => this.body(this.api.call(OPS.deleteCheckpoint, { params: { checkpoint } }));
+  restoreCheckpoint = async (checkpoint: string) =>
+    this.body(this.api.call((await areas.checkpoints()).restoreCheckpoint, { params: { checkpoint } }));
+  deleteCheckpoint = async (checkpoint: string) =>
+    this.body(this.api.call((await areas.checkpoints()).deleteCheckpoint, { params: { checkpoint } }));
 
-  requestLog = (query: RequestLogQuery) => this.body(this.api.call(OPS.listRequestLog, { query }));
+  requestLog = async (query: RequestLogQuery) => this.body(this.api.call((await areas.requestLog()).listRequestLog, { query }));
 
   /**
    * Follows the live request log: calls onLine for each line, backlog first, until the signal
@@ -118,9 +133,11 @@ export class ControlClient {
     signal: AbortSignal,
     onReady?: () => void,
   ): Promise<void> {
-    await this.api.stream(OPS.streamRequestLog, { query, signal }, (event) => {
+    const op = (await areas.requestLog()).streamRequestLog;
+    const { RequestLogLine } = await import('../contract/request-log.js');
+    await this.api.stream(op, { query, signal }, (event) => {
       if (event.event === 'ready') onReady?.();
-      else if (event.event === 'request') onLine(streamData(OPS.streamRequestLog, event, RequestLogLine));
+      else if (event.event === 'request') onLine(streamData(op, event, RequestLogLine));
     });
   }
 }

@@ -1,5 +1,5 @@
 import type { CreateSessionRequest } from '../contract/sessions.js';
-import { OPS } from '../contract/operations/index.js';
+import { backendOperations } from '../contract/operations/backend.js';
 import { ApiClient, type FetchLike } from './api.js';
 
 /**
@@ -7,10 +7,14 @@ import { ApiClient, type FetchLike } from './api.js';
  * nothing here touches the control plane.
  */
 export async function mintSession(baseUrl: string, secretKey: string, body: CreateSessionRequest, fetchImpl?: FetchLike) {
-  return (await new ApiClient(baseUrl, fetchImpl).call(OPS.createSession, { bearer: secretKey, body })).body;
+  return (await new ApiClient(baseUrl, fetchImpl).call(backendOperations.createSession, { bearer: secretKey, body })).body;
 }
 
 export async function deleteResults(baseUrl: string, secretKey: string, hostUserRef: string, fetchImpl?: FetchLike) {
-  return (await new ApiClient(baseUrl, fetchImpl).call(OPS.deleteResults, { bearer: secretKey, query: { host_user_ref: hostUserRef } }))
-    .body;
+  return (
+    await new ApiClient(baseUrl, fetchImpl).call(backendOperations.deleteResults, {
+      bearer: secretKey,
+      query: { host_user_ref: hostUserRef },
+    })
+  ).body;
 }

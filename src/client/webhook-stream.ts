@@ -1,4 +1,4 @@
-import { OPS } from '../contract/operations/index.js';
+import { webhookOperations } from '../contract/operations/webhooks.js';
 import type { WebhookEventType } from '../contract/webhooks.js';
 import { WebhookStreamEvent, WebhookStreamReady, WebhookListenerEnded, WebhookListenerReplaced } from '../contract/webhook-stream.js';
 import { StreamClosed } from '../contract/stream-closed.js';
@@ -49,8 +49,8 @@ export function openDeliveryStream(
   return new Promise((resolve, reject) => {
     let ready = false;
     const done = new ApiClient(baseUrl, fetchImpl)
-      .stream(OPS.streamWebhookDeliveries, { query, signal: abort.signal }, (event) => {
-        const op = OPS.streamWebhookDeliveries;
+      .stream(webhookOperations.streamWebhookDeliveries, { query, signal: abort.signal }, (event) => {
+        const op = webhookOperations.streamWebhookDeliveries;
         if (event.event === 'ready' && !ready) {
           const data = streamData(op, event, WebhookStreamReady);
           ready = true;

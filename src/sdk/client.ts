@@ -1,5 +1,5 @@
 import type * as Device from '../contract/device.js';
-import { OPS } from '../contract/operations/index.js';
+import { deviceOperations } from '../contract/operations/device.js';
 import { ApiClient, type FetchLike } from '../client/api.js';
 
 /**
@@ -18,37 +18,41 @@ export class DeviceClient {
   }
 
   async challenge() {
-    return (await this.api.call(OPS.createDeviceChallenge, { bearer: this.token })).body;
+    return (await this.api.call(deviceOperations.createDeviceChallenge, { bearer: this.token })).body;
   }
 
   async enroll(body: Device.EnrollmentRequest) {
-    return (await this.api.call(OPS.enrollInstallation, { bearer: this.token, body })).body;
+    return (await this.api.call(deviceOperations.enrollInstallation, { bearer: this.token, body })).body;
   }
 
   async models() {
-    return (await this.api.call(OPS.listModels, { bearer: this.token })).body;
+    return (await this.api.call(deviceOperations.listModels, { bearer: this.token })).body;
   }
 
   /** Downloads the bytes of a model version named by the manifest. */
   async downloadModel(modelVersion: string): Promise<Buffer> {
-    const response = await this.api.send(OPS.downloadModel, { bearer: this.token, params: { model_version: modelVersion } });
+    const response = await this.api.send(deviceOperations.downloadModel, { bearer: this.token, params: { model_version: modelVersion } });
     return Buffer.from(await response.arrayBuffer());
   }
 
   async modelKey(body: Device.ModelKeyRequest) {
-    return (await this.api.call(OPS.getModelKey, { bearer: this.token, body })).body;
+    return (await this.api.call(deviceOperations.getModelKey, { bearer: this.token, body })).body;
   }
 
   async meshFit(body: Device.MeshFitRequest) {
-    return (await this.api.call(OPS.createMeshFit, { bearer: this.token, body })).body;
+    return (await this.api.call(deviceOperations.createMeshFit, { bearer: this.token, body })).body;
   }
 
   async scanEvent(body: Device.ScanEventRequest, idempotencyKey: string) {
-    const result = await this.api.call(OPS.reportScanEvent, { bearer: this.token, body, headers: { 'idempotency-key': idempotencyKey } });
+    const result = await this.api.call(deviceOperations.reportScanEvent, {
+      bearer: this.token,
+      body,
+      headers: { 'idempotency-key': idempotencyKey },
+    });
     return { status: result.status, replayed: result.headers.get('idempotent-replayed') === 'true', body: result.body };
   }
 
   async uploadResult(scanId: string, body: Device.ResultUploadRequest) {
-    return (await this.api.call(OPS.uploadScanResult, { bearer: this.token, params: { scan_id: scanId }, body })).body;
+    return (await this.api.call(deviceOperations.uploadScanResult, { bearer: this.token, params: { scan_id: scanId }, body })).body;
   }
 }

@@ -17,9 +17,6 @@ export function seededInt(min: number, max: number, seed: number, ...key: Array<
   return min + Math.floor(seededUnit(seed, ...key) * (max - min + 1));
 }
 
-/** The largest seed accepted: seeds are printed and typed back, so they stay short. */
-export const MAX_SEED = 2 ** 32 - 1;
-
 /** A fresh seed when none was given (printed, so that a failure replays with --seed). */
 export function freshSeed(): number {
   return randomInt(0, 2 ** 31);

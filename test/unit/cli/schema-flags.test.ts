@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { ChaosSetRequest } from '../../../src/contract/chaos.js';
 import { FaultCreateRequest } from '../../../src/contract/faults.js';
-import { fieldOf } from '../../../src/cli/parse-options.js';
+import { fieldOf } from '../../../src/cli/parse-contract-options.js';
 import { runCommand } from '../../helpers/cli-in-process.js';
 
 const refusal = (parse: (value: string) => unknown, value: string) => {

@@ -3,7 +3,8 @@ import type { UpdateAppRequest } from '../../../contract/apps.js';
 import { contextOf } from '../../context.js';
 import { UserError } from '../../errors.js';
 import { QuotaRequest } from '../../../contract/control.js';
-import { fieldOf, webhookUrl } from '../../parse-options.js';
+import { fieldOf } from '../../parse-contract-options.js';
+import { webhookUrl } from '../../parse-options.js';
 import { renderApp } from './view.js';
 
 /** `scanctl app update`: every flag is checked before the first request, so an update is never partial. */

@@ -1,9 +1,9 @@
 import { Option, type Command } from 'commander';
 import { FaultCreateRequest } from '../../../contract/faults.js';
 import { contextOf } from '../../context.js';
-import { fieldOf } from '../../parse-options.js';
+import { fieldOf } from '../../parse-contract-options.js';
 import { describeFault } from './describe.js';
-import { parseRoute, type FaultRoute } from '../../parse-options.js';
+import { parseRoute, type FaultRoute } from '../../parse-contract-options.js';
 import { checkRouteIsDeclared } from './route.js';
 
 interface AddFlags {

@@ -1,6 +1,6 @@
 import type { Operation } from '../../../contract/operation.js';
 import { UserError } from '../../errors.js';
-import type { FaultRoute } from '../../parse-options.js';
+import type { FaultRoute } from '../../parse-contract-options.js';
 
 const display = (op: Operation) => `${op.method.toUpperCase()} ${op.path.replace(/\{(\w+)\}/g, ':$1')}`;
 

@@ -3,7 +3,8 @@ import { formatDuration } from '../../../clock/duration.js';
 import { ChaosSetRequest, type Chaos } from '../../../contract/chaos.js';
 import { contextOf } from '../../context.js';
 import { UserError } from '../../errors.js';
-import { fieldOf, parseDelay } from '../../parse-options.js';
+import { fieldOf } from '../../parse-contract-options.js';
+import { parseDelay } from '../../parse-options.js';
 
 interface ChaosFlags {
   drop?: number;

@@ -6,7 +6,7 @@ import { contextOf } from '../../context.js';
 import { UserError } from '../../errors.js';
 import { waitForInterrupt } from '../../io.js';
 import { httpUrl } from '../../http-url.js';
-import { eventTypes } from '../../parse-options.js';
+import { eventTypes } from '../../parse-contract-options.js';
 import { attemptLine } from './format.js';
 import { streamEndError } from './listen-end.js';
 
