@@ -1,7 +1,7 @@
 /** @jsxImportSource hono/jsx */
 import { Hono } from 'hono';
 import { toApiError } from '../emulator/http/fallbacks.js';
-import type { EmulatorContext } from '../emulator/context.js';
+import type { ConsoleContext } from './context.js';
 import { CONSOLE_CSS, CONSOLE_ICON, CONSOLE_JS } from './assets.js';
 import type { ConsoleEnv } from './env.js';
 import { ErrorPage } from './pages/sign-in.js';
@@ -19,7 +19,7 @@ import { requireSignIn, sameOriginPosts } from './session.js';
  * the same domain functions and zod schemas as the API, so a refusal is the API's own error, shown
  * beside the field it names.
  */
-export function createConsoleApp(ctx: EmulatorContext): Hono<ConsoleEnv> {
+export function createConsoleApp(ctx: ConsoleContext): Hono<ConsoleEnv> {
   const app = new Hono<ConsoleEnv>();
   app.use('*', securityHeaders());
   app.get('/console/console.css', (c) =>

@@ -3,7 +3,7 @@ import type { Context } from 'hono';
 import { ApiError } from '../contract/errors.js';
 import { DeliveryStatus } from '../contract/webhooks.js';
 import type { WebhookStreamEvent } from '../contract/webhook-stream.js';
-import type { EmulatorContext } from '../emulator/context.js';
+import type { ConsoleContext } from './context.js';
 import { sseResponse } from '../emulator/http/sse.js';
 import { emulatorUserAgent } from '../webhooks/headers.js';
 import { deliveryDetail, duplicateSendCount } from '../webhooks/views.js';
@@ -29,7 +29,7 @@ const MAX_PER_BATCH = 50;
  * console's one script swaps them in). Changes are batched: everything announced in one turn of
  * the event loop goes out as one event.
  */
-export function deliveryStream(ctx: EmulatorContext, c: Context<ConsoleEnv>): Response {
+export function deliveryStream(ctx: ConsoleContext, c: Context<ConsoleEnv>): Response {
   const chrome = chromeOf(ctx, c);
   const only = c.req.query('delivery');
   // One delivery's page follows that delivery, whichever of the account's apps it belongs to.

@@ -1,5 +1,6 @@
 import type { Hono } from 'hono';
-import type { AppEnv, EmulatorContext } from '../emulator/context.js';
+import type { AppEnv } from '../emulator/http/app-env.js';
+import type { ConsoleContext } from './context.js';
 
 /** The console's pages (GET) and actions (POST), `:name` for one path segment; every other path and method stays the API's. */
 const CONSOLE_ROUTES = {
@@ -47,7 +48,7 @@ function isConsoleRequest(method: string, path: string): boolean {
  * Mounts the web console at the emulator's root, `/`, after the API's routes. Its code (pages,
  * hono/jsx) is imported on the first console request: `scanctl serve` and `--version` never load it.
  */
-export function mountConsole(app: Hono<AppEnv>, ctx: EmulatorContext): void {
+export function mountConsole(app: Hono<AppEnv>, ctx: ConsoleContext): void {
   let loaded: Promise<(request: Request) => Response | Promise<Response>> | null = null;
   const load = () =>
     (loaded ??= import('./app.js').then(({ createConsoleApp }) => {

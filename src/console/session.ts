@@ -1,7 +1,7 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import { getCookie } from 'hono/cookie';
 import { ApiError } from '../contract/errors.js';
-import type { EmulatorContext } from '../emulator/context.js';
+import type { ConsoleContext } from './context.js';
 import { PORTAL_COOKIE, portalSessionOf } from '../emulator/domain/portal-sessions.js';
 import type { ConsoleEnv } from './env.js';
 
@@ -12,7 +12,7 @@ const PUBLIC = /^\/(sign-in|sign-out|console\/)/;
  * Every console page needs the portal's session cookie (the same one PATCH /v1/apps takes): a
  * page without one redirects to the sign-in page, an action without one is refused.
  */
-export function requireSignIn(ctx: EmulatorContext): MiddlewareHandler<ConsoleEnv> {
+export function requireSignIn(ctx: ConsoleContext): MiddlewareHandler<ConsoleEnv> {
   return async (c, next) => {
     if (PUBLIC.test(c.req.path)) return next();
     const cookie = getCookie(c, PORTAL_COOKIE);

@@ -1,10 +1,10 @@
 import type { Context } from 'hono';
-import type { EmulatorContext } from '../../emulator/context.js';
+import type { ConsoleContext } from '../context.js';
 import type { ConsoleEnv } from '../env.js';
 import type { Chrome } from './layout.js';
 
 /** What the layout shows around every signed-in page, for this request. */
-export function chromeOf(ctx: EmulatorContext, c: Context<ConsoleEnv>): Chrome {
+export function chromeOf(ctx: ConsoleContext, c: Context<ConsoleEnv>): Chrome {
   const developer = c.get('developer');
   // The app row again: an action of this request may just have changed it.
   const app = ctx.store.apps.get(c.get('app').id)!;

@@ -2,7 +2,7 @@
 import { Hono, type Context } from 'hono';
 import { getCookie } from 'hono/cookie';
 import { ClockAdvanceRequest, ClockSetRequest } from '../../contract/control.js';
-import type { EmulatorContext } from '../../emulator/context.js';
+import type { ConsoleContext } from '../context.js';
 import { advanceClockBy, setClockTo } from '../../emulator/domain/clock.js';
 import { PORTAL_COOKIE, renewPortalSession } from '../../emulator/domain/portal-sessions.js';
 import { parseWith } from '../../contract/request-errors.js';
@@ -13,7 +13,7 @@ import { ClockPage } from '../pages/clock.js';
 import { redirectDone, renderPage } from '../render.js';
 
 /** Clock: advance and set, the control plane's own functions. */
-export function clockRoutes(ctx: EmulatorContext) {
+export function clockRoutes(ctx: ConsoleContext) {
   const page = (c: Context<ConsoleEnv>, values = { duration: '', time: '' }, failure?: Failure) => {
     const chrome = chromeOf(ctx, c);
     const played = c.req.query('played');

@@ -2,7 +2,7 @@
 import { Hono, type Context } from 'hono';
 import { ApiError } from '../../contract/errors.js';
 import { WebhookDeliveryListQuery } from '../../contract/webhooks.js';
-import type { EmulatorContext } from '../../emulator/context.js';
+import type { ConsoleContext } from '../context.js';
 import { parseWith } from '../../contract/request-errors.js';
 import { resendOrRefuse } from '../../emulator/domain/resend.js';
 import type { DeliveryWithEvent } from '../../store/tables/webhooks.js';
@@ -19,7 +19,7 @@ import { pageHref, redirectDone, renderPage } from '../render.js';
 const StatusFilter = WebhookDeliveryListQuery.pick({ status: true });
 
 /** Deliveries: the paged list, one delivery's page, Resend, and the live stream both pages listen to. */
-export function deliveryRoutes(ctx: EmulatorContext) {
+export function deliveryRoutes(ctx: ConsoleContext) {
   /** A delivery of one of the signed-in account's apps; another account's is reported missing, as the API's loader does. */
   const ownDelivery = (c: Context<ConsoleEnv>, id: string): DeliveryWithEvent => {
     const row = ctx.store.webhooks.deliveryById(id);

@@ -2,7 +2,7 @@
 import { Hono, type Context } from 'hono';
 import { KeyActionRequest, KeyIssueRequest } from '../../contract/control.js';
 import { ApiError } from '../../contract/errors.js';
-import type { EmulatorContext } from '../../emulator/context.js';
+import type { ConsoleContext } from '../context.js';
 import { changeKeyState, issueKeyPair, keyToChange, keyView, rotateSecretKey, type KeyAction } from '../../emulator/domain/keys.js';
 import { parseWith } from '../../contract/request-errors.js';
 
@@ -16,7 +16,7 @@ const STATE_ACTIONS = ['revoke', 'suspend', 'reinstate'] as const satisfies KeyA
 const isStateAction = (verb: string): verb is KeyAction => (STATE_ACTIONS as readonly string[]).includes(verb);
 
 /** Keys: the control plane's key operations (CHOICE-8), with the same schemas and domain functions. */
-export function keyRoutes(ctx: EmulatorContext) {
+export function keyRoutes(ctx: ConsoleContext) {
   const page = (c: Context<ConsoleEnv>, options: { failure?: Failure; issued?: IssuedKeys; confirmRevoke?: string } = {}) => {
     const chrome = chromeOf(ctx, c);
     const keys = ctx.store.keys.forApp(chrome.app.id).map((k) => keyView(k, chrome.now));

@@ -3,7 +3,7 @@ import { Hono, type Context } from 'hono';
 import { ScanListQuery, UsageQuery } from '../../contract/device.js';
 import { ApiError } from '../../contract/errors.js';
 import { DeleteResultsQuery } from '../../contract/results.js';
-import type { EmulatorContext } from '../../emulator/context.js';
+import type { ConsoleContext } from '../context.js';
 import { usage } from '../../emulator/domain/billing.js';
 import { installationView } from '../../emulator/domain/device.js';
 import { deleteMemberData } from '../../emulator/domain/member-data.js';
@@ -20,7 +20,7 @@ import { redirectDone, renderPage } from '../render.js';
 const SCAN_LIMIT = 100;
 
 /** Scans, Usage and Installations: the device side's control plane, read and acted on. */
-export function scanRoutes(ctx: EmulatorContext) {
+export function scanRoutes(ctx: ConsoleContext) {
   const scansPage = (
     c: Context<ConsoleEnv>,
     member: string,

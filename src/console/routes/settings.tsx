@@ -2,7 +2,7 @@
 import { Hono } from 'hono';
 import { UpdateAppRequest } from '../../contract/apps.js';
 import { QuotaRequest } from '../../contract/control.js';
-import type { EmulatorContext } from '../../emulator/context.js';
+import type { ConsoleContext } from '../context.js';
 import { updateAppSettings } from '../../emulator/domain/apps.js';
 import { parseWith } from '../../contract/request-errors.js';
 import type { ConsoleEnv } from '../env.js';
@@ -12,7 +12,7 @@ import { SettingsPage } from '../pages/settings.js';
 import { redirectDone, renderPage } from '../render.js';
 
 /** Settings: PATCH /v1/apps/{app_id}'s fields and the daily quota, through the same schemas and domain function. */
-export function settingsRoutes(ctx: EmulatorContext) {
+export function settingsRoutes(ctx: ConsoleContext) {
   return new Hono<ConsoleEnv>()
     .get('/settings', (c) => {
       const chrome = chromeOf(ctx, c);

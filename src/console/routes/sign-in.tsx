@@ -2,7 +2,7 @@
 import { Hono } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import { PortalLoginRequest } from '../../contract/control.js';
-import type { EmulatorContext } from '../../emulator/context.js';
+import type { ConsoleContext } from '../context.js';
 import { endPortalSession, PORTAL_COOKIE, PORTAL_COOKIE_OPTIONS, startPortalSession } from '../../emulator/domain/portal-sessions.js';
 import { parseWith } from '../../contract/request-errors.js';
 import type { ConsoleEnv } from '../env.js';
@@ -16,7 +16,7 @@ function localPath(next: string | undefined): string {
 }
 
 /** Sign in (the portal login, CHOICE-6) and sign out. */
-export function signInRoutes(ctx: EmulatorContext) {
+export function signInRoutes(ctx: ConsoleContext) {
   const accounts = () => {
     const apps = ctx.store.apps.all();
     const first = apps.find((a) => a.id === ctx.config.defaultAppId)?.account_id;

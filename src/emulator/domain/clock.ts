@@ -5,7 +5,7 @@ import type { ClockMove, Scheduler } from '../scheduler.js';
 import type { StateContext } from './state-context.js';
 
 /** What a clock move needs: the clock it reads, and the scheduler that plays the timers on the way. */
-type ClockContext = Pick<StateContext, 'clock'> & { scheduler: Scheduler };
+export type ClockContext = Pick<StateContext, 'clock'> & { scheduler: Scheduler };
 
 /** The latest time the clock may show: every wire timestamp stays a four-digit-year ISO date. */
 const LATEST_CLOCK_MS = Date.parse('9999-12-31T23:59:59.999Z');
