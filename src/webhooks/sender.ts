@@ -3,6 +3,7 @@ import type { Dispatcher } from 'undici';
 import { CHOICES } from '../contract/choices.js';
 import { describeSendError, NO_UPGRADE, timedOut, type SendPhase } from './send-errors.js';
 import { SendPools, undici } from './send-pools.js';
+import { WebhookTargets, type Target } from './target.js';
 
 export { IDLE_MS } from './send-pools.js';
 
@@ -44,8 +45,8 @@ export class WebhookSender {
    * listener per signal, where EventTarget's add and remove for every send showed in profiles.
    */
   private readonly sendsBySignal = new WeakMap<AbortSignal, Set<Send>>();
-  /** The webhook URLs it sent to, parsed (at most MAX_TARGETS, then cleared). */
-  private readonly targets = new Map<string, Target | null>();
+  /** The webhook URLs it sends to, parsed once (the engine shares its own with its send slots). */
+  constructor(private readonly targets = new WebhookTargets()) {}
 
   /**
    * One POST through undici's keep-alive pool for the URL's origin, with a handler of undici's
@@ -55,7 +56,7 @@ export class WebhookSender {
    * Never throws.
    */
   readonly send = (request: SendRequest): Promise<SendOutcome> => {
-    const target = parseTarget(request.url, this.targets);
+    const target = this.targets.of(request.url);
     if (!target) return Promise.resolve(early(`invalid webhook URL ${request.url.slice(0, 200)}`));
     if (request.signal?.aborted) return Promise.resolve(early(SHUTTING_DOWN));
     const headers = requestHeaders(target, request);
@@ -202,35 +203,6 @@ class Send implements Dispatcher.DispatchHandler {
     if (this.status !== null) this.done(this.status, null, excerptText(this.chunks, this.cut));
     else this.done(null, describeSendError(error, undici().errors), null);
   }
-}
-
-interface Target {
-  origin: string;
-  path: string;
-  authorization: string | null;
-}
-const MAX_TARGETS = 256;
-
-/** `raw` parsed, through the sender's cache of parsed webhook URLs (a handful at a time): parsing a URL on every attempt showed in profiles. */
-function parseTarget(raw: string, targets: Map<string, Target | null>): Target | null {
-  let target = targets.get(raw);
-  if (target !== undefined) return target;
-  try {
-    const url = new URL(raw);
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('not http');
-    // Credentials in the URL go as Basic authorization, as http.request sends them.
-    const auth = url.username || url.password ? `${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}` : null;
-    target = {
-      origin: url.origin,
-      path: `${url.pathname}${url.search}`,
-      authorization: auth && `Basic ${Buffer.from(auth).toString('base64')}`,
-    };
-  } catch {
-    target = null;
-  }
-  if (targets.size >= MAX_TARGETS) targets.clear();
-  targets.set(raw, target);
-  return target;
 }
 
 /**
