@@ -1,5 +1,5 @@
 import { StringDecoder } from 'node:string_decoder';
-import type { Dispatcher } from 'undici';
+import type { Dispatcher, Pool } from 'undici';
 import { CHOICES } from '../contract/choices.js';
 import { describeSendError, NO_UPGRADE, timedOut, type SendPhase } from './send-errors.js';
 import { SendPools, undici } from './send-pools.js';
@@ -42,18 +42,18 @@ export class WebhookSender {
   private readonly pools = new SendPools();
   /**
    * The sends under each abort signal (the engine shares one across all of its sends): one 'abort'
-   * listener per signal, where EventTarget's add and remove for every send showed in profiles.
+   * listener per signal, where undici's listener on the shared signal for every send showed in profiles.
    */
-  private readonly sendsBySignal = new WeakMap<AbortSignal, Set<Send>>();
+  private readonly sendsBySignal = new WeakMap<AbortSignal, Set<Attempt>>();
+
   /** The webhook URLs it sends to, parsed once (the engine shares its own with its send slots). */
   constructor(private readonly targets = new WebhookTargets()) {}
 
   /**
-   * One POST through undici's keep-alive pool for the URL's origin, with a handler of undici's
-   * dispatch API (a third of http.request's CPU per send). Redirects are never followed (WH-7): a 3xx
-   * is an answer like any other. The whole attempt (connect and TLS handshake, the answer's head and
-   * its body) must finish within timeoutMs; an attempt that fails or times out closes its connection.
-   * Never throws.
+   * One POST through undici's keep-alive pool for the URL's origin (`Pool.request`). Redirects are
+   * never followed (WH-7; no redirect interceptor): a 3xx is an answer like any other. The whole
+   * attempt (connect and TLS handshake, the answer's head and its body) must finish within
+   * timeoutMs; an attempt that fails or times out closes its connection. Never throws.
    */
   readonly send = (request: SendRequest): Promise<SendOutcome> => {
     const target = this.targets.of(request.url);
@@ -61,16 +61,9 @@ export class WebhookSender {
     if (request.signal?.aborted) return Promise.resolve(early(SHUTTING_DOWN));
     const headers = requestHeaders(target, request);
     if (headers === null) return Promise.resolve(early('a header value with a line break cannot be sent'));
-    return new Promise((resolve) => {
-      const send = new Send(request, resolve, request.signal ? this.sendsUnder(request.signal) : null);
-      try {
-        this.pools
-          .poolFor(target.origin, request.timeoutMs)
-          .dispatch({ path: target.path, method: 'POST', headers, body: request.body }, send);
-      } catch (error) {
-        send.giveUp(describeSendError(error, undici().errors));
-      }
-    });
+    const attempt = new Attempt(request.timeoutMs, request.signal ? this.sendsUnder(request.signal) : null);
+    void post(this.pools.poolFor(target.origin, request.timeoutMs), target, headers, request, attempt);
+    return attempt.outcome;
   };
 
   /** Its connections now: in use, idle (kept alive), and requests waiting for one (tests count them for leaks). */
@@ -83,15 +76,15 @@ export class WebhookSender {
     return this.pools.close();
   }
 
-  private sendsUnder(signal: AbortSignal): Set<Send> {
+  private sendsUnder(signal: AbortSignal): Set<Attempt> {
     let sends = this.sendsBySignal.get(signal);
     if (!sends) {
-      const under = new Set<Send>();
+      const under = new Set<Attempt>();
       this.sendsBySignal.set(signal, (sends = under));
       signal.addEventListener(
         'abort',
         () => {
-          for (const send of [...under]) send.giveUp(SHUTTING_DOWN);
+          for (const attempt of [...under]) attempt.giveUp(SHUTTING_DOWN);
         },
         { once: true },
       );
@@ -105,7 +98,8 @@ const early = (error: string): SendOutcome => ({ status: null, latencyMs: 0, err
 
 /** The headers to send; null when a name or value would break the framing. */
 function requestHeaders(target: Target, request: SendRequest): Record<string, string> | null {
-  const headers: Record<string, string> = {};
+  // The body goes as an iterable (see `pulled`): undici frames it by this length rather than chunked.
+  const headers: Record<string, string> = { 'content-length': String(request.body.length) };
   if (target.authorization) headers.authorization = target.authorization;
   for (const name in request.headers) {
     // The framing headers are the client's; the URL's credentials win over a header of the same name.
@@ -119,72 +113,107 @@ function requestHeaders(target: Target, request: SendRequest): Record<string, st
 const LINE_BREAK = /[\r\n]/;
 
 /**
- * One send under way: undici's handler for it, with its timer and its answer so far; it settles
- * once: with the answer, an error, the timeout or the abort.
+ * One send under way: its one deadline (a timer that aborts the request's signal), where it is
+ * (for the words of a timeout), and the outcome it settles with once: the answer, an error, the
+ * deadline or the shutdown.
  */
-class Send implements Dispatcher.DispatchHandler {
+class Attempt {
   private readonly started = performance.now();
-  private readonly timer: NodeJS.Timeout;
+  private readonly deadline: NodeJS.Timeout;
+  private readonly abort = new AbortController();
   private settled = false;
-  private controller: Dispatcher.DispatchController | null = null;
-  private phase: SendPhase = 'connect';
-  private status: number | null = null;
+  private resolve!: (outcome: SendOutcome) => void;
+  readonly outcome = new Promise<SendOutcome>((resolve) => (this.resolve = resolve));
+  phase: SendPhase = 'connect';
+
+  constructor(
+    timeoutMs: number,
+    /** The sends under the request's abort signal, if it has one: this one is among them until it settles. */
+    private readonly under: Set<Attempt> | null,
+  ) {
+    this.deadline = setTimeout(() => this.giveUp(timedOut(timeoutMs, this.phase)), timeoutMs);
+    under?.add(this);
+  }
+
+  /** Aborts undici's request: it closes the connection, or, still waiting for one, is dropped when it gets one. */
+  get signal(): AbortSignal {
+    return this.abort.signal;
+  }
+
+  /** Ends the send with `error` and aborts the request. */
+  giveUp(error: string): void {
+    this.settle(null, error, null);
+    this.abort.abort(new Error(error));
+  }
+
+  /** The outcome, if none was given yet. */
+  settle(status: number | null, error: string | null, excerpt: string | null): void {
+    if (this.settled) return;
+    this.settled = true;
+    clearTimeout(this.deadline);
+    this.under?.delete(this);
+    this.resolve({ status, latencyMs: Math.round(performance.now() - this.started), error, excerpt });
+  }
+}
+
+/**
+ * The request body as undici takes it from an iterable: it pulls the first chunk once the request
+ * is on a connection, so the pull is where the attempt stops connecting and waits for the answer.
+ * An empty body goes as a Buffer, with nothing to pull: its timeout says "connecting" until the head arrives.
+ */
+function pulled(body: Buffer, attempt: Attempt): Buffer | Iterable<Buffer> {
+  if (body.length === 0) return body;
+  return (function* () {
+    attempt.phase = 'answer';
+    yield body;
+  })();
+}
+
+/**
+ * Sends the request and reads at most MAX_BODY_READ_BYTES of the answer (CHOICE-24): past that the
+ * body is destroyed, which closes the connection rather than reading it to the end. Settles `attempt`.
+ */
+async function post(pool: Pool, target: Target, headers: Record<string, string>, request: SendRequest, attempt: Attempt): Promise<void> {
+  let answer: Dispatcher.ResponseData;
+  try {
+    answer = await pool.request({
+      path: target.path,
+      method: 'POST',
+      headers,
+      // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- undici takes an Iterable body (docs/api/Dispatcher.md); its types leave it out
+      body: pulled(request.body, attempt) as Buffer,
+      signal: attempt.signal,
+      headersTimeout: request.timeoutMs,
+      bodyTimeout: request.timeoutMs,
+      // No upgrade was asked for: a 101 is not an answer this client can read (other 1xx are interim).
+      onInfo: ({ statusCode }) => statusCode === 101 && attempt.giveUp(NO_UPGRADE),
+    });
+  } catch (error) {
+    return attempt.settle(null, describeSendError(error, undici().errors), null);
+  }
+  attempt.phase = 'body';
+  const excerpt = new Excerpt();
+  try {
+    for await (const chunk of answer.body as AsyncIterable<Buffer>) if (!excerpt.take(chunk)) break;
+  } catch {
+    // An answer cut short still counts as the answer it began as (its status and what came of its body).
+  }
+  attempt.settle(answer.statusCode, null, excerpt.text());
+}
+
+/** The start of an answer's body kept with the attempt, and how much of it was read. */
+class Excerpt {
   private readonly chunks: Buffer[] = [];
   private kept = 0;
   private read = 0;
   private cut = false;
 
-  constructor(
-    private readonly request: SendRequest,
-    private readonly resolve: (outcome: SendOutcome) => void,
-    /** The sends under the request's abort signal, if it has one: this one is among them until it settles. */
-    private readonly under: Set<Send> | null,
-  ) {
-    this.timer = setTimeout(() => this.giveUp(timedOut(request.timeoutMs, this.phase)), request.timeoutMs);
-    under?.add(this);
-  }
-
-  /**
-   * Ends the send with `error` and closes its connection (undici destroys the socket of a request
-   * aborted on it). One still waiting for a connection is aborted when it gets one; the connection
-   * being opened closes at the pool's connect timeout.
-   */
-  giveUp(error: string): void {
-    this.done(null, error, null);
-    this.controller?.abort(new Error(error));
-  }
-
-  private done(status: number | null, error: string | null, excerpt: string | null): void {
-    if (this.settled) return;
-    this.settled = true;
-    clearTimeout(this.timer);
-    this.under?.delete(this);
-    this.resolve({ status, latencyMs: Math.round(performance.now() - this.started), error, excerpt });
-  }
-
-  onRequestStart(controller: Dispatcher.DispatchController): void {
-    if (this.settled) return controller.abort(new Error(this.request.signal?.aborted ? SHUTTING_DOWN : 'the attempt gave up'));
-    this.controller = controller;
-    this.phase = 'answer';
-  }
-
-  onResponseStart(_controller: Dispatcher.DispatchController, statusCode: number): void {
-    // No upgrade was asked for: a 101 is not an answer this client can read.
-    if (statusCode === 101) return this.giveUp(NO_UPGRADE);
-    // An interim 1xx (102, 103) is not the answer: the final one follows.
-    if (statusCode >= 200) {
-      this.status = statusCode;
-      this.phase = 'body';
-    }
-  }
-
-  onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
+  /** Keeps what fits of `chunk`; false once the body is read as far as the sender reads one. */
+  take(chunk: Buffer): boolean {
     this.read += chunk.length;
     if (this.read > MAX_BODY_READ_BYTES) {
-      // CHOICE-24: enough of it; the connection is closed rather than read to the end.
       this.cut = true;
-      this.done(this.status, null, excerptText(this.chunks, this.cut));
-      return controller.abort(new Error('the answer is read as far as the sender reads one'));
+      return false;
     }
     if (this.kept < RESPONSE_EXCERPT_BYTES) {
       const part = chunk.subarray(0, RESPONSE_EXCERPT_BYTES - this.kept);
@@ -192,16 +221,11 @@ class Send implements Dispatcher.DispatchHandler {
       this.kept += part.length;
       if (part.length < chunk.length) this.cut = true;
     } else if (chunk.length > 0) this.cut = true;
+    return true;
   }
 
-  onResponseEnd(): void {
-    this.done(this.status, null, excerptText(this.chunks, this.cut));
-  }
-
-  onResponseError(_controller: Dispatcher.DispatchController, error: Error): void {
-    // An answer cut short still counts as the answer it began as (its status and what came of its body).
-    if (this.status !== null) this.done(this.status, null, excerptText(this.chunks, this.cut));
-    else this.done(null, describeSendError(error, undici().errors), null);
+  text(): string {
+    return excerptText(this.chunks, this.cut);
   }
 }
 
