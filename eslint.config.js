@@ -56,6 +56,7 @@ export default defineConfig(
         process: 'readonly',
         console: 'readonly',
         Buffer: 'readonly',
+        AbortController: 'readonly',
         URL: 'readonly',
         fetch: 'readonly',
         setTimeout: 'readonly',

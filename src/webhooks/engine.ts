@@ -14,6 +14,7 @@ import { dispatchLoop } from './dispatch/loop.js';
 import { attemptRecorder } from './dispatch/record.js';
 import { SendSlots } from './dispatch/send-slots.js';
 import { WebhookSender, type SendOutcome, type SendRequest } from './sender.js';
+import { WebhookTargets } from './target.js';
 
 /** What the engine runs on: nothing of the emulator, only these. */
 export interface WebhookEngineDeps {
@@ -87,7 +88,9 @@ export function createWebhookEngine(deps: WebhookEngineDeps): WebhookEngine {
   const listening = () => deps.events.wanted();
   const destinationOf = destinationFinder(store, deps.box);
   // The engine's own sender, unless it was given one: its pools are the engine's, closed by stop().
-  const sender = deps.send ? null : new WebhookSender();
+  // One parse of each webhook URL, for the send slots' origin and the sender's request.
+  const targets = new WebhookTargets();
+  const sender = deps.send ? null : new WebhookSender(targets);
   const sendOne = deps.send ?? sender!.send;
   const attempt = deliveryAttempter({
     store,
@@ -148,7 +151,7 @@ export function createWebhookEngine(deps: WebhookEngineDeps): WebhookEngine {
       for (const [appId, batch] of groupByApp(claimed)) {
         for (const row of chaosOrder(store, appId, batch)) {
           const destination = destinationOf(row, destinations);
-          const origin = slots.originOf(destination.url);
+          const origin = targets.originOf(destination.url);
           await slots.acquireGlobal();
           if (run.stopping) {
             slots.releaseGlobal();

@@ -1,7 +1,7 @@
 import type { UndiciErrors } from './send-pools.js';
 
 /** Where an attempt was when it ran out of time. */
-export type SendPhase = 'connect' | 'answer' | 'body';
+type SendPhase = 'connect' | 'answer' | 'body';
 
 const WAITING: Record<SendPhase, string> = {
   // Also a send still waiting for one of the origin's connections.

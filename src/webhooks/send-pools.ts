@@ -24,7 +24,7 @@ const MAX_POOLS = 256;
 
 /**
  * One sender's keep-alive pools, one per receiver origin (and attempt timeout: it is also the pool's
- * connect, head and body timeout). Its owner closes them (`close()`), and they close with nothing else.
+ * connect timeout). Its owner closes them (`close()`), and they close with nothing else.
  */
 export class SendPools {
   private readonly pools = new Map<string, Pool>();
@@ -45,9 +45,8 @@ export class SendPools {
       connections: SOCKETS_PER_ORIGIN,
       pipelining: 1,
       // A connection (TCP and TLS handshake) that does not open in time is closed, even after its attempt gave up.
+      // The head and body timeouts are each request's own (the sender's).
       connect: { timeout: timeoutMs },
-      headersTimeout: timeoutMs,
-      bodyTimeout: timeoutMs,
       // CHOICE-9: idle connections closed after 4 s, or a second before the receiver's Keep-Alive hint.
       keepAliveTimeout: IDLE_MS,
       keepAliveTimeoutThreshold: 1_000,

@@ -1,8 +1,9 @@
 import { StringDecoder } from 'node:string_decoder';
-import type { Dispatcher } from 'undici';
+import type { Dispatcher, Pool } from 'undici';
 import { CHOICES } from '../contract/choices.js';
-import { describeSendError, NO_UPGRADE, timedOut, type SendPhase } from './send-errors.js';
+import { describeSendError, NO_UPGRADE, timedOut } from './send-errors.js';
 import { SendPools, undici } from './send-pools.js';
+import { WebhookTargets, type Target } from './target.js';
 
 export { IDLE_MS } from './send-pools.js';
 
@@ -41,35 +42,28 @@ export class WebhookSender {
   private readonly pools = new SendPools();
   /**
    * The sends under each abort signal (the engine shares one across all of its sends): one 'abort'
-   * listener per signal, where EventTarget's add and remove for every send showed in profiles.
+   * listener per signal, where undici's listener on the shared signal for every send showed in profiles.
    */
-  private readonly sendsBySignal = new WeakMap<AbortSignal, Set<Send>>();
-  /** The webhook URLs it sent to, parsed (at most MAX_TARGETS, then cleared). */
-  private readonly targets = new Map<string, Target | null>();
+  private readonly sendsBySignal = new WeakMap<AbortSignal, Set<Attempt>>();
+
+  /** The webhook URLs it sends to, parsed once (the engine shares its own with its send slots). */
+  constructor(private readonly targets = new WebhookTargets()) {}
 
   /**
-   * One POST through undici's keep-alive pool for the URL's origin, with a handler of undici's
-   * dispatch API (a third of http.request's CPU per send). Redirects are never followed (WH-7): a 3xx
-   * is an answer like any other. The whole attempt (connect and TLS handshake, the answer's head and
-   * its body) must finish within timeoutMs; an attempt that fails or times out closes its connection.
-   * Never throws.
+   * One POST through undici's keep-alive pool for the URL's origin (`Pool.request`). Redirects are
+   * never followed (WH-7; no redirect interceptor): a 3xx is an answer like any other. The whole
+   * attempt (connect and TLS handshake, the answer's head and its body) must finish within
+   * timeoutMs; an attempt that fails or times out closes its connection. Never throws.
    */
   readonly send = (request: SendRequest): Promise<SendOutcome> => {
-    const target = parseTarget(request.url, this.targets);
+    const target = this.targets.of(request.url);
     if (!target) return Promise.resolve(early(`invalid webhook URL ${request.url.slice(0, 200)}`));
     if (request.signal?.aborted) return Promise.resolve(early(SHUTTING_DOWN));
     const headers = requestHeaders(target, request);
     if (headers === null) return Promise.resolve(early('a header value with a line break cannot be sent'));
-    return new Promise((resolve) => {
-      const send = new Send(request, resolve, request.signal ? this.sendsUnder(request.signal) : null);
-      try {
-        this.pools
-          .poolFor(target.origin, request.timeoutMs)
-          .dispatch({ path: target.path, method: 'POST', headers, body: request.body }, send);
-      } catch (error) {
-        send.giveUp(describeSendError(error, undici().errors));
-      }
-    });
+    const attempt = new Attempt(request.timeoutMs, request.signal ? this.sendsUnder(request.signal) : null);
+    void post(this.pools.poolFor(target.origin, request.timeoutMs), target, headers, request, attempt);
+    return attempt.outcome;
   };
 
   /** Its connections now: in use, idle (kept alive), and requests waiting for one (tests count them for leaks). */
@@ -82,15 +76,15 @@ export class WebhookSender {
     return this.pools.close();
   }
 
-  private sendsUnder(signal: AbortSignal): Set<Send> {
+  private sendsUnder(signal: AbortSignal): Set<Attempt> {
     let sends = this.sendsBySignal.get(signal);
     if (!sends) {
-      const under = new Set<Send>();
+      const under = new Set<Attempt>();
       this.sendsBySignal.set(signal, (sends = under));
       signal.addEventListener(
         'abort',
         () => {
-          for (const send of [...under]) send.giveUp(SHUTTING_DOWN);
+          for (const attempt of [...under]) attempt.giveUp(SHUTTING_DOWN);
         },
         { once: true },
       );
@@ -118,72 +112,119 @@ function requestHeaders(target: Target, request: SendRequest): Record<string, st
 const LINE_BREAK = /[\r\n]/;
 
 /**
- * One send under way: undici's handler for it, with its timer and its answer so far; it settles
- * once: with the answer, an error, the timeout or the abort.
+ * One send under way: its one deadline (a timer that aborts the request's signal), and the outcome
+ * it settles with once: the answer, an error, the deadline or the shutdown.
  */
-class Send implements Dispatcher.DispatchHandler {
+class Attempt {
   private readonly started = performance.now();
-  private readonly timer: NodeJS.Timeout;
+  private readonly deadline: NodeJS.Timeout;
+  private readonly abort = new AbortController();
+  /** The deadline's reason for the abort, made when it comes: a request on a connection fails with it at once. */
+  private expiry: Error | null = null;
   private settled = false;
-  private controller: Dispatcher.DispatchController | null = null;
-  private phase: SendPhase = 'connect';
-  private status: number | null = null;
+  private resolve!: (outcome: SendOutcome) => void;
+  readonly outcome = new Promise<SendOutcome>((resolve) => (this.resolve = resolve));
+  /** The answer's head has come: a timeout now is in its body. */
+  answered = false;
+
+  constructor(
+    private readonly timeoutMs: number,
+    /** The sends under the request's abort signal, if it has one: this one is among them until it settles. */
+    private readonly under: Set<Attempt> | null,
+  ) {
+    this.deadline = setTimeout(() => this.expire(), timeoutMs);
+    under?.add(this);
+  }
+
+  /** Aborts undici's request: it closes the connection, or, still waiting for one, is dropped when it gets one. */
+  get signal(): AbortSignal {
+    return this.abort.signal;
+  }
+
+  /** Ends the send with `error` and aborts the request. */
+  giveUp(error: string): void {
+    this.settle(null, error, null);
+    this.abort.abort(new Error(error));
+  }
+
+  /** The outcome, if none was given yet. */
+  settle(status: number | null, error: string | null, excerpt: string | null): void {
+    if (this.settled) return;
+    this.settled = true;
+    clearTimeout(this.deadline);
+    this.under?.delete(this);
+    this.resolve({ status, latencyMs: Math.round(performance.now() - this.started), error, excerpt });
+  }
+
+  /** The outcome of an attempt whose request failed before the answer's head with `error`. */
+  failed(error: unknown): void {
+    if (error !== null && error === this.expiry) this.settle(null, timedOut(this.timeoutMs, 'answer'), null);
+    else this.settle(null, describeSendError(error, undici().errors), null);
+  }
+
+  /**
+   * Before the answer's head only undici knows whether the request has a connection yet. Aborted on
+   * one, undici fails it with the deadline's reason within this turn's microtasks (`failed` says it
+   * timed out waiting for the answer); still waiting for a connection (being opened, or all of the
+   * origin's busy), it is dropped only when it gets one: it timed out connecting.
+   */
+  private expire(): void {
+    if (this.answered) return this.giveUp(timedOut(this.timeoutMs, 'body'));
+    this.expiry = new Error('the attempt ran out of time');
+    this.abort.abort(this.expiry);
+    setImmediate(() => this.settle(null, timedOut(this.timeoutMs, 'connect'), null));
+  }
+}
+
+/**
+ * Sends the request and reads at most MAX_BODY_READ_BYTES of the answer (CHOICE-24): past that the
+ * body is destroyed, which closes the connection rather than reading it to the end. Settles `attempt`.
+ */
+async function post(pool: Pool, target: Target, headers: Record<string, string>, request: SendRequest, attempt: Attempt): Promise<void> {
+  let answer: Dispatcher.ResponseData;
+  try {
+    answer = await pool.request({
+      path: target.path,
+      method: 'POST',
+      headers,
+      body: request.body,
+      signal: attempt.signal,
+      headersTimeout: request.timeoutMs,
+      bodyTimeout: request.timeoutMs,
+      // No upgrade was asked for: a 101 is not an answer this client can read (other 1xx are interim).
+      onInfo: ({ statusCode }) => statusCode === 101 && attempt.giveUp(NO_UPGRADE),
+    });
+  } catch (error) {
+    return attempt.failed(error);
+  }
+  attempt.answered = true;
+  // Listeners, not for-await: the async iterator over undici's body cost a quarter of a send (bench/ab.js sender).
+  const { body, statusCode } = answer;
+  const excerpt = new Excerpt();
+  const done = () => attempt.settle(statusCode, null, excerpt.text());
+  body.on('data', (chunk: Buffer) => {
+    if (excerpt.take(chunk)) return;
+    done();
+    body.destroy();
+  });
+  body.on('end', done);
+  // An answer cut short still counts as the answer it began as (its status and what came of its body).
+  body.on('error', done);
+}
+
+/** The start of an answer's body kept with the attempt, and how much of it was read. */
+class Excerpt {
   private readonly chunks: Buffer[] = [];
   private kept = 0;
   private read = 0;
   private cut = false;
 
-  constructor(
-    private readonly request: SendRequest,
-    private readonly resolve: (outcome: SendOutcome) => void,
-    /** The sends under the request's abort signal, if it has one: this one is among them until it settles. */
-    private readonly under: Set<Send> | null,
-  ) {
-    this.timer = setTimeout(() => this.giveUp(timedOut(request.timeoutMs, this.phase)), request.timeoutMs);
-    under?.add(this);
-  }
-
-  /**
-   * Ends the send with `error` and closes its connection (undici destroys the socket of a request
-   * aborted on it). One still waiting for a connection is aborted when it gets one; the connection
-   * being opened closes at the pool's connect timeout.
-   */
-  giveUp(error: string): void {
-    this.done(null, error, null);
-    this.controller?.abort(new Error(error));
-  }
-
-  private done(status: number | null, error: string | null, excerpt: string | null): void {
-    if (this.settled) return;
-    this.settled = true;
-    clearTimeout(this.timer);
-    this.under?.delete(this);
-    this.resolve({ status, latencyMs: Math.round(performance.now() - this.started), error, excerpt });
-  }
-
-  onRequestStart(controller: Dispatcher.DispatchController): void {
-    if (this.settled) return controller.abort(new Error(this.request.signal?.aborted ? SHUTTING_DOWN : 'the attempt gave up'));
-    this.controller = controller;
-    this.phase = 'answer';
-  }
-
-  onResponseStart(_controller: Dispatcher.DispatchController, statusCode: number): void {
-    // No upgrade was asked for: a 101 is not an answer this client can read.
-    if (statusCode === 101) return this.giveUp(NO_UPGRADE);
-    // An interim 1xx (102, 103) is not the answer: the final one follows.
-    if (statusCode >= 200) {
-      this.status = statusCode;
-      this.phase = 'body';
-    }
-  }
-
-  onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
+  /** Keeps what fits of `chunk`; false once the body is read as far as the sender reads one. */
+  take(chunk: Buffer): boolean {
     this.read += chunk.length;
     if (this.read > MAX_BODY_READ_BYTES) {
-      // CHOICE-24: enough of it; the connection is closed rather than read to the end.
       this.cut = true;
-      this.done(this.status, null, excerptText(this.chunks, this.cut));
-      return controller.abort(new Error('the answer is read as far as the sender reads one'));
+      return false;
     }
     if (this.kept < RESPONSE_EXCERPT_BYTES) {
       const part = chunk.subarray(0, RESPONSE_EXCERPT_BYTES - this.kept);
@@ -191,46 +232,12 @@ class Send implements Dispatcher.DispatchHandler {
       this.kept += part.length;
       if (part.length < chunk.length) this.cut = true;
     } else if (chunk.length > 0) this.cut = true;
+    return true;
   }
 
-  onResponseEnd(): void {
-    this.done(this.status, null, excerptText(this.chunks, this.cut));
+  text(): string {
+    return excerptText(this.chunks, this.cut);
   }
-
-  onResponseError(_controller: Dispatcher.DispatchController, error: Error): void {
-    // An answer cut short still counts as the answer it began as (its status and what came of its body).
-    if (this.status !== null) this.done(this.status, null, excerptText(this.chunks, this.cut));
-    else this.done(null, describeSendError(error, undici().errors), null);
-  }
-}
-
-interface Target {
-  origin: string;
-  path: string;
-  authorization: string | null;
-}
-const MAX_TARGETS = 256;
-
-/** `raw` parsed, through the sender's cache of parsed webhook URLs (a handful at a time): parsing a URL on every attempt showed in profiles. */
-function parseTarget(raw: string, targets: Map<string, Target | null>): Target | null {
-  let target = targets.get(raw);
-  if (target !== undefined) return target;
-  try {
-    const url = new URL(raw);
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('not http');
-    // Credentials in the URL go as Basic authorization, as http.request sends them.
-    const auth = url.username || url.password ? `${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}` : null;
-    target = {
-      origin: url.origin,
-      path: `${url.pathname}${url.search}`,
-      authorization: auth && `Basic ${Buffer.from(auth).toString('base64')}`,
-    };
-  } catch {
-    target = null;
-  }
-  if (targets.size >= MAX_TARGETS) targets.clear();
-  targets.set(raw, target);
-  return target;
 }
 
 /**

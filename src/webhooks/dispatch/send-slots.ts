@@ -18,8 +18,6 @@ export class SendSlots {
   private readonly busy = new Map<string, number>();
   private readonly lines = new Map<string, Waiter[]>();
   private readonly waiting = new Map<string, number>();
-  /** Each webhook URL's origin, parsed once (at most 256 URLs, then cleared). */
-  private readonly origins = new Map<string, string | null>();
 
   constructor(
     total: number,
@@ -80,20 +78,5 @@ export class SendSlots {
   /** The apps with a delivery waiting for its origin: the dispatcher claims none of their others meanwhile. */
   waitingApps(): string[] {
     return [...this.waiting.keys()];
-  }
-
-  /** The origin a delivery to `url` counts against (null for a URL the sender will refuse at once); parsed once per URL. */
-  originOf(url: string | null): string | null {
-    if (url === null) return null;
-    let origin = this.origins.get(url);
-    if (origin !== undefined) return origin;
-    try {
-      origin = new URL(url).origin;
-    } catch {
-      origin = null;
-    }
-    if (this.origins.size >= 256) this.origins.clear();
-    this.origins.set(url, origin);
-    return origin;
   }
 }
