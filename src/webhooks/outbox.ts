@@ -2,7 +2,7 @@ import { WebhookEvent, type WebhookEventType } from '../contract/webhooks.js';
 import { toIso } from '../contract/time.js';
 import type { Store } from '../store/index.js';
 import type { Ids } from '../util/ids.js';
-import { JSON_COLUMNS, readJsonCell } from '../contract/state-columns.js';
+import { JSON_COLUMNS, readJsonCell } from '../store/json-columns.js';
 
 export type ScanEventType = WebhookEventType;
 

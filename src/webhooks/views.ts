@@ -7,7 +7,7 @@ import type { SecretBox } from '../util/crypto.js';
 import { signedDeliveryHeaders } from './headers.js';
 import { effectiveWebhookUrl } from './outbox.js';
 import { signingSecretOf } from './signing-secret.js';
-import { JSON_COLUMNS, readJsonCell } from '../contract/state-columns.js';
+import { JSON_COLUMNS, readJsonCell } from '../store/json-columns.js';
 
 export function deliveryView(row: DeliveryWithEvent): WebhookDelivery {
   return {

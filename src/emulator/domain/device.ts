@@ -11,7 +11,7 @@ import type { SessionRow } from '../../store/tables/sessions.js';
 import { createHash } from 'node:crypto';
 import { redactSecret, safeEqual, sha256Hex } from '../../util/crypto.js';
 import type { Ids } from '../../util/ids.js';
-import { JSON_COLUMNS, readJsonCell } from '../../contract/state-columns.js';
+import { JSON_COLUMNS, readJsonCell } from '../../store/json-columns.js';
 
 export interface DeviceAuth {
   session: SessionRow;

@@ -10,7 +10,7 @@ import { recordScanEvent } from '../../webhooks/outbox.js';
 import { isBillable } from './billing.js';
 import { blockedError, enrolledInstallation, type DeviceAuth } from './device.js';
 import { MODEL_VERSIONS } from '../../contract/device.js';
-import { JSON_COLUMNS, readJsonCell, readValueCell, VALUE_COLUMNS } from '../../contract/state-columns.js';
+import { JSON_COLUMNS, readJsonCell, readValueCell, VALUE_COLUMNS } from '../../store/json-columns.js';
 
 export function scanView(row: ScanRow | ScanListRow, resultStored?: boolean): Scan {
   return {

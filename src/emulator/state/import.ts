@@ -1,6 +1,6 @@
 import type { StateCell, StateFile, StateImport } from '../../contract/state.js';
 import { ApiError } from '../../contract/errors.js';
-import { cellProblem } from '../../contract/state-columns.js';
+import { cellProblem } from '../../store/json-columns.js';
 import { schemaVersion } from '../../store/db.js';
 import { rebuildDerivedTables } from '../../store/derived.js';
 import type { EmulatorContext } from '../context.js';

@@ -4,7 +4,7 @@ import type { DeliveryWithEvent } from '../../store/tables/webhooks.js';
 import type { ChaosRow } from '../../store/tables/chaos.js';
 import { verdictUnder } from '../chaos.js';
 import type { ChaosHold, ChaosVerdict } from '../../contract/chaos.js';
-import { JSON_COLUMNS, readJsonCell } from '../../contract/state-columns.js';
+import { JSON_COLUMNS, readJsonCell } from '../../store/json-columns.js';
 
 /**
  * The chaos verdict for attempt `number` of `row` under the app's `setting`: the kept one when this

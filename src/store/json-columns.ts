@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { ChaosHold } from './chaos.js';
-import { ScanEventResponse, ScanResult } from './device.js';
-import { parseJson, validated } from './parse-json.js';
-import { SCOPES } from './sessions.js';
-import { WebhookEvent, WebhookEventType } from './webhooks.js';
+import { ChaosHold } from '../contract/chaos.js';
+import { ScanEventResponse, ScanResult } from '../contract/device.js';
+import { parseJson, validated } from '../contract/parse-json.js';
+import { SCOPES } from '../contract/sessions.js';
+import { WebhookEvent, WebhookEventType } from '../contract/webhooks.js';
 
 /**
  * The database columns that hold JSON text, each with its one schema. A state file fills them from
