@@ -7,8 +7,9 @@ import { WebhookEvent, WebhookEventType } from '../contract/webhooks.js';
 
 /**
  * The database columns that hold JSON text, each with its one schema. A state file fills them from
- * the user's file, so `state import` checks every cell against it, and the emulator reads them
- * through the same schema (readJsonCell): what was accepted at import is what a read expects.
+ * the user's file, so `state import` checks every cell against it, and the table modules of
+ * ./tables/ read them through the same schema (readJsonCell), once, handing out the parsed value:
+ * what was accepted at import is what a read expects.
  * A NULL cell is never parsed (the column says whether it may be NULL).
  */
 export const JSON_COLUMNS = {

@@ -1,7 +1,7 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import type { Db } from '../db.js';
 import type { DeliveryStatus } from '../../contract/webhooks.js';
-import type { DeliveryWithEvent } from './webhooks.js';
+import { withHold, type DeliveryWithEvent, type WithHoldCells } from './webhook-rows.js';
 
 /** A delivery as a page of the web console lists it: with its place in the order and its last attempt's latency and answer. */
 export interface DeliveryPageRow extends DeliveryWithEvent {
@@ -50,8 +50,8 @@ export function deliveryPageStatements(db: Db) {
   const countOf = (appId: string, status: DeliveryStatus): number => {
     return countStatus.get({ app_id: appId, status, cap: COUNT_CAP + 1 })?.n ?? 0;
   };
-  const row = db.prepare<[string], DeliveryPageRow>(`${SELECT} WHERE d.id = ?`);
-  const statements = new Map<string, BetterSqlite3.Statement<Record<string, string | number>, DeliveryPageRow>>();
+  const row = db.prepare<[string], WithHoldCells<DeliveryPageRow>>(`${SELECT} WHERE d.id = ?`);
+  const statements = new Map<string, BetterSqlite3.Statement<Record<string, string | number>, WithHoldCells<DeliveryPageRow>>>();
   const statement = (status: string | null, side: 'first' | 'before' | 'after') => {
     const key = `${status}:${side}`;
     let prepared = statements.get(key);
@@ -62,7 +62,7 @@ export function deliveryPageStatements(db: Db) {
       if (side === 'after') where.push('(d.created_at, d.rowid) > (@created_at, @seq)');
       const order = side === 'after' ? 'ASC' : 'DESC';
       const sql = `${SELECT} WHERE ${where.join(' AND ')} ORDER BY d.created_at ${order}, d.rowid ${order} LIMIT @limit`;
-      statements.set(key, (prepared = db.prepare<Record<string, string | number>, DeliveryPageRow>(sql)));
+      statements.set(key, (prepared = db.prepare<Record<string, string | number>, WithHoldCells<DeliveryPageRow>>(sql)));
     }
     return prepared;
   };
@@ -76,7 +76,9 @@ export function deliveryPageStatements(db: Db) {
       const params: Record<string, string | number> = { app_id: query.app_id, limit: query.limit + 1 };
       if (query.status) params.status = query.status;
       if (anchor) Object.assign(params, anchor);
-      const rows = statement(query.status ? 'd.status = @status' : null, side).all(params);
+      const rows = statement(query.status ? 'd.status = @status' : null, side)
+        .all(params)
+        .map(withHold);
       const more = rows.length > query.limit;
       if (more) rows.pop();
       if (side === 'after') {
@@ -88,7 +90,8 @@ export function deliveryPageStatements(db: Db) {
       return { rows, hasOlder: more, hasNewer: side === 'before' };
     },
     row(id: string): DeliveryPageRow | undefined {
-      return row.get(id);
+      const found = row.get(id);
+      return found && withHold(found);
     },
     /** How many deliveries the app has (of that status), counted up to COUNT_CAP + 1: more than the cap reads as "more than". */
     count: (appId: string, status?: DeliveryStatus) =>

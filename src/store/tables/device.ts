@@ -1,4 +1,6 @@
+import type { ScanEventResponse } from '../../contract/device.js';
 import type { Db } from '../db.js';
+import { JSON_COLUMNS, readJsonCell, readValueCell, VALUE_COLUMNS } from '../json-columns.js';
 import { usageStatements } from './usage.js';
 
 export interface ChallengeRow {
@@ -39,6 +41,7 @@ export interface ScanRow {
 
 export type ScanListRow = ScanRow & { result_stored: number };
 
+/** `body` stays the text as uploaded: the event splices it in as is (WH-3), and a re-upload compares it canonically (DEV-8). */
 export interface ResultRow {
   app_id: string;
   scan_id: string;
@@ -53,10 +56,14 @@ export interface IdempotencyRow {
   app_id: string;
   key: string;
   request_hash: string;
-  status: number;
-  response: string;
+  /** The answer a retry with the same key replays (DEV-5). */
+  status: 200 | 201;
+  response: ScanEventResponse;
   created_at: number;
 }
+
+/** The row as stored: the answer as JSON text. */
+type IdempotencyCells = Omit<IdempotencyRow, 'status' | 'response'> & { status: number; response: string };
 
 export interface UsageSqlRow {
   app_id: string;
@@ -127,8 +134,10 @@ export function deviceStatements(db: Db) {
   const countUpload = db.prepare<[string, string]>('UPDATE results SET uploads = uploads + 1 WHERE app_id = ? AND scan_id = ?');
   const deleteResults = db.prepare<[string, string]>('DELETE FROM results WHERE app_id = ? AND host_user_ref = ?');
 
-  const idempotency = db.prepare<[string, string], IdempotencyRow>('SELECT * FROM idempotency_keys WHERE app_id = ? AND key = ?');
-  const saveIdempotency = db.prepare<IdempotencyRow>(`
+  const liveIdempotency = db.prepare<[string, string, number], IdempotencyCells>(
+    'SELECT * FROM idempotency_keys WHERE app_id = ? AND key = ? AND created_at > ?',
+  );
+  const saveIdempotency = db.prepare<IdempotencyCells>(`
     INSERT INTO idempotency_keys (app_id, key, request_hash, status, response, created_at)
     VALUES (@app_id, @key, @request_hash, @status, @response, @created_at)
     ON CONFLICT(app_id, key) DO UPDATE SET request_hash = excluded.request_hash, status = excluded.status,
@@ -178,8 +187,18 @@ export function deviceStatements(db: Db) {
     countUpload: (appId: string, scanId: string) => void countUpload.run(appId, scanId),
     deleteResults: (appId: string, hostUserRef: string) => deleteResults.run(appId, hostUserRef).changes,
 
-    idempotency: (appId: string, key: string) => idempotency.get(appId, key),
-    saveIdempotency: (row: IdempotencyRow) => void saveIdempotency.run(row),
+    /** The key's answer if it was created after `createdAfter` (an older one has expired and is not parsed). */
+    liveIdempotency(appId: string, key: string, createdAfter: number): IdempotencyRow | undefined {
+      const row = liveIdempotency.get(appId, key, createdAfter);
+      return (
+        row && {
+          ...row,
+          status: readValueCell(VALUE_COLUMNS.idempotency_keys.status, row.status),
+          response: readJsonCell(JSON_COLUMNS.idempotency_keys.response, row.response),
+        }
+      );
+    },
+    saveIdempotency: (row: IdempotencyRow) => void saveIdempotency.run({ ...row, response: JSON.stringify(row.response) }),
     /** Deletes at most `limit` keys created at or before `before`; returns how many went. */
     purgeIdempotency: (before: number, limit: number) => purgeIdempotency.run(before, limit).changes,
 

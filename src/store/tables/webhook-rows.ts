@@ -1,6 +1,10 @@
+import type { ChaosHold } from '../../contract/chaos.js';
 import type { DeliveryStatus, WebhookEventType } from '../../contract/webhooks.js';
+import { JSON_COLUMNS, readJsonCell } from '../json-columns.js';
 
 // The rows of the outbox's tables (events, deliveries, attempts, listeners) and what is written to them.
+// JSON columns come out parsed, through their column's schema, but for the event's payload: it is
+// sent byte for byte as stored (WH-3) and is '' once scrubbed (DEL-2), so it stays text.
 
 export interface EventRow {
   id: string;
@@ -27,7 +31,8 @@ export interface DeliveryRow {
   created_at: number;
   updated_at: number;
   origin: 'event' | 'resend';
-  chaos_hold: string | null;
+  /** A chaos verdict kept while its delay passes (sent as is when the attempt comes due). */
+  chaos_hold: ChaosHold | null;
 }
 
 /** A delivery joined with its event: what the dispatcher sends and the control plane shows. */
@@ -49,7 +54,8 @@ export interface AttemptRow {
   latency_ms: number | null;
   error: string | null;
   response_excerpt: string | null;
-  request_headers: string | null;
+  /** The exact headers sent, for the detail view. */
+  request_headers: Record<string, string> | null;
   /** 1: a second send of attempt `number` by chaos --duplicate (WH-8), not an attempt of its own. */
   duplicate_send: number;
 }
@@ -68,9 +74,27 @@ export interface ListenerRow {
   id: string;
   app_id: string;
   forward_url: string;
-  /** JSON array of the event types it takes; null: all. */
-  events: string | null;
+  /** The event types it takes; null: all. */
+  events: WebhookEventType[] | null;
   created_at: number;
+}
+
+/** A row as stored: `chaos_hold` as JSON text. */
+export type WithHoldCells<R extends DeliveryRow> = Omit<R, 'chaos_hold'> & { chaos_hold: string | null };
+
+/** A delivery row read: its held chaos verdict parsed (a held delivery is rare, and parsed once when read). */
+export function withHold<C extends { chaos_hold: string | null }>(row: C): Omit<C, 'chaos_hold'> & { chaos_hold: ChaosHold | null } {
+  return { ...row, chaos_hold: row.chaos_hold === null ? null : readJsonCell(JSON_COLUMNS.deliveries.chaos_hold, row.chaos_hold) };
+}
+
+/** An attempt as stored: `request_headers` as JSON text. */
+export type AttemptCells = Omit<AttemptRow, 'request_headers'> & { request_headers: string | null };
+
+/** A listener as stored: `events` as JSON text. */
+export type ListenerCells = Omit<ListenerRow, 'events'> & { events: string | null };
+
+export function listenerOf(row: ListenerCells): ListenerRow {
+  return { ...row, events: row.events === null ? null : readJsonCell(JSON_COLUMNS.webhook_listeners.events, row.events) };
 }
 
 export interface DeliveryFilter {
