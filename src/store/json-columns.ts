@@ -69,3 +69,11 @@ export function readValueCell<S extends z.ZodType>(schema: S, value: unknown): z
   if (!checked.ok) throw new Error(`a column holds a value its schema refuses (${checked.message})`);
   return checked.value;
 }
+
+/**
+ * A JSON column in a row schema (../row-statements.ts): text that its column's schema accepts,
+ * read as the value the table module hands out.
+ */
+export function jsonCell<S extends z.ZodType>(schema: S) {
+  return z.string().transform((text): z.output<S> => readJsonCell(schema, text));
+}
