@@ -6,7 +6,6 @@ import { DateTime } from './time.js';
 /** API faults (`scanctl faults`): chosen routes answer a chosen error on purpose. The emulator's own (CHOICE-8). */
 
 export const FAULT_METHODS = ['*', 'GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'] as const;
-export type FaultMethod = (typeof FAULT_METHODS)[number];
 /** A code the developer picks: lowercase snake case, like every code of the spec. */
 const FAULT_CODE_PATTERN = /^[a-z][a-z0-9]*(_[a-z0-9]+)*$/;
 /** /v1/sessions, /v1/apps/:app_id, /v1/* ; never the control plane. */

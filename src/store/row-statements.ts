@@ -1,5 +1,5 @@
 import type BetterSqlite3 from 'better-sqlite3';
-import type { z } from 'zod';
+import { z } from 'zod';
 import type { Db } from './db.js';
 
 type Params = unknown[] | object;
@@ -29,3 +29,6 @@ export function rowsOf<F extends RowSchema>(db: Db, _rowSchema: F) {
     },
   };
 }
+
+/** A row of a table named at run time (state export and import): whatever columns the table has. */
+export const anyTableRow = () => z.record(z.string(), z.unknown());

@@ -2,9 +2,6 @@ import { z } from 'zod';
 import type { Db } from '../db.js';
 import { rowsOf, type RowOf } from '../row-statements.js';
 
-export type KeyEnv = ApiKeyRow['env'];
-export type KeyKind = ApiKeyRow['kind'];
-
 const apiKeyRow = () =>
   z.strictObject({
     id: z.string(),
