@@ -39,25 +39,29 @@ export const FaultCreateRequest = z.lazy(() =>
 );
 export type FaultCreateRequest = z.infer<typeof FaultCreateRequest>;
 
+/** What a fault is, as listed and as its row stores it (store/tables/faults.ts). */
+export const faultFields = () => ({
+  /** An HTTP method, or * for any. */
+  method: z.enum(FAULT_METHODS),
+  /** A path such as /v1/sessions; `:name` matches one segment, a trailing `*` any rest. */
+  path: z.string(),
+  status: z.number().int(),
+  code: z.string(),
+  message: z.string().nullable(),
+  /** For the next N calls: the N asked for, and how many are left (null: no count). */
+  count: z.number().int().nullable(),
+  remaining: z.number().int().nullable(),
+  /** With a probability instead (null: every matching call until the count runs out or it is cleared). */
+  probability: z.number().nullable(),
+  seed: z.number().int(),
+  /** Matching calls seen so far: the index of the next probability draw. */
+  matched: z.number().int(),
+  injected: z.number().int(),
+});
+
 export const Fault = z.lazy(() =>
   z
-    .object({
-      id: z.string(),
-      object: z.literal('fault'),
-      method: z.enum(FAULT_METHODS),
-      path: z.string(),
-      status: z.number().int(),
-      code: z.string(),
-      message: z.string().nullable(),
-      count: z.number().int().nullable(),
-      remaining: z.number().int().nullable(),
-      probability: z.number().nullable(),
-      seed: z.number().int(),
-      matched: z.number().int(),
-      injected: z.number().int(),
-      active: z.boolean(),
-      created_at: DateTime,
-    })
+    .object({ id: z.string(), object: z.literal('fault'), ...faultFields(), active: z.boolean(), created_at: DateTime })
     .meta({ id: 'Fault' }),
 );
 export type Fault = z.infer<typeof Fault>;

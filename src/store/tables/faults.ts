@@ -1,30 +1,10 @@
 import { z } from 'zod';
-import { FAULT_METHODS } from '../../contract/faults.js';
+import { faultFields } from '../../contract/faults.js';
 import type { Db } from '../db.js';
 import { rowsOf, type RowOf } from '../row-statements.js';
 
 /** One API fault (`scanctl faults add`): a route answered with a chosen status and code. */
-const faultRow = () =>
-  z.strictObject({
-    id: z.string(),
-    /** An HTTP method, or * for any. */
-    method: z.enum(FAULT_METHODS),
-    /** A path such as /v1/sessions; `:name` matches one segment, a trailing `*` any rest. */
-    path: z.string(),
-    status: z.number().int(),
-    code: z.string(),
-    message: z.string().nullable(),
-    /** For the next N calls: the N asked for, and how many are left (null: no count). */
-    count: z.number().int().nullable(),
-    remaining: z.number().int().nullable(),
-    /** With a probability instead (null: every matching call until the count runs out or it is cleared). */
-    probability: z.number().nullable(),
-    seed: z.number().int(),
-    /** Matching calls seen so far: the index of the next probability draw. */
-    matched: z.number().int(),
-    injected: z.number().int(),
-    created_at: z.number().int(),
-  });
+const faultRow = () => z.strictObject({ id: z.string(), ...faultFields(), created_at: z.number().int() });
 export type FaultRow = RowOf<typeof faultRow>;
 
 /** API faults (`scanctl faults`). */

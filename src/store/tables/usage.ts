@@ -1,23 +1,12 @@
 import { z } from 'zod';
+import { usageCounters } from '../../contract/device.js';
 import type { Db } from '../db.js';
 import { billingMonthSql } from '../billing-month.js';
 import { rowsOf } from '../row-statements.js';
 import type { ScanRow } from './device.js';
 
-const count = () => z.number().int();
 /** One app's counters of one UTC month. */
-const usageRow = () =>
-  z.strictObject({
-    app_id: z.string(),
-    month: z.string(),
-    monthly_active_users: count(),
-    billable_scans: count(),
-    test_scans: count(),
-    test_active_users: count(),
-    completed_scans: count(),
-    failed_scans: count(),
-    abandoned_scans: count(),
-  });
+const usageRow = () => z.strictObject({ app_id: z.string(), month: z.string(), ...usageCounters() });
 
 type Outcome = Pick<ScanRow, 'app_id' | 'env' | 'host_user_ref' | 'status' | 'occurred_at' | 'billable'>;
 
@@ -28,7 +17,7 @@ type Outcome = Pick<ScanRow, 'app_id' | 'env' | 'host_user_ref' | 'status' | 'oc
  */
 export function usageStatements(db: Db) {
   const month = billingMonthSql('@occurred_at');
-  const member = rowsOf(db, () => z.strictObject({ billable: count(), test_completed: count() })).prepare<{
+  const member = rowsOf(db, () => z.strictObject({ billable: z.number().int(), test_completed: z.number().int() })).prepare<{
     app_id: string;
     occurred_at: number;
     host_user_ref: string;
