@@ -4,9 +4,10 @@ import { DeliveryStatus, WebhookEventType } from '../../contract/webhooks.js';
 import { JSON_COLUMNS, jsonCell, readJsonCell } from '../json-columns.js';
 import type { CellsOf, RowOf } from '../row-statements.js';
 
-// The rows of the outbox's tables (events, deliveries, attempts, listeners) and what is written to them,
-// each row type from its schema (../row-statements.ts). JSON columns come out parsed, through their column's schema, but for the event's payload: it is
-// sent byte for byte as stored (WH-3) and is '' once scrubbed (DEL-2), so it stays text.
+// The rows of the outbox's tables (events, deliveries, attempts, listeners) and what is written to
+// them, each row type from its schema (../row-statements.ts). JSON columns come out parsed, through
+// their column's schema, but for the event's payload: it is sent byte for byte as stored (WH-3) and
+// is '' once scrubbed (DEL-2), so it stays text.
 
 export const eventRow = () =>
   z.strictObject({

@@ -112,7 +112,7 @@ async function readEverything(emu: TestEmulator, path: string): Promise<void> {
   await setResultsDelivery(emu, true, 'http://127.0.0.1:9/hook');
   const token = await mint(emu);
   const { installation, scanId, token: scanToken } = await completedScan(emu);
-  // A second completed scan of the same member in the month reads what the first one counted (usage_members).
+  // A second completed scan of the same member in the month reads what the first counted (usage_members).
   await completedScan(emu);
   expect((await upload(emu, scanToken, scanId, installation)).status).toBe(201);
   await emu.advance(1_000);
@@ -127,10 +127,8 @@ async function readEverything(emu: TestEmulator, path: string): Promise<void> {
     events: ['scan.completed'],
     created_at: now,
   });
-  store.faults.insert({
-    ...{ id: 'flt_1', method: 'GET', path: '/v1/nothing', status: 500, code: 'api_error', message: null },
-    ...{ count: 1, remaining: 1, probability: null, seed: 1, matched: 0, injected: 0, created_at: now },
-  });
+  const fault = { id: 'flt_1', method: 'GET', path: '/v1/nothing', status: 500, code: 'api_error', message: null } as const;
+  store.faults.insert({ ...fault, count: 1, remaining: 1, probability: null, seed: 1, matched: 0, injected: 0, created_at: now });
   store.portalSessions.insert({ hash: 'portal_hash', account_id: DEMO.accountId, created_at: 1, expires_at: emu.clock.now() + 1 });
   store.meta.set('row-types', 'x');
 
