@@ -1,8 +1,11 @@
 import { z } from 'zod';
+import { CHOICES } from './choices.js';
 import { Probability, Seed } from './seeded.js';
 import { DateTime } from './time.js';
 
 /** Delivery chaos (`scanctl webhook chaos`): seeded drops, duplicates, delays, reordering, failures. */
+
+const MAX_DELAY_MS = 7 * 24 * 3_600_000;
 
 export const ChaosSetRequest = z.lazy(() =>
   z
@@ -11,13 +14,7 @@ export const ChaosSetRequest = z.lazy(() =>
       drop: Probability.default(0),
       duplicate: Probability.default(0),
       /** Delay of a delayed attempt in ms; null or absent: a seeded amount up to CHOICES.chaosMaxRandomDelayMs. */
-      delay_ms: z
-        .number()
-        .int()
-        .min(1)
-        .max(7 * 24 * 3_600_000)
-        .nullable()
-        .default(null),
+      delay_ms: z.number().int().min(1).max(MAX_DELAY_MS).nullable().default(null),
       /** Share of attempts delayed; 1 with delay_ms delays every attempt. */
       delay_probability: Probability.default(0),
       reorder: z.boolean().default(false),
@@ -57,12 +54,15 @@ export const ChaosVerdict = z.lazy(() =>
   z.strictObject({
     action: z.enum(['deliver', 'drop', 'fail']),
     failStatus: z.number().int().min(100).max(599).optional(),
-    /** Extra virtual delay before this attempt; the dispatcher reschedules the attempt that far ahead. */
+    /**
+     * Extra virtual delay before this attempt; the dispatcher reschedules the attempt that far ahead.
+     * At most the longest delay_ms plus reorder's jitter, which the verdict adds to it.
+     */
     delayMs: z
       .number()
       .int()
       .min(0)
-      .max(7 * 24 * 3_600_000),
+      .max(MAX_DELAY_MS + CHOICES.chaosReorderWindowMs),
     duplicate: z.boolean(),
   }),
 );

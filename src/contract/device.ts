@@ -242,24 +242,22 @@ const Month = z.string().regex(/^\d{4}-(0[1-9]|1[0-2])$/, 'must be YYYY-MM');
 export const UsageQuery = z.strictObject({ app_id: z.string().min(1).optional(), month: Month.optional() }).meta({ id: 'UsageQuery' });
 
 /** One app's month, counted by the UTC month of occurred_at (BILL-4). */
+/** An app's counters of one month, as reported and as kept (store/tables/usage.ts). */
+export const usageCounters = () => ({
+  /** The billed quantity: distinct host_user_ref with a live completed scan (BILL-1, BILL-4). */
+  monthly_active_users: z.number().int(),
+  billable_scans: z.number().int(),
+  /** Scans of test-key sessions, any outcome: recorded, never billed (BILL-2). */
+  test_scans: z.number().int(),
+  /** What the test scans would have counted as active users with live keys. */
+  test_active_users: z.number().int(),
+  completed_scans: z.number().int(),
+  failed_scans: z.number().int(),
+  abandoned_scans: z.number().int(),
+});
+
 export const Usage = z.lazy(() =>
-  z
-    .object({
-      object: z.literal('usage'),
-      app_id: z.string(),
-      month: z.string(),
-      /** The billed quantity: distinct host_user_ref with a live completed scan (BILL-1, BILL-4). */
-      monthly_active_users: z.number().int(),
-      billable_scans: z.number().int(),
-      /** Scans of test-key sessions, any outcome: recorded, never billed (BILL-2). */
-      test_scans: z.number().int(),
-      /** What the test scans would have counted as active users with live keys. */
-      test_active_users: z.number().int(),
-      completed_scans: z.number().int(),
-      failed_scans: z.number().int(),
-      abandoned_scans: z.number().int(),
-    })
-    .meta({ id: 'Usage' }),
+  z.object({ object: z.literal('usage'), app_id: z.string(), month: z.string(), ...usageCounters() }).meta({ id: 'Usage' }),
 );
 export type Usage = z.infer<typeof Usage>;
 

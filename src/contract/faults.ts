@@ -6,7 +6,6 @@ import { DateTime } from './time.js';
 /** API faults (`scanctl faults`): chosen routes answer a chosen error on purpose. The emulator's own (CHOICE-8). */
 
 export const FAULT_METHODS = ['*', 'GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'] as const;
-export type FaultMethod = (typeof FAULT_METHODS)[number];
 /** A code the developer picks: lowercase snake case, like every code of the spec. */
 const FAULT_CODE_PATTERN = /^[a-z][a-z0-9]*(_[a-z0-9]+)*$/;
 /** /v1/sessions, /v1/apps/:app_id, /v1/* ; never the control plane. */
@@ -40,25 +39,29 @@ export const FaultCreateRequest = z.lazy(() =>
 );
 export type FaultCreateRequest = z.infer<typeof FaultCreateRequest>;
 
+/** What a fault is, as listed and as its row stores it (store/tables/faults.ts). */
+export const faultFields = () => ({
+  /** An HTTP method, or * for any. */
+  method: z.enum(FAULT_METHODS),
+  /** A path such as /v1/sessions; `:name` matches one segment, a trailing `*` any rest. */
+  path: z.string(),
+  status: z.number().int(),
+  code: z.string(),
+  message: z.string().nullable(),
+  /** For the next N calls: the N asked for, and how many are left (null: no count). */
+  count: z.number().int().nullable(),
+  remaining: z.number().int().nullable(),
+  /** With a probability instead (null: every matching call until the count runs out or it is cleared). */
+  probability: z.number().nullable(),
+  seed: z.number().int(),
+  /** Matching calls seen so far: the index of the next probability draw. */
+  matched: z.number().int(),
+  injected: z.number().int(),
+});
+
 export const Fault = z.lazy(() =>
   z
-    .object({
-      id: z.string(),
-      object: z.literal('fault'),
-      method: z.enum(FAULT_METHODS),
-      path: z.string(),
-      status: z.number().int(),
-      code: z.string(),
-      message: z.string().nullable(),
-      count: z.number().int().nullable(),
-      remaining: z.number().int().nullable(),
-      probability: z.number().nullable(),
-      seed: z.number().int(),
-      matched: z.number().int(),
-      injected: z.number().int(),
-      active: z.boolean(),
-      created_at: DateTime,
-    })
+    .object({ id: z.string(), object: z.literal('fault'), ...faultFields(), active: z.boolean(), created_at: DateTime })
     .meta({ id: 'Fault' }),
 );
 export type Fault = z.infer<typeof Fault>;

@@ -1,7 +1,7 @@
 import type { IncomingMessage, RequestListener, Server, ServerResponse } from 'node:http';
 import { resolve } from 'node:path';
 import { listeningPort } from '../util/listening-port.js';
-import { openDatabase, loadSecretBox, migrate, type Db } from '../store/db.js';
+import { openDatabase, loadSecretBox, resetDatabase, type Db } from '../store/db.js';
 import { answerClientErrors, createEmulatorHttpServer, emulatorRequestListener, type EmulatorRequestListener } from './http/node-server.js';
 import { InFlightRequests, type SettleReport } from './http/in-flight.js';
 import { limitConnections, maxConnectionsFor, openFileLimit } from './http/connection-limits.js';
@@ -77,18 +77,6 @@ export class PortInUseError extends Error {
   ) {
     super(`port ${port} on ${host} is already in use`);
   }
-}
-
-/** Drops every table so the migrations build a fresh schema, under the lock already held. */
-function resetDatabase(db: Db, path: string): void {
-  const tables = db.prepare<[], { name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'").all();
-  db.pragma('foreign_keys = OFF');
-  db.transaction(() => {
-    for (const { name } of tables) db.exec(`DROP TABLE IF EXISTS "${name}"`);
-    db.pragma('user_version = 0');
-  })();
-  db.pragma('foreign_keys = ON');
-  migrate(db, path);
 }
 
 export async function startEmulatorServer(options: ServeOptions): Promise<RunningServer> {

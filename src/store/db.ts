@@ -9,6 +9,7 @@ import { CHOICES } from '../contract/choices.js';
 import { makeDir } from '../util/make-dir.js';
 import { damaged, refuseDamaged, refuseEmptyFile, refuseWrongVersion } from './open-checks.js';
 import { errorMessage, errorCode } from '../util/caught.js';
+import { rowsOf } from './row-statements.js';
 
 export type Db = ReturnType<typeof openSqlite>;
 
@@ -109,6 +110,20 @@ export function migrate(db: Db, path: string): void {
     runMigrations(db, current);
     db.pragma(`user_version = ${latest}`);
   })();
+}
+
+/** `serve --reset`: drops every table so the migrations build a fresh schema, under the lock already held. */
+export function resetDatabase(db: Db, path: string): void {
+  const tables = rowsOf(db, () => z.string())
+    .pluck("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
+    .all();
+  db.pragma('foreign_keys = OFF');
+  db.transaction(() => {
+    for (const name of tables) db.exec(`DROP TABLE IF EXISTS "${name}"`);
+    db.pragma('user_version = 0');
+  })();
+  db.pragma('foreign_keys = ON');
+  migrate(db, path);
 }
 
 /**

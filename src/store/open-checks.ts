@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { openSqlite } from './sqlite.js';
 import { existsSync, statSync } from 'node:fs';
 import type { Db } from './db.js';
+import { rowsOf } from './row-statements.js';
 import { FIRST_VERSION, runMigrations } from './migrations/index.js';
 import { errorMessage } from '../util/caught.js';
 
@@ -97,9 +98,11 @@ export function refuseWrongVersion(db: Db, path: string, current: number): void 
 
 /** Every table and index by name, and every column of each table: a step may add no more than a column. */
 function schemaObjects(db: Db): Set<string> {
-  const rows = db.prepare<[], { type: string; name: string }>("SELECT type, name FROM sqlite_master WHERE name NOT LIKE 'sqlite_%'").all();
-  const columns = db
-    .prepare<[], { tbl: string; col: string }>(
+  const rows = rowsOf(db, () => z.strictObject({ type: z.string(), name: z.string() }))
+    .prepare("SELECT type, name FROM sqlite_master WHERE name NOT LIKE 'sqlite_%'")
+    .all();
+  const columns = rowsOf(db, () => z.strictObject({ tbl: z.string(), col: z.string() }))
+    .prepare(
       "SELECT m.name AS tbl, p.name AS col FROM sqlite_master m, pragma_table_info(m.name) p WHERE m.type = 'table' AND m.name NOT LIKE 'sqlite_%'",
     )
     .all();

@@ -2,7 +2,6 @@ import { WebhookEvent, type WebhookEventType } from '../contract/webhooks.js';
 import { toIso } from '../contract/time.js';
 import type { Store } from '../store/index.js';
 import type { Ids } from '../util/ids.js';
-import { JSON_COLUMNS, readJsonCell } from '../contract/state-columns.js';
 
 export type ScanEventType = WebhookEventType;
 
@@ -30,9 +29,9 @@ export function effectiveWebhookUrl(store: Store, appId: string, type?: WebhookE
   return store.apps.get(appId)?.webhook_url ?? null;
 }
 
-/** Whether a listener's event filter (a JSON array, or null for all) takes this type. */
-function listenerTakes(events: string | null, type: WebhookEventType): boolean {
-  return events === null || readJsonCell(JSON_COLUMNS.webhook_listeners.events, events).includes(type);
+/** Whether a listener's event filter (null: all) takes this type. */
+function listenerTakes(events: readonly WebhookEventType[] | null, type: WebhookEventType): boolean {
+  return events === null || events.includes(type);
 }
 
 /**

@@ -7,7 +7,6 @@ import type { SecretBox } from '../util/crypto.js';
 import { signedDeliveryHeaders } from './headers.js';
 import { effectiveWebhookUrl } from './outbox.js';
 import { signingSecretOf } from './signing-secret.js';
-import { JSON_COLUMNS, readJsonCell } from '../contract/state-columns.js';
 
 export function deliveryView(row: DeliveryWithEvent): WebhookDelivery {
   return {
@@ -34,9 +33,7 @@ export function deliveryView(row: DeliveryWithEvent): WebhookDelivery {
 export function deliveryDetail(store: Store, box: SecretBox, userAgent: string, row: DeliveryWithEvent): WebhookDeliveryDetail {
   const attempts = store.webhooks.attemptsOf(row.id);
   const last = attempts.at(-1);
-  let headers: Record<string, string> = last?.request_headers
-    ? readJsonCell(JSON_COLUMNS.attempts.request_headers, last.request_headers)
-    : {};
+  let headers: Record<string, string> = last?.request_headers ?? {};
   if (!last && row.payload) headers = signedDeliveryHeaders(row, signingSecretOf(store, box, row.app_id), userAgent);
   return {
     ...deliveryView(row),
@@ -56,7 +53,7 @@ export function deliveryDetail(store: Store, box: SecretBox, userAgent: string, 
 
 /** How many sends webhook chaos --duplicate added to a delivery's attempts (WH-8): sends of its attempts, never attempts. */
 export function duplicateSendCount(store: Store, deliveryId: string): number {
-  return store.webhooks.attemptsOf(deliveryId).filter((a) => a.duplicate_send === 1).length;
+  return store.webhooks.duplicateSendsOf(deliveryId);
 }
 
 export function listenerView(row: ListenerRow): WebhookListener {
@@ -65,7 +62,7 @@ export function listenerView(row: ListenerRow): WebhookListener {
     object: 'webhook_listener',
     app_id: row.app_id,
     forward_url: row.forward_url,
-    events: row.events === null ? null : readJsonCell(JSON_COLUMNS.webhook_listeners.events, row.events),
+    events: row.events,
     created_at: toIso(row.created_at),
   };
 }

@@ -38,13 +38,13 @@ export interface TestEmulator extends Emulator {
 }
 
 /**
- * An emulator over an in-memory database and a frozen virtual clock (2026-11-22T10:00:00Z):
+ * An emulator over an in-memory database (or the file `dbPath`) and a frozen virtual clock (2026-11-22T10:00:00Z):
  * time moves only when the test advances it.
  */
 export function testEmulator(
-  options: { fixtures?: Fixtures | string; startIso?: string; rateLimitPerSecond?: number; logger?: Logger } = {},
+  options: { fixtures?: Fixtures | string; startIso?: string; rateLimitPerSecond?: number; logger?: Logger; dbPath?: string } = {},
 ): TestEmulator {
-  const db = openDatabase(':memory:');
+  const db = openDatabase(options.dbPath ?? ':memory:');
   const clock = new VirtualClock({ base: frozenBase(options.startIso) });
   const emulator = createEmulator({
     db,

@@ -11,7 +11,6 @@ import type { SessionRow } from '../../store/tables/sessions.js';
 import { createHash } from 'node:crypto';
 import { redactSecret, safeEqual, sha256Hex } from '../../util/crypto.js';
 import type { Ids } from '../../util/ids.js';
-import { JSON_COLUMNS, readJsonCell } from '../../contract/state-columns.js';
 
 export interface DeviceAuth {
   session: SessionRow;
@@ -48,7 +47,7 @@ export function authenticateSessionToken(store: Store, now: number, authorizatio
   return {
     session,
     app: store.apps.get(session.app_id)!,
-    scopes: readJsonCell(JSON_COLUMNS.sessions.scopes, session.scopes),
+    scopes: session.scopes,
     display: redactSecret(presented),
   };
 }

@@ -10,7 +10,6 @@ import { recordScanEvent } from '../../webhooks/outbox.js';
 import { isBillable } from './billing.js';
 import { blockedError, enrolledInstallation, type DeviceAuth } from './device.js';
 import { MODEL_VERSIONS } from '../../contract/device.js';
-import { JSON_COLUMNS, readJsonCell, readValueCell, VALUE_COLUMNS } from '../../contract/state-columns.js';
 
 export function scanView(row: ScanRow | ScanListRow, resultStored?: boolean): Scan {
   return {
@@ -84,8 +83,9 @@ export function withIdempotency(
 ): StoredAnswer<ScanEventAnswer> {
   const requestHash = sha256Hex(JSON.stringify(request));
   return store.db.transaction(() => {
-    const seen = store.device.idempotency(appId, key);
-    if (seen && seen.created_at + CHOICES.idempotencyKeyLifetimeMs > now) {
+    // Only a key younger than its lifetime is read (created_at + lifetime > now).
+    const seen = store.device.liveIdempotency(appId, key, now - CHOICES.idempotencyKeyLifetimeMs);
+    if (seen) {
       if (seen.request_hash !== requestHash) {
         throw new ApiError(
           'idempotency_key_reused',
@@ -93,8 +93,7 @@ export function withIdempotency(
           'Idempotency-Key',
         );
       }
-      const body = readJsonCell(JSON_COLUMNS.idempotency_keys.response, seen.response);
-      return { status: readValueCell(VALUE_COLUMNS.idempotency_keys.status, seen.status), body, replayed: true };
+      return { status: seen.status, body: seen.response, replayed: true };
     }
     const answer = run();
     store.device.saveIdempotency({
@@ -102,7 +101,7 @@ export function withIdempotency(
       key,
       request_hash: requestHash,
       status: answer.status,
-      response: JSON.stringify(answer.body),
+      response: answer.body,
       created_at: now,
     });
     return { ...answer, replayed: false };

@@ -46,7 +46,7 @@ export function mintSession(
       key_id: auth.key.id,
       env: auth.key.env,
       host_user_ref: body.host_user_ref,
-      scopes: JSON.stringify(body.scopes ?? [...SCOPES]),
+      scopes: body.scopes ?? [...SCOPES],
       created_at: now,
       expires_at: expiresAt,
       scan_id: null,

@@ -109,7 +109,7 @@ function attachListener(
     id: ctx.ids.id('lsn'),
     app_id: appId,
     forward_url: forwardUrl,
-    events: events ? JSON.stringify(events) : null,
+    events,
     created_at: ctx.clock.now(),
   };
   ensureSigningSecret(ctx.store, ctx.ids, ctx.box, ctx.clock.now(), appId);

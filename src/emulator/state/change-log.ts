@@ -1,4 +1,6 @@
+import { z } from 'zod';
 import type { Db } from '../../store/db.js';
+import { rowsOf } from '../../store/row-statements.js';
 import { quote } from './tables.js';
 
 /** The rows written since the state last matched a checkpoint: (table, rowid), in the connection's temp schema. */
@@ -58,7 +60,11 @@ export function changedRowsSql(table: string): string {
 
 /** The tables with rows written since then. */
 export function changedTables(db: Db): Set<string> {
-  return new Set(db.prepare<[], string>(`SELECT DISTINCT tbl FROM ${CHANGES}`).pluck().all());
+  return new Set(
+    rowsOf(db, () => z.string())
+      .pluck(`SELECT DISTINCT tbl FROM ${CHANGES}`)
+      .all(),
+  );
 }
 
 /** Inside the transaction that makes the state match `checkpointId`: the log starts again from it. */

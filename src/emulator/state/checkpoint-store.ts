@@ -1,21 +1,25 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import { chmodSync, existsSync } from 'node:fs';
+import { z } from 'zod';
 import { CHOICES } from '../../contract/choices.js';
 import type { Db } from '../../store/db.js';
+import { rowsOf, type RowOf } from '../../store/row-statements.js';
 import { quote } from './tables.js';
 
 /** The schema the checkpoints are attached as, beside `main`. */
 const SCHEMA = 'checkpoints';
 const CATALOG = `${SCHEMA}.catalog`;
 
-export interface CheckpointRow {
-  id: string;
-  name: string | null;
-  created_at: number;
-  clock_offset_ms: number;
-  schema_version: number;
-  rows: number;
-}
+const checkpointRow = () =>
+  z.strictObject({
+    id: z.string(),
+    name: z.string().nullable(),
+    created_at: z.number().int(),
+    clock_offset_ms: z.number().int(),
+    schema_version: z.number().int(),
+    rows: z.number().int(),
+  });
+export type CheckpointRow = RowOf<typeof checkpointRow>;
 
 /**
  * CHOICE-45: checkpoints live in a SQLite database of their own, attached to the emulator's
@@ -26,8 +30,10 @@ export interface CheckpointRow {
  * Attached at the first use, so that a run that never takes a checkpoint creates no file.
  */
 export function attachCheckpoints(db: Db): void {
-  const attached = db.prepare<[], { name: string }>('PRAGMA database_list').all();
-  if (attached.some((row) => row.name === SCHEMA)) return;
+  const attached = rowsOf(db, () => z.string())
+    .pluck('SELECT name FROM pragma_database_list')
+    .all();
+  if (attached.includes(SCHEMA)) return;
   const path = db.memory ? ':memory:' : `${db.name}.checkpoints`;
   const created = path !== ':memory:' && !existsSync(path);
   db.prepare(`ATTACH DATABASE ? AS ${SCHEMA}`).run(path);
@@ -53,12 +59,14 @@ export function attachCheckpoints(db: Db): void {
 const COLUMNS = 'id, name, created_at, clock_offset_ms, schema_version, rows';
 
 export function listCheckpoints(db: Db): CheckpointRow[] {
-  return db.prepare<[], CheckpointRow>(`SELECT ${COLUMNS} FROM ${CATALOG} ORDER BY seq`).all();
+  return rowsOf(db, checkpointRow).prepare(`SELECT ${COLUMNS} FROM ${CATALOG} ORDER BY seq`).all();
 }
 
 /** The checkpoint with this id, or else this name. */
 export function findCheckpoint(db: Db, idOrName: string): CheckpointRow | undefined {
-  return db.prepare<[string, string], CheckpointRow>(`SELECT ${COLUMNS} FROM ${CATALOG} WHERE id = ? OR name = ?`).get(idOrName, idOrName);
+  return rowsOf(db, checkpointRow)
+    .prepare<[string, string]>(`SELECT ${COLUMNS} FROM ${CATALOG} WHERE id = ? OR name = ?`)
+    .get(idOrName, idOrName);
 }
 
 /**
@@ -98,9 +106,8 @@ function cacheOf(db: Db): RestoreCache {
 /** The tables of `main` a checkpoint copies: every one (derived included: copied, not rebuilt) but SQLite's own. */
 export function stateTables(db: Db): string[] {
   const cache = cacheOf(db);
-  cache.tables ??= db
-    .prepare<[], string>("SELECT name FROM main.sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
-    .pluck()
+  cache.tables ??= rowsOf(db, () => z.string())
+    .pluck("SELECT name FROM main.sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
     .all();
   return [...cache.tables];
 }
@@ -119,8 +126,8 @@ function shapeOf(db: Db, table: string): { columns: string[]; rowidColumn: boole
   const { shapes } = cacheOf(db);
   const known = shapes.get(table);
   if (known) return known;
-  const info = db
-    .prepare<[], { name: string; type: string; pk: number }>(`SELECT name, type, pk FROM pragma_table_info(${quoteLiteral(table)}, 'main')`)
+  const info = rowsOf(db, () => z.strictObject({ name: z.string(), type: z.string(), pk: z.number().int() }))
+    .prepare(`SELECT name, type, pk FROM pragma_table_info(${quoteLiteral(table)}, 'main')`)
     .all();
   const keys = info.filter((c) => c.pk > 0);
   const shape = { columns: info.map((c) => quote(c.name)), rowidColumn: keys.length === 1 && keys[0]!.type.toUpperCase() === 'INTEGER' };
@@ -156,11 +163,10 @@ export function writeCheckpoint(db: Db, row: CheckpointRow, tables: readonly str
 /** Drops a checkpoint's copies and its catalog row. */
 export function dropCheckpoint(db: Db, id: string): void {
   db.transaction(() => {
-    const copies = db
-      .prepare<{ id: string }, string>(
+    const copies = rowsOf(db, () => z.string())
+      .pluck<{ id: string }>(
         `SELECT name FROM ${SCHEMA}.sqlite_master WHERE type = 'table' AND substr(name, 1, length(@id) + 1) = @id || ':'`,
       )
-      .pluck()
       .all({ id });
     for (const copy of copies) db.exec(`DROP TABLE ${SCHEMA}.${quote(copy)}`);
     db.prepare(`DELETE FROM ${CATALOG} WHERE id = ?`).run(id);

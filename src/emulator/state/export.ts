@@ -1,5 +1,6 @@
 import { STATE_FORMAT, STATE_FORMAT_VERSION, type StateCell, type StateFile } from '../../contract/state.js';
 import { schemaVersion } from '../../store/db.js';
+import { anyTableRow, rowsOf } from '../../store/row-statements.js';
 import type { StateContext } from '../domain/state-context.js';
 import { META } from '../../store/meta-keys.js';
 import { listTables, plainName, quote } from './tables.js';
@@ -29,8 +30,9 @@ function* exportPages(ctx: StateContext, includeSecrets: boolean): Generator<{ t
     const tuple = key.length > 1 ? `(${key.join(', ')})` : key[0]!;
     const marks = key.length > 1 ? `(${key.map(() => '?').join(', ')})` : '?';
     const select = `SELECT ${key[0] === 'rowid' ? 'rowid AS "__rowid", ' : ''}* FROM ${quote(table.name)}`;
-    const first = db.prepare<[number], Record<string, unknown>>(`${select} ORDER BY ${key.join(', ')} LIMIT ?`);
-    const next = db.prepare<unknown[], Record<string, unknown>>(`${select} WHERE ${tuple} > ${marks} ORDER BY ${key.join(', ')} LIMIT ?`);
+    const rows = rowsOf(db, anyTableRow);
+    const first = rows.prepare<[number]>(`${select} ORDER BY ${key.join(', ')} LIMIT ?`);
+    const next = rows.prepare<unknown[]>(`${select} WHERE ${tuple} > ${marks} ORDER BY ${key.join(', ')} LIMIT ?`);
     const keyNames = key[0] === 'rowid' ? ['__rowid'] : table.primaryKey;
     let last: unknown[] | null = null;
     for (;;) {

@@ -1,7 +1,9 @@
+import { z } from 'zod';
 import type { StateCell, StateFile, StateImport } from '../../contract/state.js';
 import { ApiError } from '../../contract/errors.js';
-import { cellProblem } from '../../contract/state-columns.js';
+import { cellProblem } from '../../store/json-columns.js';
 import { schemaVersion } from '../../store/db.js';
+import { anyTableRow, rowsOf } from '../../store/row-statements.js';
 import { rebuildDerivedTables } from '../../store/derived.js';
 import type { EmulatorContext } from '../context.js';
 import { followStoredFixtures } from '../seed.js';
@@ -101,7 +103,10 @@ export function importState(ctx: EmulatorContext, file: StateFile): StateImport 
     }
     recordClock(ctx.store, ctx.clock, file.clock_offset_ms);
     rebuildDerivedTables(db);
-    const violations = db.prepare<[], { table: string; parent: string }>('PRAGMA foreign_key_check').all();
+    // (a row of PRAGMA foreign_key_check has the rowid and the key's number too)
+    const violations = rowsOf(db, () => z.object({ table: z.string(), parent: z.string() }))
+      .prepare('PRAGMA foreign_key_check')
+      .all();
     if (violations.length > 0) {
       const first = violations[0]!;
       throw new ApiError(
@@ -143,8 +148,8 @@ function keptSecrets(ctx: EmulatorContext, tables: TableInfo[]): Map<string, str
     for (const column of table.sealed) {
       const hintColumn = `${plainName(column)}_hint`;
       if (!table.columns.includes(hintColumn)) continue;
-      const rows = ctx.store.db
-        .prepare<[], Record<string, unknown>>(`SELECT * FROM ${quote(table.name)} WHERE ${quote(column)} IS NOT NULL`)
+      const rows = rowsOf(ctx.store.db, anyTableRow)
+        .prepare(`SELECT * FROM ${quote(table.name)} WHERE ${quote(column)} IS NOT NULL`)
         .all();
       for (const row of rows) {
         const sealed = row[column];

@@ -1,4 +1,6 @@
+import { z } from 'zod';
 import type { Db } from '../../store/db.js';
+import { rowsOf } from '../../store/row-statements.js';
 import { DERIVED_TABLES } from '../../store/derived.js';
 
 export interface TableInfo {
@@ -17,13 +19,15 @@ export interface TableInfo {
  * so are the derived ones (rebuilt from their sources after an import or reset).
  */
 export function listTables(db: Db): TableInfo[] {
-  const names = db
-    .prepare<[], { name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
+  const names = rowsOf(db, () => z.string())
+    .pluck("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
     .all()
-    .map((row) => row.name)
     .filter((name) => !DERIVED_TABLES.has(name));
   return names.map((name) => {
-    const info = db.prepare<[], { name: string; pk: number }>(`PRAGMA table_info(${quote(name)})`).all();
+    // (a row of PRAGMA table_info has more columns than these two)
+    const info = rowsOf(db, () => z.object({ name: z.string(), pk: z.number().int() }))
+      .prepare(`PRAGMA table_info(${quote(name)})`)
+      .all();
     const primaryKey = info
       .filter((c) => c.pk > 0)
       .sort((a, b) => a.pk - b.pk)

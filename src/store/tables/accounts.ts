@@ -1,15 +1,15 @@
+import { z } from 'zod';
 import type { Db } from '../db.js';
+import { rowsOf, type RowOf } from '../row-statements.js';
 
-export interface AccountRow {
-  id: string;
-  suspended: number;
-  suspended_at: number | null;
-  created_at: number;
-}
+const accountRow = () =>
+  z.strictObject({ id: z.string(), suspended: z.number().int(), suspended_at: z.number().int().nullable(), created_at: z.number().int() });
+export type AccountRow = RowOf<typeof accountRow>;
 
 export function accountStatements(db: Db) {
-  const get = db.prepare<[string], AccountRow>('SELECT * FROM accounts WHERE id = ?');
-  const all = db.prepare<[], AccountRow>('SELECT * FROM accounts ORDER BY id');
+  const rows = rowsOf(db, accountRow);
+  const get = rows.prepare<[string]>('SELECT * FROM accounts WHERE id = ?');
+  const all = rows.prepare('SELECT * FROM accounts ORDER BY id');
   const upsert = db.prepare<{ id: string; suspended: number; now: number }>(`
     INSERT INTO accounts (id, suspended, suspended_at, created_at)
     VALUES (@id, @suspended, CASE WHEN @suspended = 1 THEN @now END, @now)

@@ -1,26 +1,28 @@
+import { z } from 'zod';
 import type { Db } from '../db.js';
+import { rowsOf, type RowOf } from '../row-statements.js';
 
-export type KeyEnv = 'test' | 'live';
-export type KeyKind = 'secret' | 'publishable';
-
-export interface ApiKeyRow {
-  id: string;
-  app_id: string;
-  env: KeyEnv;
-  kind: KeyKind;
-  hash: string;
-  display: string;
-  status: 'active' | 'revoked' | 'suspended';
-  grace_until: number | null;
-  replaced_by: string | null;
-  created_at: number;
-  updated_at: number;
-}
+const apiKeyRow = () =>
+  z.strictObject({
+    id: z.string(),
+    app_id: z.string(),
+    env: z.enum(['test', 'live']),
+    kind: z.enum(['secret', 'publishable']),
+    hash: z.string(),
+    display: z.string(),
+    status: z.enum(['active', 'revoked', 'suspended']),
+    grace_until: z.number().int().nullable(),
+    replaced_by: z.string().nullable(),
+    created_at: z.number().int(),
+    updated_at: z.number().int(),
+  });
+export type ApiKeyRow = RowOf<typeof apiKeyRow>;
 
 export function apiKeyStatements(db: Db) {
-  const byHash = db.prepare<[string], ApiKeyRow>('SELECT * FROM api_keys WHERE hash = ?');
-  const byId = db.prepare<[string], ApiKeyRow>('SELECT * FROM api_keys WHERE id = ?');
-  const forApp = db.prepare<[string], ApiKeyRow>('SELECT * FROM api_keys WHERE app_id = ? ORDER BY created_at, env, kind, id');
+  const rows = rowsOf(db, apiKeyRow);
+  const byHash = rows.prepare<[string]>('SELECT * FROM api_keys WHERE hash = ?');
+  const byId = rows.prepare<[string]>('SELECT * FROM api_keys WHERE id = ?');
+  const forApp = rows.prepare<[string]>('SELECT * FROM api_keys WHERE app_id = ? ORDER BY created_at, env, kind, id');
   const insert = db.prepare<Omit<ApiKeyRow, 'updated_at'>>(`
     INSERT INTO api_keys (id, app_id, env, kind, hash, display, status, grace_until, replaced_by, created_at, updated_at)
     VALUES (@id, @app_id, @env, @kind, @hash, @display, @status, @grace_until, @replaced_by, @created_at, @created_at)`);

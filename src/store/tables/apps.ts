@@ -1,27 +1,32 @@
+import { z } from 'zod';
 import type { Db } from '../db.js';
+import { rowsOf, type RowOf } from '../row-statements.js';
 
-export interface AppRow {
-  id: string;
-  account_id: string;
-  name: string;
-  bundle_id: string;
-  team_id: string;
-  billing_profile: number;
-  terms_accepted: number;
-  webhook_url: string | null;
-  webhook_secret_sealed: string | null;
-  webhook_secret_hint: string | null;
-  results_delivery_enabled: number;
-  daily_session_quota: number;
-  created_at: number;
-  updated_at: number;
-}
+const appRow = () =>
+  z.strictObject({
+    id: z.string(),
+    account_id: z.string(),
+    name: z.string(),
+    bundle_id: z.string(),
+    team_id: z.string(),
+    billing_profile: z.number().int(),
+    terms_accepted: z.number().int(),
+    webhook_url: z.string().nullable(),
+    webhook_secret_sealed: z.string().nullable(),
+    webhook_secret_hint: z.string().nullable(),
+    results_delivery_enabled: z.number().int(),
+    daily_session_quota: z.number().int(),
+    created_at: z.number().int(),
+    updated_at: z.number().int(),
+  });
+export type AppRow = RowOf<typeof appRow>;
 
 export type AppUpsert = Omit<AppRow, 'created_at' | 'updated_at'>;
 
 export function appStatements(db: Db) {
-  const get = db.prepare<[string], AppRow>('SELECT * FROM apps WHERE id = ?');
-  const all = db.prepare<[], AppRow>('SELECT * FROM apps ORDER BY created_at, id');
+  const rows = rowsOf(db, appRow);
+  const get = rows.prepare<[string]>('SELECT * FROM apps WHERE id = ?');
+  const all = rows.prepare('SELECT * FROM apps ORDER BY created_at, id');
   const upsert = db.prepare<AppUpsert & { now: number }>(`
     INSERT INTO apps (id, account_id, name, bundle_id, team_id, billing_profile, terms_accepted, webhook_url,
       webhook_secret_sealed, webhook_secret_hint, results_delivery_enabled, daily_session_quota, created_at, updated_at)

@@ -1,7 +1,17 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import type { Db } from '../db.js';
-import type { DeliveryStatus } from '../../contract/webhooks.js';
-import type { DeliveryFilter, DeliveryOutcome, DeliveryWithEvent } from './webhook-rows.js';
+import { z } from 'zod';
+import { DeliveryStatus } from '../../contract/webhooks.js';
+import type { ChaosHold } from '../../contract/chaos.js';
+import {
+  deliveryWithEventColumns,
+  deliveryWithEventRow,
+  withHold,
+  type DeliveryFilter,
+  type DeliveryOutcome,
+  type DeliveryWithEvent,
+} from './webhook-rows.js';
+import { rowsOf, type CellsOf } from '../row-statements.js';
 import { StalledDeliveries } from './stalled-deliveries.js';
 
 const EVENT_COLUMNS = 'e.type AS event_type, e.scan_id AS scan_id, e.payload AS payload, e.created_at AS event_created_at';
@@ -44,10 +54,15 @@ export function deliveryStatements(db: Db) {
       insertOrdinal.run({ id: row.id, app_id: row.app_id });
     },
   );
-  const deliveryById = db.prepare<[string], DeliveryWithEvent>(`${JOINED} WHERE d.id = ?`);
+  const joined = rowsOf(db, deliveryWithEventRow);
+  const deliveryById = joined.prepare<[string]>(`${JOINED} WHERE d.id = ?`);
+  const byId = (id: string): DeliveryWithEvent | undefined => {
+    const row = deliveryById.get(id);
+    return row && withHold(row);
+  };
   // Oldest due first, ties in the order queued: the partial index deliveries_pending (next_attempt_at, rowid)
   // gives this order as is, so LIMIT stops early (INDEXED BY: without statistics the planner would rather sort).
-  const due = db.prepare<{ now: number; limit: number; held: string }, DeliveryWithEvent>(
+  const due = joined.prepare<{ now: number; limit: number; held: string }>(
     `${JOINED.replace('deliveries d', 'deliveries d INDEXED BY deliveries_pending')}
        WHERE d.status = 'pending' AND d.next_attempt_at <= @now AND d.id NOT IN (SELECT value FROM json_each(@held))
        ORDER BY d.next_attempt_at, d.rowid LIMIT @limit`,
@@ -55,35 +70,37 @@ export function deliveryStatements(db: Db) {
   // While some apps wait for their receiver's turn, the others' due deliveries are read app by app
   // from their pending range of deliveries_app_status: skipping a waiting app's rows in due order
   // would walk all of them (20,000 due to one receiver cost two such walks per claimed batch).
-  const dueOfApp = db.prepare<{ app_id: string; now: number; limit: number; held: string }, DeliveryWithEvent & { seq: number }>(
+  const dueOfApp = rowsOf(db, () => z.strictObject({ ...deliveryWithEventColumns(), seq: z.number().int() })).prepare<{
+    app_id: string;
+    now: number;
+    limit: number;
+    held: string;
+  }>(
     `SELECT d.*, d.rowid AS seq, ${EVENT_COLUMNS} FROM deliveries d INDEXED BY deliveries_app_status JOIN events e ON e.id = d.event_id
      WHERE d.app_id = @app_id AND d.status = 'pending' AND d.next_attempt_at <= @now AND d.id NOT IN (SELECT value FROM json_each(@held))
      ORDER BY d.next_attempt_at, d.rowid LIMIT @limit`,
   );
-  const nextDue = db
-    .prepare<[string], number>(
-      `SELECT min(next_attempt_at) FROM deliveries WHERE status = 'pending' AND id NOT IN (SELECT value FROM json_each(?))`,
-    )
-    .pluck();
-  const nextDueOfApp = db
-    .prepare<[string, string], number>(
-      `SELECT min(next_attempt_at) FROM deliveries WHERE app_id = ? AND status = 'pending' AND id NOT IN (SELECT value FROM json_each(?))`,
-    )
-    .pluck();
+  // min() of no rows is NULL: nothing is due.
+  const dueAt = rowsOf(db, () => z.number().int().nullable());
+  const nextDue = dueAt.pluck<[string]>(
+    `SELECT min(next_attempt_at) FROM deliveries WHERE status = 'pending' AND id NOT IN (SELECT value FROM json_each(?))`,
+  );
+  const nextDueOfApp = dueAt.pluck<[string, string]>(
+    `SELECT min(next_attempt_at) FROM deliveries WHERE app_id = ? AND status = 'pending' AND id NOT IN (SELECT value FROM json_each(?))`,
+  );
+  const ids = rowsOf(db, () => z.string());
   // The apps that have deliveries, one index seek each (a loose scan of deliveries_app_created): a handful.
-  const appsWithDeliveries = db
-    .prepare<[], string>(
-      `WITH RECURSIVE apps(id) AS (
-         SELECT min(app_id) FROM deliveries
-         UNION ALL SELECT (SELECT min(app_id) FROM deliveries WHERE app_id > apps.id) FROM apps WHERE apps.id IS NOT NULL)
-       SELECT id FROM apps WHERE id IS NOT NULL`,
-    )
-    .pluck();
+  const appsWithDeliveries = ids.pluck(
+    `WITH RECURSIVE apps(id) AS (
+       SELECT min(app_id) FROM deliveries
+       UNION ALL SELECT (SELECT min(app_id) FROM deliveries WHERE app_id > apps.id) FROM apps WHERE apps.id IS NOT NULL)
+     SELECT id FROM apps WHERE id IS NOT NULL`,
+  );
   const appsBut = (skip: readonly string[]) => appsWithDeliveries.all().filter((appId) => !skip.includes(appId));
   const markInFlight = db.prepare<{ id: string; now: number }>(
     "UPDATE deliveries SET status = 'in_flight', updated_at = @now WHERE id = @id AND status = 'pending'",
   );
-  const status = db.prepare<[string], DeliveryStatus>('SELECT status FROM deliveries WHERE id = ?').pluck();
+  const status = rowsOf(db, () => DeliveryStatus).pluck<[string]>('SELECT status FROM deliveries WHERE id = ?');
   // An attempt's outcome applies to a delivery still in flight: one cancelled meanwhile is never resurrected.
   const finish = db.prepare<DeliveryOutcome & { now: number }>(
     `UPDATE deliveries SET status = @status, attempts = @attempts, next_attempt_at = @next_attempt_at, last_status = @last_status,
@@ -104,32 +121,28 @@ export function deliveryStatements(db: Db) {
   const cancelForMember = db.prepare<{ app_id: string; host_user_ref: string; now: number }>(`
     UPDATE deliveries SET status = 'cancelled', next_attempt_at = NULL, last_error = 'cancelled by DELETE /v1/results', updated_at = @now
     WHERE app_id = @app_id AND host_user_ref = @host_user_ref AND status IN ('pending', 'in_flight')`);
-  const cancelledIds = db
-    .prepare<{ app_id: string; host_user_ref: string }, string>(
-      "SELECT id FROM deliveries WHERE app_id = @app_id AND host_user_ref = @host_user_ref AND status IN ('pending', 'in_flight')",
-    )
-    .pluck();
+  const cancelledIds = ids.pluck<{ app_id: string; host_user_ref: string }>(
+    "SELECT id FROM deliveries WHERE app_id = @app_id AND host_user_ref = @host_user_ref AND status IN ('pending', 'in_flight')",
+  );
   // WH-3: a scan.results_available not yet sent when its app switched results delivery off is never sent.
   const withdraw = db.prepare<{ id: string; reason: string; now: number }>(`
     UPDATE deliveries SET status = 'cancelled', next_attempt_at = NULL, last_error = @reason, chaos_hold = NULL, updated_at = @now
     WHERE id = @id AND status IN ('pending', 'in_flight')`);
-  const pendingResults = db
-    .prepare<[string], string>(
-      `SELECT d.id FROM deliveries d JOIN events e ON e.id = d.event_id
-       WHERE d.app_id = ? AND d.status IN ('pending', 'in_flight') AND e.type = 'scan.results_available'`,
-    )
-    .pluck();
+  const pendingResults = ids.pluck<[string]>(
+    `SELECT d.id FROM deliveries d JOIN events e ON e.id = d.event_id
+     WHERE d.app_id = ? AND d.status IN ('pending', 'in_flight') AND e.type = 'scan.results_available'`,
+  );
 
   /** The due rows not claimed yet, oldest due first, none of the apps in `skipApps`. */
   const dueRows = (now: number, limit: number, skipApps: readonly string[]): DeliveryWithEvent[] => {
-    if (skipApps.length === 0) return due.all({ now, limit, held: heldJson() });
+    if (skipApps.length === 0) return due.all({ now, limit, held: heldJson() }).map(withHold);
     const merged = appsBut(skipApps).flatMap((appId) => dueOfApp.all({ app_id: appId, now, limit, held: heldJson() }));
     merged.sort((a, b) => a.next_attempt_at! - b.next_attempt_at! || a.seq - b.seq);
-    return merged.slice(0, limit).map(({ seq: _seq, ...row }) => row);
+    return merged.slice(0, limit).map(({ seq: _seq, ...row }) => withHold(row));
   };
   // The stalled ones are in flight in the database already: they are taken again without a write.
   const claim = db.transaction((now: number, limit: number, skipApps: readonly string[]): DeliveryWithEvent[] => {
-    const again = stalled.takeDue(now, limit).flatMap((id) => deliveryById.get(id) ?? []);
+    const again = stalled.takeDue(now, limit).flatMap((id) => byId(id) ?? []);
     const fresh = dueRows(now, limit - again.length, skipApps);
     for (const row of fresh) {
       markInFlight.run({ id: row.id, now });
@@ -137,7 +150,7 @@ export function deliveryStatements(db: Db) {
     }
     return [...again.filter((row) => row.status === 'in_flight'), ...fresh];
   });
-  const listStatements = new Map<string, BetterSqlite3.Statement<Record<string, string | number>, DeliveryWithEvent>>();
+  const listStatements = new Map<string, BetterSqlite3.Statement<Record<string, string | number>, CellsOf<typeof deliveryWithEventRow>>>();
 
   return {
     insertDelivery: (
@@ -154,7 +167,7 @@ export function deliveryStatements(db: Db) {
       newDueFrom = at;
       if (at === null) held.clear();
     },
-    deliveryById: (id: string): DeliveryWithEvent | undefined => deliveryById.get(id),
+    deliveryById: byId,
     deliveries(filter: DeliveryFilter): DeliveryWithEvent[] {
       const where: string[] = [];
       const params: Record<string, string | number> = { limit: filter.limit ?? 100 };
@@ -182,8 +195,8 @@ export function deliveryStatements(db: Db) {
       const sql = `${JOINED} ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY d.created_at DESC, d.rowid DESC LIMIT @limit`;
       // Sixteen shapes of filter at most: each prepared once.
       let statement = listStatements.get(sql);
-      if (!statement) listStatements.set(sql, (statement = db.prepare<Record<string, string | number>, DeliveryWithEvent>(sql)));
-      return statement.all(params);
+      if (!statement) listStatements.set(sql, (statement = joined.prepare<Record<string, string | number>>(sql)));
+      return statement.all(params).map(withHold);
     },
     /** When the earliest due delivery not yet claimed (of an app not in `skipApps`) is due; null when none is queued. */
     nextDueAt(skipApps: readonly string[] = []): number | null {
@@ -204,8 +217,8 @@ export function deliveryStatements(db: Db) {
     status: (id: string): DeliveryStatus | undefined => status.get(id),
     /** Records the outcome of a claimed delivery; false when it was cancelled meanwhile (never resurrected). */
     finish: (row: DeliveryOutcome, now: number): boolean => finish.run({ ...row, now }).changes > 0,
-    hold: (id: string, nextAttemptAt: number, chaosHold: string, now: number): boolean =>
-      hold.run({ id, next_attempt_at: nextAttemptAt, chaos_hold: chaosHold, now }).changes > 0,
+    hold: (id: string, nextAttemptAt: number, chaosHold: ChaosHold, now: number): boolean =>
+      hold.run({ id, next_attempt_at: nextAttemptAt, chaos_hold: JSON.stringify(chaosHold), now }).changes > 0,
     /** A claimed delivery whose attempt could not be recorded is due again at `nextAttemptAt`. */
     retryLater(id: string, nextAttemptAt: number, now: number): boolean {
       try {

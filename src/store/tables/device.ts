@@ -1,90 +1,90 @@
+import { z } from 'zod';
 import type { Db } from '../db.js';
+import { JSON_COLUMNS, jsonCell, readJsonCell, readValueCell, VALUE_COLUMNS } from '../json-columns.js';
+import { rowsOf, type CellsOf, type RowOf } from '../row-statements.js';
 import { usageStatements } from './usage.js';
 
-export interface ChallengeRow {
-  hash: string;
-  app_id: string;
-  expires_at: number;
-  used_at: number | null;
-}
+const env = () => z.enum(['test', 'live']);
 
-export interface InstallationRow {
-  id: string;
-  app_id: string;
-  status: 'enrolled' | 'blocked';
-  bundle_id: string;
-  team_id: string;
-  app_version: string | null;
-  enrolled_at: number;
-  enrollments: number;
-  blocked_at: number | null;
-  last_seen_at: number;
-}
+const challengeRow = () =>
+  z.strictObject({ hash: z.string(), app_id: z.string(), expires_at: z.number().int(), used_at: z.number().int().nullable() });
+export type ChallengeRow = RowOf<typeof challengeRow>;
 
-export interface ScanRow {
-  app_id: string;
-  id: string;
-  installation_id: string;
-  session_id: string;
-  env: 'test' | 'live';
-  host_user_ref: string;
-  status: 'started' | 'completed' | 'failed' | 'abandoned';
-  model_version: string;
-  occurred_at: number | null;
-  started_at: number | null;
-  recorded_at: number;
-  billable: number;
-  reports: number;
-}
+const installationRow = () =>
+  z.strictObject({
+    id: z.string(),
+    app_id: z.string(),
+    status: z.enum(['enrolled', 'blocked']),
+    bundle_id: z.string(),
+    team_id: z.string(),
+    app_version: z.string().nullable(),
+    enrolled_at: z.number().int(),
+    enrollments: z.number().int(),
+    blocked_at: z.number().int().nullable(),
+    last_seen_at: z.number().int(),
+  });
+export type InstallationRow = RowOf<typeof installationRow>;
 
-export type ScanListRow = ScanRow & { result_stored: number };
+const scanColumns = () => ({
+  app_id: z.string(),
+  id: z.string(),
+  installation_id: z.string(),
+  session_id: z.string(),
+  env: env(),
+  host_user_ref: z.string(),
+  status: z.enum(['started', 'completed', 'failed', 'abandoned']),
+  model_version: z.string(),
+  occurred_at: z.number().int().nullable(),
+  started_at: z.number().int().nullable(),
+  recorded_at: z.number().int(),
+  billable: z.number().int(),
+  reports: z.number().int(),
+});
+const scanRow = () => z.strictObject(scanColumns());
+export type ScanRow = RowOf<typeof scanRow>;
 
-export interface ResultRow {
-  app_id: string;
-  scan_id: string;
-  host_user_ref: string;
-  env: 'test' | 'live';
-  body: string;
-  stored_at: number;
-  uploads: number;
-}
+const scanListRow = () => z.strictObject({ ...scanColumns(), result_stored: z.number().int() });
+export type ScanListRow = RowOf<typeof scanListRow>;
 
-export interface IdempotencyRow {
-  app_id: string;
-  key: string;
-  request_hash: string;
-  status: number;
-  response: string;
-  created_at: number;
-}
+/** `body` stays the text as uploaded: the event splices it in as is (WH-3), and a re-upload compares it canonically (DEV-8). */
+const resultRow = () =>
+  z.strictObject({
+    app_id: z.string(),
+    scan_id: z.string(),
+    host_user_ref: z.string(),
+    env: env(),
+    body: z.string(),
+    stored_at: z.number().int(),
+    uploads: z.number().int(),
+  });
+export type ResultRow = RowOf<typeof resultRow>;
 
-export interface UsageSqlRow {
-  app_id: string;
-  month: string;
-  monthly_active_users: number;
-  billable_scans: number;
-  test_scans: number;
-  test_active_users: number;
-  completed_scans: number;
-  failed_scans: number;
-  abandoned_scans: number;
-}
+const idempotencyRow = () =>
+  z.strictObject({
+    app_id: z.string(),
+    key: z.string(),
+    request_hash: z.string(),
+    /** The answer a retry with the same key replays (DEV-5). */
+    status: VALUE_COLUMNS.idempotency_keys.status,
+    response: jsonCell(JSON_COLUMNS.idempotency_keys.response),
+    created_at: z.number().int(),
+  });
+export type IdempotencyRow = RowOf<typeof idempotencyRow>;
 
 /** Installations, challenges, scans, stored results, idempotency keys. */
 export function deviceStatements(db: Db) {
   const insertChallenge = db.prepare<ChallengeRow>(
     'INSERT INTO challenges (hash, app_id, expires_at, used_at) VALUES (@hash, @app_id, @expires_at, @used_at)',
   );
-  const challenge = db.prepare<[string], ChallengeRow>('SELECT * FROM challenges WHERE hash = ?');
+  const challenge = rowsOf(db, challengeRow).prepare<[string]>('SELECT * FROM challenges WHERE hash = ?');
   const useChallenge = db.prepare<{ hash: string; now: number }>(
     'UPDATE challenges SET used_at = @now WHERE hash = @hash AND used_at IS NULL AND expires_at > @now',
   );
   const purgeChallenges = db.prepare<[number]>('DELETE FROM challenges WHERE expires_at <= ?');
 
-  const installation = db.prepare<[string], InstallationRow>('SELECT * FROM installations WHERE id = ?');
-  const installationsForApp = db.prepare<[string], InstallationRow>(
-    'SELECT * FROM installations WHERE app_id = ? ORDER BY enrolled_at, id',
-  );
+  const installations = rowsOf(db, installationRow);
+  const installation = installations.prepare<[string]>('SELECT * FROM installations WHERE id = ?');
+  const installationsForApp = installations.prepare<[string]>('SELECT * FROM installations WHERE app_id = ? ORDER BY enrolled_at, id');
   const insertInstallation = db.prepare<InstallationRow>(`
     INSERT INTO installations (id, app_id, status, bundle_id, team_id, app_version, enrolled_at, enrollments, blocked_at, last_seen_at)
     VALUES (@id, @app_id, @status, @bundle_id, @team_id, @app_version, @enrolled_at, @enrollments, @blocked_at, @last_seen_at)`);
@@ -98,7 +98,7 @@ export function deviceStatements(db: Db) {
     UPDATE installations SET status = CASE WHEN @blocked = 1 THEN 'blocked' ELSE 'enrolled' END,
       blocked_at = CASE WHEN @blocked = 1 THEN @now END WHERE id = @id`);
 
-  const scan = db.prepare<[string, string], ScanRow>('SELECT * FROM scans WHERE app_id = ? AND id = ?');
+  const scan = rowsOf(db, scanRow).prepare<[string, string]>('SELECT * FROM scans WHERE app_id = ? AND id = ?');
   const insertScan = db.prepare<ScanRow>(`
     INSERT INTO scans (app_id, id, installation_id, session_id, env, host_user_ref, status, model_version, occurred_at,
       started_at, recorded_at, billable, reports)
@@ -114,21 +114,26 @@ export function deviceStatements(db: Db) {
     SELECT s.*, (r.scan_id IS NOT NULL) AS result_stored FROM scans s
     LEFT JOIN results r ON r.app_id = s.app_id AND r.scan_id = s.id
     WHERE ${where} ORDER BY s.recorded_at DESC, s.rowid DESC LIMIT @limit`;
-  const listScans = db.prepare<{ app_id: string; limit: number }, ScanListRow>(listScansSql('s.app_id = @app_id'));
-  const listMemberScans = db.prepare<{ app_id: string; host_user_ref: string; limit: number }, ScanListRow>(
+  const scanList = rowsOf(db, scanListRow);
+  const listScans = scanList.prepare<{ app_id: string; limit: number }>(listScansSql('s.app_id = @app_id'));
+  const listMemberScans = scanList.prepare<{ app_id: string; host_user_ref: string; limit: number }>(
     listScansSql('s.app_id = @app_id AND s.host_user_ref = @host_user_ref'),
   );
-  const resultStored = db.prepare<[string, string], { n: number }>('SELECT count(*) AS n FROM results WHERE app_id = ? AND scan_id = ?');
+  const resultStored = rowsOf(db, () => z.number().int()).pluck<[string, string]>(
+    'SELECT count(*) FROM results WHERE app_id = ? AND scan_id = ?',
+  );
 
-  const result = db.prepare<[string, string], ResultRow>('SELECT * FROM results WHERE app_id = ? AND scan_id = ?');
+  const result = rowsOf(db, resultRow).prepare<[string, string]>('SELECT * FROM results WHERE app_id = ? AND scan_id = ?');
   const insertResult = db.prepare<ResultRow>(`
     INSERT INTO results (app_id, scan_id, host_user_ref, env, body, stored_at, uploads)
     VALUES (@app_id, @scan_id, @host_user_ref, @env, @body, @stored_at, @uploads)`);
   const countUpload = db.prepare<[string, string]>('UPDATE results SET uploads = uploads + 1 WHERE app_id = ? AND scan_id = ?');
   const deleteResults = db.prepare<[string, string]>('DELETE FROM results WHERE app_id = ? AND host_user_ref = ?');
 
-  const idempotency = db.prepare<[string, string], IdempotencyRow>('SELECT * FROM idempotency_keys WHERE app_id = ? AND key = ?');
-  const saveIdempotency = db.prepare<IdempotencyRow>(`
+  const liveIdempotency = rowsOf(db, idempotencyRow).prepare<[string, string, number]>(
+    'SELECT * FROM idempotency_keys WHERE app_id = ? AND key = ? AND created_at > ?',
+  );
+  const saveIdempotency = db.prepare<CellsOf<typeof idempotencyRow>>(`
     INSERT INTO idempotency_keys (app_id, key, request_hash, status, response, created_at)
     VALUES (@app_id, @key, @request_hash, @status, @response, @created_at)
     ON CONFLICT(app_id, key) DO UPDATE SET request_hash = excluded.request_hash, status = excluded.status,
@@ -171,15 +176,25 @@ export function deviceStatements(db: Db) {
       hostUserRef === null
         ? listScans.all({ app_id: appId, limit })
         : listMemberScans.all({ app_id: appId, host_user_ref: hostUserRef, limit }),
-    resultStored: (appId: string, scanId: string) => (resultStored.get(appId, scanId)?.n ?? 0) > 0,
+    resultStored: (appId: string, scanId: string) => (resultStored.get(appId, scanId) ?? 0) > 0,
 
     result: (appId: string, scanId: string) => result.get(appId, scanId),
     insertResult: (row: ResultRow) => void insertResult.run(row),
     countUpload: (appId: string, scanId: string) => void countUpload.run(appId, scanId),
     deleteResults: (appId: string, hostUserRef: string) => deleteResults.run(appId, hostUserRef).changes,
 
-    idempotency: (appId: string, key: string) => idempotency.get(appId, key),
-    saveIdempotency: (row: IdempotencyRow) => void saveIdempotency.run(row),
+    /** The key's answer if it was created after `createdAfter` (an older one has expired and is not parsed). */
+    liveIdempotency(appId: string, key: string, createdAfter: number): IdempotencyRow | undefined {
+      const row = liveIdempotency.get(appId, key, createdAfter);
+      return (
+        row && {
+          ...row,
+          status: readValueCell(VALUE_COLUMNS.idempotency_keys.status, row.status),
+          response: readJsonCell(JSON_COLUMNS.idempotency_keys.response, row.response),
+        }
+      );
+    },
+    saveIdempotency: (row: IdempotencyRow) => void saveIdempotency.run({ ...row, response: JSON.stringify(row.response) }),
     /** Deletes at most `limit` keys created at or before `before`; returns how many went. */
     purgeIdempotency: (before: number, limit: number) => purgeIdempotency.run(before, limit).changes,
 

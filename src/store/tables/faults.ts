@@ -1,35 +1,20 @@
-import type { FaultMethod } from '../../contract/faults.js';
+import { z } from 'zod';
+import { faultFields } from '../../contract/faults.js';
 import type { Db } from '../db.js';
+import { rowsOf, type RowOf } from '../row-statements.js';
 
 /** One API fault (`scanctl faults add`): a route answered with a chosen status and code. */
-export interface FaultRow {
-  id: string;
-  /** An HTTP method, or * for any. */
-  method: FaultMethod;
-  /** A path such as /v1/sessions; `:name` matches one segment, a trailing `*` any rest. */
-  path: string;
-  status: number;
-  code: string;
-  message: string | null;
-  /** For the next N calls: the N asked for, and how many are left (null: no count). */
-  count: number | null;
-  remaining: number | null;
-  /** With a probability instead (null: every matching call until the count runs out or it is cleared). */
-  probability: number | null;
-  seed: number;
-  /** Matching calls seen so far: the index of the next probability draw. */
-  matched: number;
-  injected: number;
-  created_at: number;
-}
+const faultRow = () => z.strictObject({ id: z.string(), ...faultFields(), created_at: z.number().int() });
+export type FaultRow = RowOf<typeof faultRow>;
 
 /** API faults (`scanctl faults`). */
 export function faultStatements(db: Db) {
   const insertFault = db.prepare<FaultRow>(`
     INSERT INTO faults (id, method, path, status, code, message, count, remaining, probability, seed, matched, injected, created_at)
     VALUES (@id, @method, @path, @status, @code, @message, @count, @remaining, @probability, @seed, @matched, @injected, @created_at)`);
-  const allFaults = db.prepare<[], FaultRow>('SELECT * FROM faults ORDER BY created_at, id');
-  const getFault = db.prepare<[string], FaultRow>('SELECT * FROM faults WHERE id = ?');
+  const faults = rowsOf(db, faultRow);
+  const allFaults = faults.prepare('SELECT * FROM faults ORDER BY created_at, id');
+  const getFault = faults.prepare<[string]>('SELECT * FROM faults WHERE id = ?');
   const deleteFault = db.prepare<[string]>('DELETE FROM faults WHERE id = ?');
   const deleteAllFaults = db.prepare('DELETE FROM faults');
   const recordMatch = db.prepare<{ id: string; injected: number }>(`

@@ -1,17 +1,16 @@
+import { z } from 'zod';
 import type { Db } from '../db.js';
+import { rowsOf, type RowOf } from '../row-statements.js';
 
-export interface PortalSessionRow {
-  hash: string;
-  account_id: string;
-  created_at: number;
-  expires_at: number;
-}
+const portalSessionRow = () =>
+  z.strictObject({ hash: z.string(), account_id: z.string(), created_at: z.number().int(), expires_at: z.number().int() });
+export type PortalSessionRow = RowOf<typeof portalSessionRow>;
 
 export function portalSessionStatements(db: Db) {
   const insert = db.prepare<PortalSessionRow>(
     'INSERT INTO portal_sessions (hash, account_id, created_at, expires_at) VALUES (@hash, @account_id, @created_at, @expires_at)',
   );
-  const byHash = db.prepare<[string], PortalSessionRow>('SELECT * FROM portal_sessions WHERE hash = ?');
+  const byHash = rowsOf(db, portalSessionRow).prepare<[string]>('SELECT * FROM portal_sessions WHERE hash = ?');
   const remove = db.prepare<[string]>('DELETE FROM portal_sessions WHERE hash = ?');
   const extend = db.prepare<{ hash: string; expires_at: number }>('UPDATE portal_sessions SET expires_at = @expires_at WHERE hash = @hash');
   return {

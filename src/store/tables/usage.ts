@@ -1,6 +1,12 @@
+import { z } from 'zod';
+import { usageCounters } from '../../contract/device.js';
 import type { Db } from '../db.js';
 import { billingMonthSql } from '../billing-month.js';
-import type { ScanRow, UsageSqlRow } from './device.js';
+import { rowsOf } from '../row-statements.js';
+import type { ScanRow } from './device.js';
+
+/** One app's counters of one UTC month. */
+const usageRow = () => z.strictObject({ app_id: z.string(), month: z.string(), ...usageCounters() });
 
 type Outcome = Pick<ScanRow, 'app_id' | 'env' | 'host_user_ref' | 'status' | 'occurred_at' | 'billable'>;
 
@@ -11,9 +17,11 @@ type Outcome = Pick<ScanRow, 'app_id' | 'env' | 'host_user_ref' | 'status' | 'oc
  */
 export function usageStatements(db: Db) {
   const month = billingMonthSql('@occurred_at');
-  const member = db.prepare<{ app_id: string; occurred_at: number; host_user_ref: string }, { billable: number; test_completed: number }>(
-    `SELECT billable, test_completed FROM usage_members WHERE app_id = @app_id AND month = ${month} AND host_user_ref = @host_user_ref`,
-  );
+  const member = rowsOf(db, () => z.strictObject({ billable: z.number().int(), test_completed: z.number().int() })).prepare<{
+    app_id: string;
+    occurred_at: number;
+    host_user_ref: string;
+  }>(`SELECT billable, test_completed FROM usage_members WHERE app_id = @app_id AND month = ${month} AND host_user_ref = @host_user_ref`);
   const markMember = db.prepare<{ app_id: string; occurred_at: number; host_user_ref: string; billable: number; test_completed: number }>(`
     INSERT INTO usage_members (app_id, month, host_user_ref, billable, test_completed)
     VALUES (@app_id, ${month}, @host_user_ref, @billable, @test_completed)
@@ -27,7 +35,7 @@ export function usageStatements(db: Db) {
       billable_scans = billable_scans + excluded.billable_scans, test_scans = test_scans + excluded.test_scans,
       test_active_users = test_active_users + excluded.test_active_users, completed_scans = completed_scans + excluded.completed_scans,
       failed_scans = failed_scans + excluded.failed_scans, abandoned_scans = abandoned_scans + excluded.abandoned_scans`);
-  const rows = db.prepare<{ app_id: string | null; month: string | null }, UsageSqlRow>(`
+  const rows = rowsOf(db, usageRow).prepare<{ app_id: string | null; month: string | null }>(`
     SELECT app_id, month, monthly_active_users, billable_scans, test_scans, test_active_users, completed_scans, failed_scans, abandoned_scans
     FROM usage_months WHERE (@app_id IS NULL OR app_id = @app_id) AND (@month IS NULL OR month = @month)
     ORDER BY month, app_id`);

@@ -53,7 +53,7 @@ function writeAttempt(store: Store, item: FinishedAttempt, now: number, counted:
       latency_ms: sent.latencyMs,
       error: sendError,
       response_excerpt: sent.excerpt,
-      request_headers: JSON.stringify(headers),
+      request_headers: headers,
       duplicate_send: duplicateSend ? 1 : 0,
     });
   send(outcome, error, false);

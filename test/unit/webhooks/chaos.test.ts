@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { ChaosHold } from '../../../src/contract/chaos.js';
 import { CHOICES } from '../../../src/contract/choices.js';
 import type { ChaosRow } from '../../../src/store/tables/chaos.js';
 import { chaosOrder, chaosVerdict, NO_CHAOS, orderFor, verdictFor } from '../../../src/webhooks/chaos.js';
@@ -72,6 +73,13 @@ describe('delivery chaos verdicts', () => {
     const delays = ids.map((id) => verdictFor(random, id, 1).delayMs);
     expect(delays.filter((d) => d === 0).length).toBeGreaterThan(120);
     expect(delays.every((d) => d === 0 || (d >= 1000 && d <= CHOICES.chaosMaxRandomDelayMs))).toBe(true);
+  });
+
+  it('the longest delay with reorder jitter is a verdict its hold keeps (a held attempt reads its hold back)', () => {
+    const s = setting({ delay_ms: 7 * 24 * 3_600_000, delay_probability: 1, reorder: 1 });
+    const verdicts = ids.map((id) => verdictFor(s, id, 1));
+    expect(Math.max(...verdicts.map((v) => v.delayMs))).toBeGreaterThan(7 * 24 * 3_600_000);
+    expect(verdicts.filter((verdict) => !ChaosHold.safeParse({ attempt: 1, verdict }).success)).toEqual([]);
   });
 
   it('reorder: a seeded order independent of the order the batch came in, and first-attempt jitter', () => {

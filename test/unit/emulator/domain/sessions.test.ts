@@ -59,7 +59,7 @@ describe('POST /v1/sessions', () => {
     const scopesOf = async (json: unknown) => {
       const res = await mint(emu, json);
       expect(res.status).toBe(201);
-      return JSON.parse(emu.store.sessions.byTokenHash(sha256Hex(res.body.session_token))!.scopes);
+      return emu.store.sessions.byTokenHash(sha256Hex(res.body.session_token))!.scopes;
     };
     expect(await scopesOf({ host_user_ref: 'm' })).toEqual(['scan.create']);
     expect(await scopesOf({ host_user_ref: 'm', scopes: ['scan.create'] })).toEqual(['scan.create']);

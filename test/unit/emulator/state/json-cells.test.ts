@@ -1,11 +1,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { JSON_COLUMNS } from '../../../../src/contract/state-columns.js';
+import { JSON_COLUMNS } from '../../../../src/store/json-columns.js';
 import { DEMO, expectErrorBody, testEmulator, type TestEmulator } from '../../../helpers/emulator.js';
 import { enroll, event, mint, MODEL, RESULT, setResultsDelivery, upload } from '../../../helpers/device.js';
 
 /**
- * The JSON columns a state file fills (contract/state-columns.ts): each cell is checked against its
+ * The JSON columns a state file fills (store/json-columns.ts): each cell is checked against its
  * column's schema at import, so a state the emulator accepted never makes a route answer 5xx later.
  */
 

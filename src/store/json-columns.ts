@@ -1,14 +1,15 @@
 import { z } from 'zod';
-import { ChaosHold } from './chaos.js';
-import { ScanEventResponse, ScanResult } from './device.js';
-import { parseJson, validated } from './parse-json.js';
-import { SCOPES } from './sessions.js';
-import { WebhookEvent, WebhookEventType } from './webhooks.js';
+import { ChaosHold } from '../contract/chaos.js';
+import { ScanEventResponse, ScanResult } from '../contract/device.js';
+import { parseJson, validated } from '../contract/parse-json.js';
+import { SCOPES } from '../contract/sessions.js';
+import { WebhookEvent, WebhookEventType } from '../contract/webhooks.js';
 
 /**
  * The database columns that hold JSON text, each with its one schema. A state file fills them from
- * the user's file, so `state import` checks every cell against it, and the emulator reads them
- * through the same schema (readJsonCell): what was accepted at import is what a read expects.
+ * the user's file, so `state import` checks every cell against it, and the table modules of
+ * ./tables/ read them through the same schema (readJsonCell), once, handing out the parsed value:
+ * what was accepted at import is what a read expects.
  * A NULL cell is never parsed (the column says whether it may be NULL).
  */
 export const JSON_COLUMNS = {
@@ -67,4 +68,12 @@ export function readValueCell<S extends z.ZodType>(schema: S, value: unknown): z
   const checked = validated(schema, value);
   if (!checked.ok) throw new Error(`a column holds a value its schema refuses (${checked.message})`);
   return checked.value;
+}
+
+/**
+ * A JSON column in a row schema (../row-statements.ts): text that its column's schema accepts,
+ * read as the value the table module hands out.
+ */
+export function jsonCell<S extends z.ZodType>(schema: S) {
+  return z.string().transform((text): z.output<S> => readJsonCell(schema, text));
 }
