@@ -74,9 +74,12 @@ module.exports = {
     {
       name: 'parts-take-what-they-use',
       comment:
-        "the emulator's domain functions and HTTP parts are typed by what they use (emulator/domain/state-context.ts: the store, clock, ids and box; config.ts, http/app-env.ts; a named part more where needed), never by the whole EmulatorContext of context.ts, whose types loop back through domain/ and http/; implement.ts alone hands the context to the handlers; the console is typed by console/context.ts",
+        "the emulator's domain functions and HTTP parts are typed by what they use (emulator/domain/state-context.ts: the store, clock, ids and box; config.ts, http/app-env.ts; a named part more where needed), never by the whole EmulatorContext of context.ts, whose types loop back through domain/ and http/; implement.ts alone hands the context to the handlers; the console is typed by console/context.ts, a change of the whole state by state/state-change-context.ts",
       severity: 'error',
-      from: { path: ['^src/emulator/(domain|http)/', '^src/console/'], pathNot: '^src/emulator/http/implement[.]ts$' },
+      from: {
+        path: ['^src/emulator/(domain|http|state)/', '^src/emulator/seed[.]ts$', '^src/console/'],
+        pathNot: '^src/emulator/http/implement[.]ts$',
+      },
       to: { path: '^src/emulator/context[.]ts$' },
     },
     {

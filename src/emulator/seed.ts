@@ -2,14 +2,15 @@ import { resolve } from 'node:path';
 import { ApiError } from '../contract/errors.js';
 import { META } from '../store/meta-keys.js';
 import { packagePath } from '../util/package-root.js';
-import type { EmulatorContext } from './context.js';
+import type { EmulatorConfig } from './config.js';
+import type { StateContext } from './domain/state-context.js';
 import { applyFixtures } from './domain/apply-fixtures.js';
 import { FixtureError, readFixtures, type Fixtures } from './fixture-file.js';
 
 /** The fixtures shipped with scanctl: what a fresh database is seeded with. */
 export const BUNDLED_FIXTURES_FILE = packagePath('fixtures', 'default.json');
 
-type SeedContext = Pick<EmulatorContext, 'store' | 'ids' | 'box' | 'clock' | 'config'>;
+type SeedContext = StateContext & { config: EmulatorConfig };
 
 /**
  * The one way fixtures get into a database (serve at start, state reset): upserted in one

@@ -4,7 +4,7 @@ import { ApiError } from '../../contract/errors.js';
 import { toIso } from '../../contract/time.js';
 import { schemaVersion } from '../../store/db.js';
 import { recordClock } from '../clock-and-ids.js';
-import type { EmulatorContext } from '../context.js';
+import type { StateChangeContext } from './state-change-context.js';
 import {
   attachCheckpoints,
   copyBack,
@@ -39,7 +39,7 @@ function checkpointView(row: CheckpointRow): Checkpoint {
  * finishes first), so the copy and its clock offset agree. A name already in use moves to the new
  * checkpoint and the old one is deleted (CHOICE-46).
  */
-export function createCheckpoint(ctx: EmulatorContext, name: string | undefined): Promise<CheckpointCreated> {
+export function createCheckpoint(ctx: StateChangeContext, name: string | undefined): Promise<CheckpointCreated> {
   return ctx.scheduler.exclusive(() => {
     const db = ctx.store.db;
     attachCheckpoints(db);
@@ -68,12 +68,12 @@ export function createCheckpoint(ctx: EmulatorContext, name: string | undefined)
   });
 }
 
-export function listCheckpointViews(ctx: EmulatorContext): Checkpoint[] {
+export function listCheckpointViews(ctx: StateChangeContext): Checkpoint[] {
   attachCheckpoints(ctx.store.db);
   return listCheckpoints(ctx.store.db).map(checkpointView);
 }
 
-function requireCheckpoint(ctx: EmulatorContext, idOrName: string): CheckpointRow {
+function requireCheckpoint(ctx: StateChangeContext, idOrName: string): CheckpointRow {
   attachCheckpoints(ctx.store.db);
   const row = findCheckpoint(ctx.store.db, idOrName);
   if (!row) throw new ApiError('resource_missing', `No checkpoint ${idOrName.slice(0, 100)}.`, 'checkpoint');
@@ -87,7 +87,7 @@ function requireCheckpoint(ctx: EmulatorContext, idOrName: string): CheckpointRo
  * meanwhile is neither recorded nor retried: it belonged to the state that is gone), and it looks
  * for due work afresh. Open streams stay open; a `webhook listen` stays attached (CHOICE-30).
  */
-export function restoreCheckpoint(ctx: EmulatorContext, idOrName: string): Promise<CheckpointRestore> {
+export function restoreCheckpoint(ctx: StateChangeContext, idOrName: string): Promise<CheckpointRestore> {
   return ctx.scheduler.exclusive(() => {
     const row = requireCheckpoint(ctx, idOrName);
     const db = ctx.store.db;
@@ -137,7 +137,7 @@ export function restoreCheckpoint(ctx: EmulatorContext, idOrName: string): Promi
   });
 }
 
-export function deleteCheckpoint(ctx: EmulatorContext, idOrName: string): CheckpointDelete {
+export function deleteCheckpoint(ctx: StateChangeContext, idOrName: string): CheckpointDelete {
   const row = requireCheckpoint(ctx, idOrName);
   dropCheckpoint(ctx.store.db, row.id);
   return { object: 'checkpoint_delete', id: row.id, name: row.name };

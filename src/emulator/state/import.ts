@@ -5,7 +5,7 @@ import { cellProblem } from '../../store/json-columns.js';
 import { schemaVersion } from '../../store/db.js';
 import { anyTableRow, rowsOf } from '../../store/row-statements.js';
 import { rebuildDerivedTables } from '../../store/derived.js';
-import type { EmulatorContext } from '../context.js';
+import type { StateChangeContext } from './state-change-context.js';
 import { followStoredFixtures } from '../seed.js';
 import { recordClock, restartSeededIds } from '../clock-and-ids.js';
 import { announceEnded, holdListeners, reattachListeners } from './listeners.js';
@@ -19,7 +19,7 @@ import { errorMessage } from '../../util/caught.js';
  * Sealed secrets: a plain value in the file is sealed with this emulator's key; a null keeps the
  * secret this database already holds for the same row when its hint matches, else stays null.
  */
-export function importState(ctx: EmulatorContext, file: StateFile): StateImport {
+export function importState(ctx: StateChangeContext, file: StateFile): StateImport {
   const db = ctx.store.db;
   const current = schemaVersion(db);
   if (file.schema_version > current) {
@@ -142,7 +142,7 @@ function fromCell(value: StateCell): unknown {
 }
 
 /** Sealed secrets already in this database, by row and hint, so that an export without secrets re-imports without losing them. */
-function keptSecrets(ctx: EmulatorContext, tables: TableInfo[]): Map<string, string> {
+function keptSecrets(ctx: StateChangeContext, tables: TableInfo[]): Map<string, string> {
   const kept = new Map<string, string>();
   for (const table of tables) {
     for (const column of table.sealed) {
@@ -167,7 +167,7 @@ function keyOf(table: TableInfo, row: Record<string, unknown>, column: string, h
 }
 
 /** After the database changed under it: the emulator's in-memory view follows the new state. */
-export function afterStateChange(ctx: EmulatorContext): void {
+export function afterStateChange(ctx: StateChangeContext): void {
   // What the new state holds in flight is sent by no one: it is due now.
   ctx.store.webhooks.forgetClaims(ctx.clock.now());
   followStoredFixtures(ctx);

@@ -1,6 +1,6 @@
 import type { StateReset } from '../../contract/state.js';
 import { recordClock } from '../clock-and-ids.js';
-import type { EmulatorContext } from '../context.js';
+import type { StateChangeContext } from './state-change-context.js';
 import { rebuildDerivedTables } from '../../store/derived.js';
 import { seedFixtures, storedFixtures } from '../seed.js';
 import { afterStateChange } from './import.js';
@@ -13,7 +13,7 @@ import { listTables, quote } from './tables.js';
  * time: it only moves forward (a state import is the one thing that restores an earlier offset).
  * A running `webhook listen` stays attached (CHOICE-30).
  */
-export function resetState(ctx: EmulatorContext): StateReset {
+export function resetState(ctx: StateChangeContext): StateReset {
   const { file, fixtures } = storedFixtures(ctx);
   const db = ctx.store.db;
   const held = holdListeners(ctx);
