@@ -62,7 +62,7 @@ export class WebhookSender {
     const headers = requestHeaders(target, request);
     if (headers === null) return Promise.resolve(early('a header value with a line break cannot be sent'));
     const attempt = new Attempt(request.timeoutMs, request.signal ? this.sendsUnder(request.signal) : null);
-    void post(this.pools.poolFor(target.origin, request.timeoutMs), target, headers, request, attempt);
+    void attempt.post(() => this.pools.poolFor(target.origin, request.timeoutMs), target, headers, request.body);
     return attempt.outcome;
   };
 
@@ -118,6 +118,7 @@ const LINE_BREAK = /[\r\n]/;
 class Attempt {
   private readonly started = performance.now();
   private readonly deadline: NodeJS.Timeout;
+  /** Aborts undici's request: it closes the connection, or, still waiting for one, is dropped when it gets one. */
   private readonly abort = new AbortController();
   /** The deadline's reason for the abort, made when it comes: a request on a connection fails with it at once. */
   private expiry: Error | null = null;
@@ -125,7 +126,7 @@ class Attempt {
   private resolve!: (outcome: SendOutcome) => void;
   readonly outcome = new Promise<SendOutcome>((resolve) => (this.resolve = resolve));
   /** The answer's head has come: a timeout now is in its body. */
-  answered = false;
+  private answered = false;
 
   constructor(
     private readonly timeoutMs: number,
@@ -136,9 +137,44 @@ class Attempt {
     under?.add(this);
   }
 
-  /** Aborts undici's request: it closes the connection, or, still waiting for one, is dropped when it gets one. */
-  get signal(): AbortSignal {
-    return this.abort.signal;
+  /**
+   * Sends the request on the pool `poolOf` gives (loading undici on the first send, which can fail
+   * like any send) and reads at most MAX_BODY_READ_BYTES of the answer (CHOICE-24): past that the
+   * body is destroyed, which closes the connection rather than reading it to the end. Never throws.
+   */
+  async post(poolOf: () => Pool, target: Target, headers: Record<string, string>, body: Buffer): Promise<void> {
+    let answer: Dispatcher.ResponseData;
+    try {
+      answer = await poolOf().request({
+        path: target.path,
+        method: 'POST',
+        headers,
+        body,
+        signal: this.abort.signal,
+        headersTimeout: this.timeoutMs,
+        bodyTimeout: this.timeoutMs,
+        // No upgrade was asked for: a 101 is not an answer this client can read (other 1xx are interim).
+        onInfo: ({ statusCode }) => statusCode === 101 && this.giveUp(NO_UPGRADE),
+      });
+    } catch (error) {
+      return this.failed(error);
+    }
+    this.answered = true;
+    this.read(answer);
+  }
+
+  /** The answer's body, through listeners: the async iterator over undici's body cost a quarter of a send (bench/ab.js sender). */
+  private read({ body, statusCode }: Dispatcher.ResponseData): void {
+    const excerpt = new Excerpt();
+    const done = () => this.settle(statusCode, null, excerpt.text());
+    body.on('data', (chunk: Buffer) => {
+      if (excerpt.take(chunk)) return;
+      done();
+      body.destroy();
+    });
+    body.on('end', done);
+    // An answer cut short still counts as the answer it began as (its status and what came of its body).
+    body.on('error', done);
   }
 
   /** Ends the send with `error` and aborts the request. */
@@ -148,7 +184,7 @@ class Attempt {
   }
 
   /** The outcome, if none was given yet. */
-  settle(status: number | null, error: string | null, excerpt: string | null): void {
+  private settle(status: number | null, error: string | null, excerpt: string | null): void {
     if (this.settled) return;
     this.settled = true;
     clearTimeout(this.deadline);
@@ -157,7 +193,7 @@ class Attempt {
   }
 
   /** The outcome of an attempt whose request failed before the answer's head with `error`. */
-  failed(error: unknown): void {
+  private failed(error: unknown): void {
     if (error !== null && error === this.expiry) this.settle(null, timedOut(this.timeoutMs, 'answer'), null);
     else this.settle(null, describeSendError(error, undici().errors), null);
   }
@@ -174,42 +210,6 @@ class Attempt {
     this.abort.abort(this.expiry);
     setImmediate(() => this.settle(null, timedOut(this.timeoutMs, 'connect'), null));
   }
-}
-
-/**
- * Sends the request and reads at most MAX_BODY_READ_BYTES of the answer (CHOICE-24): past that the
- * body is destroyed, which closes the connection rather than reading it to the end. Settles `attempt`.
- */
-async function post(pool: Pool, target: Target, headers: Record<string, string>, request: SendRequest, attempt: Attempt): Promise<void> {
-  let answer: Dispatcher.ResponseData;
-  try {
-    answer = await pool.request({
-      path: target.path,
-      method: 'POST',
-      headers,
-      body: request.body,
-      signal: attempt.signal,
-      headersTimeout: request.timeoutMs,
-      bodyTimeout: request.timeoutMs,
-      // No upgrade was asked for: a 101 is not an answer this client can read (other 1xx are interim).
-      onInfo: ({ statusCode }) => statusCode === 101 && attempt.giveUp(NO_UPGRADE),
-    });
-  } catch (error) {
-    return attempt.failed(error);
-  }
-  attempt.answered = true;
-  // Listeners, not for-await: the async iterator over undici's body cost a quarter of a send (bench/ab.js sender).
-  const { body, statusCode } = answer;
-  const excerpt = new Excerpt();
-  const done = () => attempt.settle(statusCode, null, excerpt.text());
-  body.on('data', (chunk: Buffer) => {
-    if (excerpt.take(chunk)) return;
-    done();
-    body.destroy();
-  });
-  body.on('end', done);
-  // An answer cut short still counts as the answer it began as (its status and what came of its body).
-  body.on('error', done);
 }
 
 /** The start of an answer's body kept with the attempt, and how much of it was read. */
