@@ -241,7 +241,6 @@ const Month = z.string().regex(/^\d{4}-(0[1-9]|1[0-2])$/, 'must be YYYY-MM');
 
 export const UsageQuery = z.strictObject({ app_id: z.string().min(1).optional(), month: Month.optional() }).meta({ id: 'UsageQuery' });
 
-/** One app's month, counted by the UTC month of occurred_at (BILL-4). */
 /** An app's counters of one month, as reported and as kept (store/tables/usage.ts). */
 export const usageCounters = () => ({
   /** The billed quantity: distinct host_user_ref with a live completed scan (BILL-1, BILL-4). */
@@ -256,6 +255,7 @@ export const usageCounters = () => ({
   abandoned_scans: z.number().int(),
 });
 
+/** One app's month, counted by the UTC month of occurred_at (BILL-4). */
 export const Usage = z.lazy(() =>
   z.object({ object: z.literal('usage'), app_id: z.string(), month: z.string(), ...usageCounters() }).meta({ id: 'Usage' }),
 );

@@ -15,6 +15,7 @@ import {
 } from '../device.js';
 import type { ErrorCode } from '../errors.js';
 import { byOperationId, defineOperation, type Operation } from '../operation.js';
+import { SCAN_EXAMPLE } from './define.js';
 
 /**
  * The SDK's routes (CHOICE-7 shapes): challenge, enrollment, models, model key, mesh fitting,
@@ -28,22 +29,6 @@ const device = <const O extends Omit<Operation, 'tag' | 'security'>>(op: O) =>
   defineOperation({ ...op, tag: 'device', security: 'sessionToken' as const, errors: [...TOKEN_ERRORS, ...(op.errors ?? [])] });
 
 const MODEL = '2026.10.1';
-export const SCAN_EXAMPLE = {
-  object: 'scan',
-  id: 'scn_4fQ2mZ8pL1xR7tYc',
-  app_id: 'app_demo',
-  installation_id: 'ins_Hk3nV9qW2sB6dJ0e',
-  host_user_ref: 'member_123',
-  env: 'live',
-  status: 'completed',
-  model_version: MODEL,
-  started_at: '2026-11-22T10:00:00.000Z',
-  occurred_at: '2026-11-22T10:01:30.000Z',
-  recorded_at: '2026-11-22T10:01:30.000Z',
-  billable: true,
-  reports: 2,
-  result_stored: false,
-} as const;
 
 export const deviceOperations = byOperationId(
   device({

@@ -1,8 +1,7 @@
 import { CONTROL_PREFIX } from '../control.js';
 import { Installation, InstallationList, ScanList, ScanListQuery, UsageList, UsageQuery } from '../device.js';
 import { byOperationId } from '../operation.js';
-import { controlOperation as control } from './define.js';
-import { SCAN_EXAMPLE } from './device.js';
+import { controlOperation as control, SCAN_EXAMPLE } from './define.js';
 import { SimulateScanRequest, SimulateScanResult } from '../simulate-run.js';
 
 /**
