@@ -9,7 +9,8 @@ import { WebhookEvent, WebhookEventType } from '../contract/webhooks.js';
  * The database columns that hold JSON text, each with its one schema. A state file fills them from
  * the user's file, so `state import` checks every cell against it, and the table modules of
  * ./tables/ read them through the same schema (readJsonCell), once, handing out the parsed value:
- * what was accepted at import is what a read expects.
+ * what was accepted at import is what a read expects. Two are handed out as text: an event's
+ * payload (sent byte for byte, '' once scrubbed) and a stored result (spliced into its event as uploaded).
  * A NULL cell is never parsed (the column says whether it may be NULL).
  */
 export const JSON_COLUMNS = {
@@ -62,6 +63,14 @@ export function readJsonCell<S extends z.ZodType>(schema: S, text: string): z.ou
   if (!parsed.ok) throw new Error(`a JSON column holds a value its schema refuses (${parsed.message})`);
   return parsed.value;
 }
+
+/** readJsonCell of a column that may be NULL: a NULL cell is null. */
+export function readNullableJsonCell<S extends z.ZodType>(schema: S, text: string | null): z.output<S> | null {
+  return text === null ? null : readJsonCell(schema, text);
+}
+
+/** The cell of a value for a JSON column that may be NULL. */
+export const nullableJsonText = (value: unknown): string | null => (value === null ? null : JSON.stringify(value));
 
 /** A plain cell of VALUE_COLUMNS read through its schema (checked at import, as readJsonCell's). */
 export function readValueCell<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { ChaosHold } from '../../contract/chaos.js';
 import { DeliveryStatus, WebhookEventType } from '../../contract/webhooks.js';
-import { JSON_COLUMNS, jsonCell, readJsonCell } from '../json-columns.js';
+import { JSON_COLUMNS, jsonCell, readNullableJsonCell } from '../json-columns.js';
 import type { CellsOf, RowOf } from '../row-statements.js';
 
 // The rows of the outbox's tables (events, deliveries, attempts, listeners) and what is written to
@@ -54,7 +54,7 @@ export type DeliveryRow = Omit<DeliveryWithEvent, 'event_type' | 'scan_id' | 'pa
 
 /** A delivery row read: its held chaos verdict parsed (a held delivery is rare, and parsed once when read). */
 export function withHold<C extends { chaos_hold: string | null }>(row: C): Omit<C, 'chaos_hold'> & { chaos_hold: ChaosHold | null } {
-  return { ...row, chaos_hold: row.chaos_hold === null ? null : readJsonCell(JSON_COLUMNS.deliveries.chaos_hold, row.chaos_hold) };
+  return { ...row, chaos_hold: readNullableJsonCell(JSON_COLUMNS.deliveries.chaos_hold, row.chaos_hold) };
 }
 
 export const attemptRow = () =>
@@ -98,7 +98,7 @@ export const listenerRow = () =>
 export type ListenerRow = RowOf<typeof listenerRow>;
 
 export function listenerOf(row: CellsOf<typeof listenerRow>): ListenerRow {
-  return { ...row, events: row.events === null ? null : readJsonCell(JSON_COLUMNS.webhook_listeners.events, row.events) };
+  return { ...row, events: readNullableJsonCell(JSON_COLUMNS.webhook_listeners.events, row.events) };
 }
 
 export interface DeliveryFilter {

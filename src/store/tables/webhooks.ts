@@ -1,7 +1,7 @@
 import type { Db } from '../db.js';
 import { z } from 'zod';
 import { attemptRow, eventRow, listenerOf, listenerRow, type AttemptRow, type EventRow, type ListenerRow } from './webhook-rows.js';
-import { JSON_COLUMNS, readJsonCell } from '../json-columns.js';
+import { JSON_COLUMNS, nullableJsonText, readNullableJsonCell } from '../json-columns.js';
 import { rowsOf, type CellsOf } from '../row-statements.js';
 import { deliveryStatements } from './deliveries.js';
 
@@ -56,16 +56,15 @@ export function webhookStatements(db: Db) {
     ...deliveryStatements(db),
 
     insertAttempt: (row: Omit<AttemptRow, 'id'>) =>
-      void insertAttempt.run({ ...row, request_headers: row.request_headers === null ? null : JSON.stringify(row.request_headers) }),
+      void insertAttempt.run({ ...row, request_headers: nullableJsonText(row.request_headers) }),
     attemptsOf: (deliveryId: string): AttemptRow[] =>
       attemptsOf.all(deliveryId).map((row) => ({
         ...row,
-        request_headers: row.request_headers === null ? null : readJsonCell(JSON_COLUMNS.attempts.request_headers, row.request_headers),
+        request_headers: readNullableJsonCell(JSON_COLUMNS.attempts.request_headers, row.request_headers),
       })),
     duplicateSendsOf: (deliveryId: string): number => duplicateSends.get(deliveryId) ?? 0,
 
-    insertListener: (row: ListenerRow) =>
-      void insertListener.run({ ...row, events: row.events === null ? null : JSON.stringify(row.events) }),
+    insertListener: (row: ListenerRow) => void insertListener.run({ ...row, events: nullableJsonText(row.events) }),
     deleteListener: (id: string) => deleteListener.run(id).changes > 0,
     clearListeners: () => void clearListeners.run(),
     listenerFor(appId: string): ListenerRow | undefined {
