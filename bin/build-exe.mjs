@@ -3,11 +3,12 @@
 //   node bin/build-exe.mjs --all    also every platform buildable here, each as a release archive
 //                                   beside it, and SHA256SUMS               (npm run build:exe:all)
 // Options: --node PATH (the Node 24 binary to carry, where the npm registry has none for this
-// platform: macOS, Windows), --cache code|snapshot|none (the start-up cache, for measuring: a
-// snapshot starts commands faster but breaks the live view, docs/performance.md),
+// platform: macOS, Windows), --cache code|none (V8's code cache of the bundle, or none, for
+// measuring; a startup snapshot was measured and dropped, docs/performance.md),
 // --target PLATFORM --out DIR (that platform's executable alone, as DIR/scanctl: the tests'),
-// --cpu-prof DIR (each run writes a CPU profile into DIR: `--node-options=--cpu-prof` would change
-// V8's flags, and V8 rejects the code cache then, so that a profile taken so is not of the executable).
+// --cpu-prof DIR, with --target and --out (each run writes a CPU profile into DIR: with
+// `--node-options=--cpu-prof` V8's flags differ from the build's, and V8 rejects the code cache,
+// so that a profile taken so is not of the executable as it runs).
 // Needs `npm run build` first (the Ink view's bundle, dist/bundle/tui*.mjs, is carried as it is).
 import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
@@ -81,13 +82,15 @@ const { values: options } = parseArgs({
     'cpu-prof': { type: 'string' },
   },
 });
-if (!['code', 'snapshot', 'none'].includes(options.cache)) fail(`--cache is code, snapshot or none, not ${options.cache}`);
+if (!['code', 'none'].includes(options.cache)) fail(`--cache is code or none, not ${options.cache}`);
 const host = `${platform()}-${arch()}`;
 if (!(host in PLATFORMS)) fail(`no single executable for ${host}: the platforms are ${Object.keys(PLATFORMS).join(', ')}`);
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 const { DEFAULT_NODE_FLAGS } = createRequire(import.meta.url)(join(root, 'dist', 'bundle', 'global-options.cjs'));
 if (options.target !== undefined && !(options.target in PLATFORMS)) fail(`--target is one of ${Object.keys(PLATFORMS).join(', ')}`);
 if ((options.target === undefined) !== (options.out === undefined)) fail('--target and --out go together');
+// A profiling executable is never the one dist/exe/ ships.
+if (options['cpu-prof'] !== undefined && options.out === undefined) fail('--cpu-prof needs --target and --out');
 const out = options.out ? resolve(options.out) : join(root, 'dist', 'exe');
 const work = join(out, '.build');
 if (!options.out) rmSync(out, { recursive: true, force: true });
@@ -122,7 +125,7 @@ async function bundleMain() {
   const file = join(work, 'main.cjs');
   await build({
     absWorkingDir: root,
-    entryPoints: [options.cache === 'snapshot' ? 'src/exe/snapshot.ts' : 'src/exe/entry.ts'],
+    entryPoints: ['src/exe/entry.ts'],
     outfile: file,
     bundle: true,
     platform: 'node',
@@ -169,7 +172,7 @@ async function buildExecutable(target, file) {
     writeFileSync(path, bytes);
     assets[name] = path;
   }
-  // A code cache or a snapshot is V8's, for the V8 that makes it: only a blob made by this machine's
+  // A code cache is V8's, for the V8 that makes it: only a blob made by this machine's
   // own Node can carry one. Another platform's executable starts without (docs/executable.md).
   const native = target === host;
   const config = {
@@ -177,7 +180,6 @@ async function buildExecutable(target, file) {
     output: join(dir, 'sea.blob'),
     disableExperimentalSEAWarning: true,
     useCodeCache: native && options.cache === 'code',
-    useSnapshot: native && options.cache === 'snapshot',
     execArgv: [...DEFAULT_NODE_FLAGS, ...(options['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${resolve(options['cpu-prof'])}`] : [])],
     // NODE_OPTIONS does not override execArgv; `--node-options` does: src/exe/main.ts hands the user's flags so.
     execArgvExtension: 'cli',

@@ -1,4 +1,4 @@
-// The executable's main script when it carries V8's code cache (bin/build-exe.mjs --cache code).
+// The executable's main script, bundled by bin/build-exe.mjs (with V8's code cache unless --cache none).
 import { runExecutable } from './main.js';
 
 runExecutable();

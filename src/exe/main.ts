@@ -8,7 +8,7 @@ const RESTARTED = 'SCANCTL_EXE_NODE_OPTIONS_APPLIED';
 /** V8's own sizing, where SCANCTL_NODE_FLAGS asks for other heap flags than the executable's. */
 const V8_DEFAULT_HEAP = ['--max-semi-space-size=0', '--max-old-space-size=0'] as const;
 
-/** Runs the executable's command line: once per process, from the entry (entry.ts, or snapshot.ts's deserialized main). */
+/** Runs the executable's command line: once per process, from its main script (entry.ts). */
 export function runExecutable(): void {
   const args = process.argv.slice(2);
   const restarted = process.env[RESTARTED] === '1';
