@@ -5,7 +5,7 @@ import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from '../contract/webhooks
 import { decimal, fail, wholeNumber, type Parser } from './parse-options.js';
 
 // The parsers of option values whose rules are the contract's: apart from parse-options.ts, so that
-// a command with plain options (`clock advance 1h`) loads neither zod nor the contract to parse them.
+// a command with plain options (`clock advance 1h`) loads none of the contract's schemas to parse them.
 
 /**
  * The parser of a flag that fills one field of a request body, derived from the field's schema in
