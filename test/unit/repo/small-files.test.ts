@@ -14,7 +14,6 @@ const MODULES_OF_THEIR_OWN: Record<string, string> = {
   'contract/list.ts': 'the list envelope of every listing, used by six contract modules',
   'contract/seeded.ts': 'the seed and probability of seeded draws, shared by faults and chaos',
   'contract/origin.ts': "which routes skip the Origin check: one rule for the server's host guard and the OpenAPI document",
-  'contract/operations/define.ts': 'controlOperation, used by every control-plane area of operations/',
   'store/billing-month.ts': "BILL-4's one SQL expression of the month, for the usage counters and their rebuild (source-habits.test.ts)",
   'util/listening-port.ts': "a bound server's port, for serve, exec and conform: three layers",
   'cli/commands/clock/render.ts': 'the clock line, printed by clock show, set and advance',
