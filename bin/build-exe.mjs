@@ -96,7 +96,7 @@ const work = join(out, '.build');
 if (!options.out) rmSync(out, { recursive: true, force: true });
 mkdirSync(work, { recursive: true });
 
-const main = await bundleMain();
+const { cli, loader } = await bundleMain();
 const hostNode = nodeBinary(host);
 const targets = options.target
   ? [options.target]
@@ -120,29 +120,37 @@ if (options.all) {
 }
 rmSync(work, { recursive: true, force: true });
 
-/** The CLI as one CommonJS file with every dependency inside (the executable's require loads built-ins only). */
+/**
+ * The CLI as one CommonJS file with every dependency inside (the executable's require loads
+ * built-ins only), carried as the asset cli.js; and the main script that runs it (src/exe/loader.ts).
+ */
 async function bundleMain() {
-  const file = join(work, 'main.cjs');
-  await build({
+  const common = {
     absWorkingDir: root,
-    entryPoints: ['src/exe/entry.ts'],
-    outfile: file,
     bundle: true,
     platform: 'node',
     target: 'node24',
     format: 'cjs',
-    jsx: 'automatic',
     legalComments: 'none',
     minifyWhitespace: true,
     minifySyntax: true,
     logLevel: 'error',
+  };
+  const cli = join(work, 'cli.js');
+  await build({
+    ...common,
+    entryPoints: ['src/exe/entry.ts'],
+    outfile: cli,
+    jsx: 'automatic',
     // react-devtools-core: ink imports it only with DEV=true, and it is not installed.
     external: ['react-devtools-core'],
     define: { 'import.meta.url': '__scanctlBundleUrl', __SCANCTL_EXECUTABLE__: 'true' },
     banner: { js: "const __scanctlBundleUrl = require('node:url').pathToFileURL(__filename).href;" },
     plugins: [zodEnglishOnly, noHttp2ForHonoServer, tuiFromRuntimeFolder, undiciBundled],
   });
-  return file;
+  const loader = join(work, 'loader.cjs');
+  await build({ ...common, entryPoints: ['src/exe/loader.ts'], outfile: loader, define: { __SCANCTL_EXECUTABLE__: 'true' } });
+  return { cli, loader };
 }
 
 /** The files the npm package reads from its folder, and the addon for `target`: unpacked at run time (src/util/executable.ts). */
@@ -163,23 +171,48 @@ function assetsFor(target) {
   return files;
 }
 
+/**
+ * One platform's executable. This platform's gets V8's code cache of a training run: the
+ * executable is built once without it, runs the common commands (src/exe/train.ts) and writes
+ * the cache of what they compiled, then is built again carrying it. A code cache is V8's, for the
+ * V8 and flags that made it: another platform's executable starts without (docs/executable.md).
+ */
 async function buildExecutable(target, file) {
   const dir = join(work, target);
   mkdirSync(join(dir, 'assets'), { recursive: true });
-  const assets = {};
+  const assets = { 'cli.js': cli };
   for (const [name, bytes] of assetsFor(target)) {
     const path = join(dir, 'assets', name.replaceAll('/', '__'));
     writeFileSync(path, bytes);
     assets[name] = path;
   }
-  // A code cache is V8's, for the V8 that makes it: only a blob made by this machine's
-  // own Node can carry one. Another platform's executable starts without (docs/executable.md).
-  const native = target === host;
+  await injectBlob(target, file, dir, assets);
+  if (target !== host || options.cache !== 'code') return;
+  const cache = join(dir, 'cli.cache');
+  train(file, cache);
+  await injectBlob(target, file, dir, { ...assets, 'cli.cache': cache });
+  execFileSync(file, ['--help'], { env: { ...process.env, SCANCTL_EXE_CACHE_CHECK: '1' }, stdio: ['ignore', 'ignore', 'inherit'] });
+}
+
+/** Runs the executable's training (src/exe/train.ts) with its runtime folder in the build's own folder. */
+function train(file, cache) {
+  const home = join(work, 'training-home');
+  execFileSync(file, [], {
+    env: { PATH: process.env.PATH, HOME: home, XDG_CACHE_HOME: join(home, '.cache'), TMPDIR: work, SCANCTL_EXE_TRAIN: cache },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  if (!existsSync(cache)) fail('the training run wrote no code cache');
+}
+
+/** The Node binary of `target` with the blob of `assets` and the loader injected, as `file`. */
+async function injectBlob(target, file, dir, assets) {
   const config = {
-    main,
+    main: loader,
     output: join(dir, 'sea.blob'),
     disableExperimentalSEAWarning: true,
-    useCodeCache: native && options.cache === 'code',
+    // The loader is small: compiled at each start, it costs nothing to measure, and Node warns at
+    // the start of a main script whose own cache V8 rejects (other heap flags in NODE_OPTIONS).
+    useCodeCache: false,
     execArgv: [...DEFAULT_NODE_FLAGS, ...(options['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${resolve(options['cpu-prof'])}`] : [])],
     // NODE_OPTIONS does not override execArgv; `--node-options` does: src/exe/main.ts hands the user's flags so.
     execArgvExtension: 'cli',
@@ -188,6 +221,7 @@ async function buildExecutable(target, file) {
   writeFileSync(join(dir, 'sea.json'), JSON.stringify(config));
   execFileSync(hostNode, ['--experimental-sea-config', join(dir, 'sea.json')], { stdio: ['ignore', 'ignore', 'inherit'] });
   mkdirSync(join(file, '..'), { recursive: true });
+  rmSync(file, { force: true });
   copyFileSync(nodeBinary(target), file);
   chmodSync(file, 0o755);
   const { strip } = PLATFORMS[target];

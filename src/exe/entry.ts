@@ -1,4 +1,7 @@
-// The executable's main script, bundled by bin/build-exe.mjs (with V8's code cache unless --cache none).
-import { runExecutable } from './main.js';
+// The CLI's bundle in the executable (bin/build-exe.mjs): what its main script (loader.ts) runs.
+export { main } from '../cli/main.js';
 
-runExecutable();
+/** The build's training run (train.ts), imported only by it: a command's start does not load it. */
+export async function train(): Promise<void> {
+  await (await import('./train.js')).train();
+}

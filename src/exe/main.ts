@@ -1,5 +1,6 @@
 // The single executable's command line (bin/build-exe.mjs, docs/executable.md): what bin/scanctl.js
-// does for the npm package, in the one Node start the executable has.
+// does for the npm package, in the one Node start the executable has. Part of its main script
+// (loader.ts): the user's Node flags and --version cost no load of the CLI's bundle.
 import { DEFAULT_NODE_FLAGS } from '../cli/global-options.js';
 import { packageVersion } from '../util/package-root.js';
 
@@ -8,20 +9,15 @@ const RESTARTED = 'SCANCTL_EXE_NODE_OPTIONS_APPLIED';
 /** V8's own sizing, where SCANCTL_NODE_FLAGS asks for other heap flags than the executable's. */
 const V8_DEFAULT_HEAP = ['--max-semi-space-size=0', '--max-old-space-size=0'] as const;
 
-/** Runs the executable's command line: once per process, from its main script (entry.ts). */
-export function runExecutable(): void {
+/** Runs the executable's command line: once per process, from its main script (loader.ts); `runCli` runs the CLI's bundle. */
+export function runExecutable(runCli: () => void): void {
   const args = process.argv.slice(2);
   const restarted = process.env[RESTARTED] === '1';
   delete process.env[RESTARTED];
   const nodeOptions = restarted ? '' : userNodeOptions();
   if (nodeOptions !== '') restartWith(nodeOptions, args);
   else if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) process.stdout.write(`${versionLine()}\n`);
-  else void runCli();
-}
-
-async function runCli(): Promise<void> {
-  const { main } = await import('../cli/main.js');
-  await main(process.argv);
+  else runCli();
 }
 
 /** `0.1.0 (single executable, Node v24.22.3, linux-x64)`: which build, and the Node it carries. */

@@ -69,6 +69,19 @@ describe('the single executable, on a PATH without node', () => {
     });
   });
 
+  it("carries a trained code cache that V8 takes (the build's training run)", async () => {
+    const checked = await run(['clock', '--help'], { SCANCTL_EXE_CACHE_CHECK: '1' });
+    expect(checked).toMatchObject({ code: 0, stderr: '' });
+    expect(checked.stdout).toContain('Usage: scanctl clock');
+    // Other heap sizes keep the cache (SCANCTL_NODE_FLAGS); V8 flags that change its code make V8
+    // refuse it: the check says so, and without the check the command runs as ever, compiling.
+    expect((await run(['clock', '--help'], { SCANCTL_NODE_FLAGS: '--max-semi-space-size=8', SCANCTL_EXE_CACHE_CHECK: '1' })).code).toBe(0);
+    const noOpt = { NODE_OPTIONS: '--no-opt' };
+    const refused = await run(['clock', '--help'], { ...noOpt, SCANCTL_EXE_CACHE_CHECK: '1' });
+    expect(refused).toEqual({ code: 70, stdout: '', stderr: 'scanctl: V8 rejected the code cache\n' });
+    expect(await run(['clock', '--help'], noOpt)).toEqual({ code: 0, stdout: checked.stdout, stderr: '' });
+  });
+
   describe('serve, mint, a retried signed webhook, a stop', () => {
     let receiver: Receiver;
     beforeAll(async () => {

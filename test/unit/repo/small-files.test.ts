@@ -17,7 +17,7 @@ const MODULES_OF_THEIR_OWN: Record<string, string> = {
   'store/billing-month.ts': "BILL-4's one SQL expression of the month, for the usage counters and their rebuild (source-habits.test.ts)",
   'util/listening-port.ts': "a bound server's port, for serve, exec and conform: three layers",
   'cli/commands/clock/render.ts': 'the clock line, printed by clock show, set and advance',
-  'exe/entry.ts': "the executable's entry script when it carries V8's code cache (bin/build-exe.mjs)",
+  'exe/entry.ts': "the CLI's bundle inside the executable: what its main script (loader.ts) runs and trains",
 };
 
 function lineCount(path: string): number {
