@@ -45,7 +45,10 @@ const PLATFORMS = {
 };
 const SENTINEL_FUSE = 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2';
 
-/** The Ink view (dist/bundle/tui*.mjs, an ES module with a top-level await) is imported from the runtime folder. */
+/**
+ * The Ink view (dist/bundle/tui*.mjs, an ES module with a top-level await) is imported from the
+ * runtime folder, by the import() of the executable's main script (src/exe/loader.ts).
+ */
 const tuiFromRuntimeFolder = {
   name: 'tui-from-runtime-folder',
   setup(b) {
@@ -53,7 +56,7 @@ const tuiFromRuntimeFolder = {
     b.onLoad({ filter: /^tui-loader$/, namespace: 'scanctl-exe' }, () => ({
       contents: `import { pathToFileURL } from 'node:url';
 import { runtimeFile } from ${JSON.stringify(join(root, 'src', 'util', 'executable.ts'))};
-export async function renderListen(...args) { return (await import(pathToFileURL(runtimeFile('tui.mjs')).href)).renderListen(...args); }\n`,
+export async function renderListen(...args) { return (await __scanctlImport(pathToFileURL(runtimeFile('tui.mjs')).href)).renderListen(...args); }\n`,
       resolveDir: root,
       loader: 'js',
     }));
@@ -97,6 +100,8 @@ if (!options.out) rmSync(out, { recursive: true, force: true });
 mkdirSync(work, { recursive: true });
 
 const { cli, loader } = await bundleMain();
+/** The profiles already in --cpu-prof's folder: the build's own runs of a profiling executable add some, removed. */
+const profilesBefore = new Set(options['cpu-prof'] && existsSync(options['cpu-prof']) ? readdirSync(options['cpu-prof']) : []);
 const hostNode = nodeBinary(host);
 const targets = options.target
   ? [options.target]
@@ -191,16 +196,32 @@ async function buildExecutable(target, file) {
   const cache = join(dir, 'cli.cache');
   train(file, cache);
   await injectBlob(target, file, dir, { ...assets, 'cli.cache': cache });
-  execFileSync(file, ['--help'], { env: { ...process.env, SCANCTL_EXE_CACHE_CHECK: '1' }, stdio: ['ignore', 'ignore', 'inherit'] });
+  execFileSync(file, ['--help'], {
+    env: buildRunEnv({ SCANCTL_EXE_CACHE_CHECK: '1' }),
+    stdio: ['ignore', 'ignore', 'inherit'],
+    timeout: 60_000,
+  });
+  // A profiling build (--cpu-prof) profiled its training and this check too: only the user's runs are kept.
+  const profiles = options['cpu-prof'] && resolve(options['cpu-prof']);
+  if (profiles && existsSync(profiles)) {
+    for (const name of readdirSync(profiles)) if (!profilesBefore.has(name)) rmSync(join(profiles, name), { force: true });
+  }
 }
 
-/** Runs the executable's training (src/exe/train.ts) with its runtime folder in the build's own folder. */
-function train(file, cache) {
+/**
+ * The environment of the build's own runs of the executable: the machine's (Windows needs its own),
+ * without the user's Node flags or scanctl's variables, which would change the flags V8 runs with
+ * or what serve does, with a home and a TMPDIR inside the build's folder.
+ */
+function buildRunEnv(extra) {
   const home = join(work, 'training-home');
-  execFileSync(file, [], {
-    env: { PATH: process.env.PATH, HOME: home, XDG_CACHE_HOME: join(home, '.cache'), TMPDIR: work, SCANCTL_EXE_TRAIN: cache },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
+  const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => name !== 'NODE_OPTIONS' && !name.startsWith('SCANCTL_')));
+  return { ...env, HOME: home, XDG_CACHE_HOME: join(home, '.cache'), TMPDIR: work, TEMP: work, TMP: work, ...extra };
+}
+
+/** Runs the executable's training (src/exe/train.ts): it writes the code cache to `cache`. */
+function train(file, cache) {
+  execFileSync(file, [], { env: buildRunEnv({ SCANCTL_EXE_TRAIN: cache }), stdio: ['ignore', 'ignore', 'inherit'], timeout: 180_000 });
   if (!existsSync(cache)) fail('the training run wrote no code cache');
 }
 
@@ -210,8 +231,8 @@ async function injectBlob(target, file, dir, assets) {
     main: loader,
     output: join(dir, 'sea.blob'),
     disableExperimentalSEAWarning: true,
-    // The loader is small: compiled at each start, it costs nothing to measure, and Node warns at
-    // the start of a main script whose own cache V8 rejects (other heap flags in NODE_OPTIONS).
+    // The loader is small: compiled at each start, it costs nothing to measure; with a cache of its
+    // own, Node printed "Code cache data rejected" at starts with NODE_OPTIONS (seen here).
     useCodeCache: false,
     execArgv: [...DEFAULT_NODE_FLAGS, ...(options['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${resolve(options['cpu-prof'])}`] : [])],
     // NODE_OPTIONS does not override execArgv; `--node-options` does: src/exe/main.ts hands the user's flags so.

@@ -4,7 +4,7 @@
 // only its top level (serve's first 201 about 20% sooner, docs/performance.md).
 import { writeFileSync } from 'node:fs';
 import { getAsset } from 'node:sea';
-import { Script, constants } from 'node:vm';
+import { Script } from 'node:vm';
 import { runExecutable } from './main.js';
 
 /** What the bundle (entry.ts) exports. */
@@ -13,14 +13,16 @@ interface Bundle {
   train(): Promise<void>;
 }
 
+/** A trained cache holds far more than the top level alone: less means the training compiled nothing. */
+const TRAINED_AT_LEAST = 2;
+
+const cache = trainedCache();
 const trainingOutput = process.env.SCANCTL_EXE_TRAIN;
-if (trainingOutput) {
-  // The build's training run: the cache of what its commands compiled.
-  const { bundle, script } = loadBundle(undefined);
-  void bundle.train().then(() => writeFileSync(trainingOutput, script.createCachedData()));
-} else {
+// Only the build's first executable, which carries no cache yet, trains: a shipped one ignores the variable.
+if (trainingOutput && cache === undefined) void train(trainingOutput);
+else {
   runExecutable(() => {
-    const { bundle, script } = loadBundle(trainedCache());
+    const { bundle, script } = loadBundle(cache);
     // The build checks that V8 took the cache: one that V8 rejects costs the whole gain, silently.
     if (process.env.SCANCTL_EXE_CACHE_CHECK === '1' && script.cachedDataRejected !== false) {
       process.stderr.write('scanctl: V8 rejected the code cache\n');
@@ -30,17 +32,31 @@ if (trainingOutput) {
   });
 }
 
-/** The bundle, compiled with `cachedData` and run as Node runs a CommonJS module, with this script's require. */
+/** The build's training run: the commands, then the cache of what they compiled, then exit. */
+async function train(output: string): Promise<void> {
+  const { bundle, script } = loadBundle(undefined);
+  const untrained = script.createCachedData().length;
+  await bundle.train();
+  const trained = script.createCachedData();
+  if (trained.length < TRAINED_AT_LEAST * untrained) {
+    throw new Error(`training: the code cache grew from ${untrained} to only ${trained.length} bytes`);
+  }
+  writeFileSync(output, trained);
+  process.exit(0);
+}
+
+/**
+ * The bundle, compiled with `cachedData` and run as Node runs a CommonJS module, with this
+ * script's require, and its import() as `__scanctlImport` (the Ink view's ES module, a file of the
+ * runtime folder): vm's own main-context loader for import() warns that it is experimental.
+ */
 function loadBundle(cachedData: Buffer | undefined): { bundle: Bundle; script: Script } {
-  const source = `(function (exports, require, module, __filename, __dirname) {${getAsset('cli.js', 'utf8')}\n})`;
-  const script = new Script(source, {
-    filename: __filename,
-    cachedData,
-    importModuleDynamically: constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
-  });
+  const source = `(function (exports, require, module, __filename, __dirname, __scanctlImport) {${getAsset('cli.js', 'utf8')}\n})`;
+  const script = new Script(source, { filename: __filename, cachedData });
   const wrapper: unknown = script.runInThisContext();
   const module: { exports: unknown } = { exports: {} };
-  if (isFunction(wrapper)) wrapper(module.exports, require, module, __filename, __dirname);
+  const importModule = (url: string): Promise<unknown> => import(url);
+  if (isFunction(wrapper)) wrapper(module.exports, require, module, __filename, __dirname, importModule);
   if (!isBundle(module.exports)) throw new Error('scanctl: the executable carries no CLI bundle');
   return { bundle: module.exports, script };
 }

@@ -12,8 +12,10 @@ const SECRET = 'sk_test_demoSecretKey00000000000001';
 
 class Captured implements OutStream {
   text = '';
+  onWrite = (): void => undefined;
   write(chunk: string): boolean {
     this.text += chunk;
+    this.onWrite();
     return true;
   }
 }
@@ -28,7 +30,8 @@ function trainingIo(cwd: string) {
     stdout,
     stderr,
     stdin: Readable.from([]),
-    env: { NO_COLOR: '1', HOME: process.env.HOME, XDG_CACHE_HOME: process.env.XDG_CACHE_HOME, PATH: process.env.PATH },
+    // The machine's, without scanctl's own variables (SCANCTL_EXE_TRAIN among them: exec's command does not train).
+    env: { ...Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('SCANCTL_'))), NO_COLOR: '1' },
     cwd,
     onInterrupt(listener) {
       listeners.add(listener);
@@ -48,31 +51,34 @@ async function run(args: string[], cwd: string): Promise<string> {
 /** serve with a mint, a clock read and a simulated scan against it; exec; then every command's module. */
 export async function train(): Promise<void> {
   const cwd = mkdtempSync(join(tmpdir(), 'scanctl-train-'));
+  const serve = trainingIo(cwd);
+  const serving = runCli(['serve', '--port', '0', '--db', join(cwd, 'emulator.db'), '--json'], serve.io);
   try {
-    const serve = trainingIo(cwd);
-    const serving = runCli(['serve', '--port', '0', '--db', join(cwd, 'emulator.db'), '--json'], serve.io);
     const url = await readyUrl(serve.stdout, serving);
     await run(['--base-url', url, 'session', 'mint', '--key', SECRET, '--user', 'member_1', '--json'], cwd);
     await run(['--base-url', url, 'clock', 'show', '--json'], cwd);
     await run(['--base-url', url, 'scan', 'simulate', '--user', 'member_1', '--json'], cwd);
     serve.interrupt();
     if ((await serving) !== 0) throw new Error(`training: serve exited non-zero: ${serve.stderr.text.trim()}`);
-    await run(['exec', '--db', ':memory:', '--', 'true'], cwd);
+    // Its command is this executable's --version: there on every platform (Windows has no `true`).
+    await run(['exec', '--db', ':memory:', '--', process.execPath, '--version'], cwd);
     // The help of the program loads every command's module.
     await run(['--help'], cwd);
   } finally {
-    rmSync(cwd, { recursive: true, force: true });
+    // A step that failed leaves serve running: stopped before its folder goes (Windows holds open files).
+    serve.interrupt();
+    await serving.catch(() => undefined);
+    rmSync(cwd, { recursive: true, force: true, maxRetries: 5 });
   }
 }
 
-/** The URL of serve's ready line (`--json`: one object with `base_url`). */
-async function readyUrl(stdout: Captured, serving: Promise<number>): Promise<string> {
-  let exited = false;
-  void serving.finally(() => (exited = true));
-  for (;;) {
-    const match = /"base_url":"([^"]+)"/.exec(stdout.text);
-    if (match?.[1]) return match[1];
-    if (exited) throw new Error(`training: serve exited before it was ready: ${stdout.text}`);
-    await new Promise((done) => setImmediate(done));
-  }
+/** The URL of serve's ready line (`--json`: one object with `base_url`); an error if serve ends first. */
+function readyUrl(stdout: Captured, serving: Promise<number>): Promise<string> {
+  return new Promise((resolve, reject) => {
+    stdout.onWrite = () => {
+      const match = /"base_url":"([^"]+)"/.exec(stdout.text);
+      if (match?.[1]) resolve(match[1]);
+    };
+    serving.then((code) => reject(new Error(`training: serve exited ${code} before it was ready: ${stdout.text}`)), reject);
+  });
 }

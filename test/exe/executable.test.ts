@@ -178,6 +178,8 @@ describe('the single executable, on a PATH without node', () => {
         expect(screen).toContain('waiting for deliveries');
         view.stdin.write('q');
         expect(await quit).toBe(0);
+        // The terminal shows stderr too: no warning of Node's over the view (the import() of its modules).
+        expect(screen).not.toMatch(/Warning|\(node:\d+\)/);
       } finally {
         serve.kill('SIGTERM');
       }
