@@ -25,7 +25,7 @@ else {
     const { bundle, script } = loadBundle(cache);
     // The build checks that V8 took the cache: one that V8 rejects costs the whole gain, silently.
     if (process.env.SCANCTL_EXE_CACHE_CHECK === '1' && script.cachedDataRejected !== false) {
-      process.stderr.write('scanctl: V8 rejected the code cache\n');
+      process.stderr.write(`scanctl: ${cache ? 'V8 rejected the code cache' : 'the executable carries no code cache'}\n`);
       process.exit(70);
     }
     void bundle.main(process.argv);
