@@ -16,12 +16,13 @@ interface Bundle {
 /** A trained cache holds far more than the top level alone: less means the training compiled nothing. */
 const TRAINED_AT_LEAST = 2;
 
-const cache = trainedCache();
 const trainingOutput = process.env.SCANCTL_EXE_TRAIN;
 // Only the build's first executable, which carries no cache yet, trains: a shipped one ignores the variable.
-if (trainingOutput && cache === undefined) void train(trainingOutput);
+if (trainingOutput && trainedCache() === undefined) void train(trainingOutput);
 else {
+  // The cache is read (a copy of 1.5 MB) only where the bundle runs: not for --version or a restart.
   runExecutable(() => {
+    const cache = trainedCache();
     const { bundle, script } = loadBundle(cache);
     // The build checks that V8 took the cache: one that V8 rejects costs the whole gain, silently.
     if (process.env.SCANCTL_EXE_CACHE_CHECK === '1' && script.cachedDataRejected !== false) {
