@@ -49,7 +49,7 @@ export default defineConfig(
   {
     // The project's plain JavaScript (the launcher, the build scripts, the benchmarks, the action's steps,
     // the image test): linted without types, which they do not declare.
-    files: ['bin/**/*.{js,mjs}', 'bench/**/*.js', '.github/action/*.mjs', 'test/image/*.mjs'],
+    files: ['bin/**/*.{js,mjs}', 'bench/**/*.{js,cjs}', '.github/action/*.mjs', 'test/image/*.mjs'],
     extends: [tseslint.configs.disableTypeChecked],
     languageOptions: {
       globals: {
@@ -74,7 +74,7 @@ export default defineConfig(
     rules: { '@typescript-eslint/no-require-imports': 'off', 'no-restricted-syntax': ['error', ...NO_MESSAGE_TEXT] },
   },
   {
-    files: ['*.cjs'],
+    files: ['*.cjs', 'bench/**/*.cjs'],
     languageOptions: { sourceType: 'commonjs', globals: { module: 'writable', require: 'readonly' } },
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },

@@ -66,7 +66,18 @@ function fmt(value, unit) {
 function judge(bench, result) {
   if (result.notMeasured)
     return { measured: result.notMeasured, baseline: '-', ratio: '-', target: describeTarget(bench.target), verdict: 'not measured yet' };
-  const t = result.target ?? bench.target;
+  // A row with `target: null` is there for comparison (a floor, the other way to run it): no verdict.
+  const t = result.target === null ? null : (result.target ?? bench.target);
+  if (t === null) {
+    const ratio = result.baselineValue ? `${(result.value / result.baselineValue).toFixed(2)}x` : '-';
+    return {
+      measured: fmt(result.value, result.unit),
+      baseline: fmt(result.baselineValue, result.unit),
+      ratio,
+      target: '-',
+      verdict: 'for comparison',
+    };
+  }
   if (t.ratio) {
     const ratio = result.value / result.baselineValue;
     const pass = t.ratio === 'max' ? ratio <= t.value : ratio >= t.value;

@@ -2,24 +2,26 @@
 // same Node: its spawn to the first 201 against a bare hono route; `exec -- true` and a client
 // command against `node -e 0`; the npm package's launcher beside it for the same two; RSS of its
 // serve under the rss-scans load; the size of its release archive (gzip -9, as build:exe:all makes it).
+// Beside them, the floor of each start-up on Node: a bare script doing the least that command does
+// (bench/floor-exec.cjs, bench/floor-client.cjs), so that what is scanctl's own is plain.
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import * as tar from 'tar';
-import { BIN, EXE, interleavedMedians, removeDir, startServe, tempDir, timeProcess } from '../lib.js';
+import { BIN, EXE, interleavedMedians, removeDir, ROOT, startServe, tempDir, timeProcess } from '../lib.js';
 import { honoOnce, timeTo201 } from './first-201.js';
 import { oneRun } from './rss-scans.js';
 
 const ARCHIVE_MAX_MB = 45;
 const RSS_MAX_MB = 150;
 
-/** A start-up row against `node -e 0` of the same run; with a goal, as at most that many times it. */
+/** A start-up row against `node -e 0` of the same run; with a goal, as at most that many times it, else for comparison. */
 const vsNode = (label, value, baselineValue, goal) => ({
   label,
   baseline: '`node -e 0`',
   value,
   baselineValue,
   unit: 'ms',
-  ...(goal === undefined ? {} : { target: { ratio: 'max', value: goal } }),
+  target: goal === undefined ? null : { ratio: 'max', value: goal },
 });
 
 /** The VmRSS row of one serve's rss-scans run, at its last checkpoint. */
@@ -73,13 +75,20 @@ export default {
       (args, env = {}) =>
       () =>
         timeProcess([BIN, ...args], { env: { ...process.env, ...env } });
-    const [exeExec, npmExec, nodeA] = await interleavedMedians([exe(['exec', '--', 'true']), npm(['exec', '--', 'true']), node0], runs);
+    const floor =
+      (name, env = {}) =>
+      () =>
+        timeProcess([join(ROOT, 'bench', name)], { env: { ...process.env, ...env } });
+    const [exeExec, npmExec, floorExec, nodeA] = await interleavedMedians(
+      [exe(['exec', '--', 'true']), npm(['exec', '--', 'true']), floor('floor-exec.cjs'), node0],
+      runs,
+    );
     const serve = await startServe(['--db', ':memory:'], { exe: true });
-    let exeClock, npmClock, nodeB;
+    let exeClock, npmClock, floorClient, nodeB;
     try {
       const base = { SCANCTL_BASE_URL: serve.baseUrl };
-      [exeClock, npmClock, nodeB] = await interleavedMedians(
-        [exe(['clock', 'show', '--json'], base), npm(['clock', 'show', '--json'], base), node0],
+      [exeClock, npmClock, floorClient, nodeB] = await interleavedMedians(
+        [exe(['clock', 'show', '--json'], base), npm(['clock', 'show', '--json'], base), floor('floor-client.cjs', base), node0],
         runs,
       );
     } finally {
@@ -103,8 +112,10 @@ export default {
         },
         vsNode('executable: `exec -- true`', exeExec, nodeA, 2),
         vsNode('npm package: `exec -- true`', npmExec, nodeA),
+        vsNode('floor: bare Node doing the least of `exec -- true`', floorExec, nodeA),
         vsNode('executable: `clock show --json` (a running emulator)', exeClock, nodeB, 2),
         vsNode('npm package: `clock show --json`', npmClock, nodeB),
+        vsNode('floor: bare Node doing the least of a client command', floorClient, nodeB),
         rssRow('executable', rss, scans),
         rssRow('npm package', npmRss, scans),
         { label: 'linux-x64 archive (tar.gz, gzip -9)', value: await archiveMb(), unit: 'MB', target: { max: ARCHIVE_MAX_MB, unit: 'MB' } },
