@@ -64,7 +64,7 @@ export async function interleavedMedians(commands, runs, warmup = 2) {
 }
 
 /**
- * Starts the BUILT `scanctl serve --port 0 --json` (`exe`: the single executable's) and resolves at its ready line with the
+ * Starts the BUILT `scanctl serve --port 0 --json` (`exe`: the single executable's, or the path of a copy of it) and resolves at its ready line with the
  * time it took, the parsed line, and a stop function.
  */
 export function startServe(extraArgs = [], { dir = tempDir(), env = {}, nodeArgs = [], exe = false } = {}) {
@@ -73,11 +73,15 @@ export function startServe(extraArgs = [], { dir = tempDir(), env = {}, nodeArgs
     // SCANCTL_BENCH_SERVE_NODE_ARGS (space-separated), e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof", to profile serve.
     const extraNode = (process.env.SCANCTL_BENCH_SERVE_NODE_ARGS ?? '').split(' ').filter(Boolean);
     const serveArgs = ['serve', '--port', '0', '--json', '--db', join(dir, 'emulator.db'), ...extraArgs];
-    const child = spawn(exe ? EXE : process.execPath, exe ? serveArgs : [...extraNode, ...nodeArgs, BIN, ...serveArgs], {
-      cwd: dir,
-      env: { ...process.env, NO_COLOR: '1', SCANCTL_BASE_URL: '', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      exe ? (typeof exe === 'string' ? exe : EXE) : process.execPath,
+      exe ? serveArgs : [...extraNode, ...nodeArgs, BIN, ...serveArgs],
+      {
+        cwd: dir,
+        env: { ...process.env, NO_COLOR: '1', SCANCTL_BASE_URL: '', ...env },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     let stderr = '';
     child.stderr.on('data', (chunk) => (stderr += chunk));
     const exited = new Promise((done) => child.once('exit', (code) => done(code)));
@@ -215,10 +219,10 @@ export async function cannon(options) {
   });
 }
 
-/** Resident set size of a process in MB, from /proc (Linux). */
-export function rssMb(pid) {
+/** Resident set size of a process in MB, from /proc (Linux): VmRSS, or another field of its status (RssAnon). */
+export function rssMb(pid, field = 'VmRSS') {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kb = Number(/VmRSS:\s+(\d+)\s+kB/.exec(status)?.[1] ?? NaN);
+  const kb = Number(new RegExp(`${field}:\\s+(\\d+)\\s+kB`).exec(status)?.[1] ?? NaN);
   return kb / 1024;
 }
 

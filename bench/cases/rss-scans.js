@@ -92,7 +92,8 @@ export async function oneRun(scans, { env = {}, exe = false } = {}) {
       await reportScans(base, fixtures, installation, { from: reported, to: stop, tag: 'rss', concurrency: CONCURRENCY });
       reported = stop;
       await waitForOutboxDrained(base, { timeoutMs: 300_000, intervalMs: 100 });
-      checkpoints.push({ scans: stop, rss: rssMb(serve.child.pid) });
+      // VmRSS, and its anonymous part (the heap and the rest of the process's own memory; the rest is mapped files' pages).
+      checkpoints.push({ scans: stop, rss: rssMb(serve.child.pid), anon: rssMb(serve.child.pid, 'RssAnon') });
     }
     seconds = (performance.now() - started) / 1000;
     peak = peakMb(serve.child.pid);
