@@ -5,9 +5,12 @@
 const { createHash } = require('node:crypto');
 const { spawn } = require('node:child_process');
 const { createServer } = require('node:http');
+const { join } = require('node:path');
 const Database = require('better-sqlite3');
 
-const db = new Database(':memory:');
+// The addon by its path, as the executable hands it over (no lookup of it).
+const addon = join(__dirname, '..', 'node_modules', 'better-sqlite3', 'prebuilds', `${process.platform}-${process.arch}.node`);
+const db = new Database(':memory:', { nativeBinding: addon });
 db.exec('CREATE TABLE sessions (id TEXT PRIMARY KEY, body TEXT)');
 createHash('sha256').update('sk_test_').digest('hex');
 const server = createServer((req, res) => res.end('{}'));
