@@ -84,19 +84,15 @@ export default {
     if (!existsSync(EXE)) throw new Error('dist/exe/scanctl is not built: npm run build:exe');
     const runs = quick ? 5 : 15;
     const [first, hono] = await interleavedMedians([exeFirst201, honoOnce], runs, 1);
-    const node0 = () => timeProcess(['-e', '0']);
-    const exe =
-      (args, env = {}) =>
+    // One timed start of `file` (node unless given), in this process's environment plus `env`.
+    const start =
+      (args, env = {}, file = process.execPath) =>
       () =>
-        timeProcess(args, { file: EXE, env: { ...process.env, ...env } });
-    const npm =
-      (args, env = {}) =>
-      () =>
-        timeProcess([BIN, ...args], { env: { ...process.env, ...env } });
-    const floor =
-      (name, env = {}) =>
-      () =>
-        timeProcess([join(ROOT, 'bench', name)], { env: { ...process.env, ...env } });
+        timeProcess(args, { file, env: { ...process.env, ...env } });
+    const node0 = start(['-e', '0']);
+    const exe = (args, env) => start(args, env, EXE);
+    const npm = (args, env) => start([BIN, ...args], env);
+    const floor = (name, env) => start([join(ROOT, 'bench', name)], env);
     const [exeExec, npmExec, floorExec, nodeA] = await interleavedMedians(
       [exe(['exec', '--', 'true']), npm(['exec', '--', 'true']), floor('floor-exec.cjs'), node0],
       runs,
